@@ -1,0 +1,83 @@
+import { dirname, join } from "node:path";
+import { cors } from "@elysiajs/cors";
+import { openapi } from "@elysiajs/openapi";
+import type { Server as Engine } from "@socket.io/bun-engine";
+import { Elysia, t } from "elysia";
+import { isDatabaseReachable } from "../../db/client";
+import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
+import { errorHandler, jsonResponse } from "./errors";
+import { securityHeaders } from "./security";
+import { staticWeb } from "./static-web";
+
+/** JSON bodies larger than this are refused with 413 before parsing (board posts are the largest, ~60 KB). */
+export const API_BODY_LIMIT = 256 * 1024;
+
+const swaggerAssets = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
+
+function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
+  const api = new Elysia({ name: "app.api", prefix: "/api" }).get(
+    "/health",
+    () => ({ status: "ok", version: ctx.config.version, database: isDatabaseReachable(ctx.sqlite) }),
+    {
+      response: t.Object({ status: t.String(), version: t.String(), database: t.Boolean() }),
+      detail: { tags: ["system"], summary: "서버 상태", description: "버전과 데이터베이스 연결 여부" },
+    },
+  );
+  for (const module of orderModules(modules)) if (module.routes) api.use(module.routes(ctx));
+  return api;
+}
+
+export function createApp(ctx: ModuleContext, modules: readonly AppModule[], engine?: Engine) {
+  const app = new Elysia({ name: "app", serve: { maxRequestBodySize: 1024 * 1024 } })
+    // socket.io first: the engine reads the raw request itself (polling bodies), before any parsing.
+    .onRequest(({ request, server }) => {
+      const url = new URL(request.url);
+      if (engine && url.pathname.startsWith("/socket.io/") && server) {
+        return engine.handleRequest(request, server as never);
+      }
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (url.pathname.startsWith("/api/") && length > API_BODY_LIMIT) {
+        return jsonResponse(413, { detail: "요청 본문이 너무 큽니다." });
+      }
+    })
+    .use(securityHeaders())
+    .use(errorHandler(ctx.log));
+
+  if (ctx.config.corsOrigins.length > 0) {
+    // Never reflect an arbitrary origin: only the configured list gets CORS headers.
+    app.use(cors({ origin: ctx.config.corsOrigins, credentials: true, maxAge: 600 }));
+  }
+
+  return app
+    .use(
+      openapi({
+        path: "/swagger",
+        specPath: "/swagger/json",
+        provider: "swagger-ui",
+        swagger: { cdn: "/swagger-assets/swagger-ui-bundle.js", theme: "/swagger-assets/swagger-ui.css" },
+        exclude: { paths: ["/swagger-assets/*", "/*", "/api/*", "/socket.io/*"] },
+        documentation: {
+          info: {
+            title: "타자마당 API",
+            version: ctx.config.version,
+            description: "실시간 한국어 타자 게임 타자마당의 HTTP API. 실시간 이벤트는 /socket.io/ (모듈 README 참고).",
+          },
+          components: {
+            securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+          },
+        },
+      }),
+    )
+    .get(
+      "/swagger-assets/:file",
+      ({ params }) => {
+        if (!/^[\w.-]+\.(js|css|png|map)$/.test(params.file)) return jsonResponse(404, { detail: "없는 파일입니다." });
+        const file = Bun.file(join(swaggerAssets, params.file));
+        return file.exists().then((ok) => (ok ? file : jsonResponse(404, { detail: "없는 파일입니다." })));
+      },
+      { detail: { hide: true } },
+    )
+    .use(apiRoutes(ctx, modules))
+    .use(staticWeb(ctx.config.webDist));
+}
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,86 @@
+import type { RawData } from "@socket.io/bun-engine";
+import { type Config, loadConfig } from "../../modules/kernel/config";
+import type { AppModule } from "../../modules/kernel/define-module";
+import { createApp } from "./app";
+import { type ContextOptions, createContext, seedAll } from "./context";
+import { createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
+import { modules as defaultModules } from "./modules";
+
+export interface StartOptions extends ContextOptions {
+  config?: Config;
+  modules?: readonly AppModule[];
+  /** Run every module's idempotent seed after migrating. */
+  seed?: boolean;
+}
+
+type Ws = { data: Record<string, unknown> & { transport?: unknown } };
+type ElysiaWsData = {
+  open?: (ws: Ws) => void;
+  message?: (ws: Ws, m: unknown) => void;
+  close?: (...a: unknown[]) => void;
+};
+
+/**
+ * Starts one process: Elysia for HTTP, socket.io (bun-engine) on /socket.io/, both on the same port.
+ * Bun has one websocket handler per server, so a small dispatcher sends sockets upgraded by the engine (they
+ * carry `ws.data.transport`) to the engine and every other one to Elysia's own `.ws()` handlers.
+ */
+export async function startServer(options: StartOptions = {}) {
+  const config = options.config ?? loadConfig();
+  const modules: readonly AppModule[] = options.modules ?? defaultModules;
+  const ctx = createContext(config, modules, options);
+  if (options.seed) await seedAll(ctx, modules);
+  for (const module of modules) await module.onBoot?.(ctx);
+  const { engine, io } = createIo(ctx, modules);
+  const app = createApp(ctx, modules, engine);
+
+  app.listen({
+    port: config.port,
+    hostname: config.host,
+    development: false,
+    // Above the engine's ping interval, or Bun closes quiet connections between pings.
+    idleTimeout: Math.ceil(ENGINE_PING_INTERVAL_MS / 1000) + 35,
+    websocket: {
+      maxPayloadLength: SOCKET_MAX_MESSAGE,
+      idleTimeout: Math.ceil(ENGINE_PING_INTERVAL_MS / 1000) + 35,
+      open(ws: Ws) {
+        if (ws.data?.transport) engine.onWebSocketOpen(ws as never);
+        else (ws.data as ElysiaWsData).open?.(ws);
+      },
+      message(ws: Ws, message: RawData) {
+        if (ws.data?.transport) engine.onWebSocketMessage(ws as never, message);
+        else (ws.data as ElysiaWsData).message?.(ws, message);
+      },
+      close(ws: Ws, code: number, reason: string) {
+        if (ws.data?.transport) engine.onWebSocketClose(ws as never, code, reason);
+        else (ws.data as ElysiaWsData).close?.(ws, code, reason);
+      },
+    } as never,
+  });
+  const server = app.server!;
+  const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  ctx.log.info("server listening", { url });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const module of modules) await module.onStop?.();
+    io.disconnectSockets(true);
+    engine.close();
+    await app.stop(true);
+    ctx.sqlite.close();
+  };
+  return { app, io, ctx, url, port: server.port as number, stop };
+}
+export type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+if (import.meta.main) {
+  const running = await startServer({ seed: process.env.SEED !== "0" });
+  const shutdown = async () => {
+    await running.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}

@@ -1,0 +1,47 @@
+import { existsSync, statSync } from "node:fs";
+import { extname, join, normalize, resolve } from "node:path";
+import { Elysia } from "elysia";
+import { jsonResponse } from "./errors";
+
+/**
+ * Serves the prebuilt SPA from dist/web: files as they are (hashed names cached for a year), and index.html for
+ * every client route (/rooms/1, /board/3). /api/* and /socket.io/* never get HTML: unknown API paths are a JSON 404.
+ */
+export function staticWeb(webDist: string) {
+  const root = resolve(webDist);
+  const indexFile = join(root, "index.html");
+  const indexHtml = () =>
+    existsSync(indexFile)
+      ? new Response(Bun.file(indexFile), { headers: { "cache-control": "no-cache" } })
+      : new Response("웹 앱이 아직 빌드되지 않았습니다. `bun run build`를 실행하세요.", {
+          status: 503,
+          headers: { "content-type": "text/plain; charset=utf-8" },
+        });
+
+  const hidden = { detail: { hide: true } };
+  const apiMissing = () => jsonResponse(404, { detail: "요청한 API를 찾을 수 없습니다." });
+  const socketMisrouted = () => jsonResponse(400, { detail: "socket.io 요청 형식이 올바르지 않습니다." });
+  // GET routes are matched before ALL ones, so the API and socket.io fallbacks are registered for GET too.
+  return new Elysia({ name: "app.static-web" })
+    .get("/api/*", apiMissing, hidden)
+    .all("/api/*", apiMissing, hidden)
+    .get("/socket.io/*", socketMisrouted, hidden)
+    .all("/socket.io/*", socketMisrouted, hidden)
+    .get(
+      "/*",
+      ({ request }) => {
+        const path = decodeURIComponent(new URL(request.url).pathname);
+        const file = normalize(join(root, path));
+        if (file.startsWith(root) && file !== root && existsSync(file) && statSync(file).isFile()) {
+          const immutable = /-[a-z0-9]{6,}\.\w+$/.test(file) || file.includes("/assets/");
+          return new Response(Bun.file(file), {
+            headers: { "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache" },
+          });
+        }
+        // A missing file with an extension is a real 404; anything else is a client route.
+        if (extname(path)) return new Response("Not Found", { status: 404 });
+        return indexHtml();
+      },
+      hidden,
+    );
+}

@@ -1,0 +1,3 @@
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({ dialect: "sqlite", schema: "./db/core/schema.ts", out: "./db/core/migrations" });

@@ -1,0 +1,25 @@
+import { defineModule } from "../kernel/define-module";
+import { accountsApi } from "./api";
+import { installSocketAuth } from "./auth";
+import { accountsCommands } from "./commands";
+import { migrations } from "./migrations";
+import { accountsRoutes } from "./routes";
+
+export const accountsModule = defineModule({
+  name: "accounts",
+  migrations,
+  routes: accountsRoutes,
+  commands: accountsCommands,
+  attachIo(io, ctx) {
+    installSocketAuth(io, accountsApi(ctx).guards);
+    // A deactivated user (or one who must reset the password) is cut off from live rooms at once.
+    ctx.events.on("accounts.sessions_closed", ({ userId }) => io.in(`user:${userId}`).disconnectSockets(true));
+  },
+});
+
+// The public API other modules may use.
+export { accountsApi } from "./api";
+export type { AuthUser, Guards } from "./auth";
+export { guestNickname } from "./auth";
+export { type PublicUser, presentUser } from "./presenter";
+export { type AccountsService, applyGameRewards, type GameRewardDelta } from "./service";

@@ -1,0 +1,79 @@
+import { t } from "elysia";
+import { EMAIL_MAX, PASSWORD_MAX, USERNAME_MAX } from "../kernel/account-rules";
+
+// Request schemas check types and sane sizes; the product rules (with their exact Korean messages) are checked
+// by the service so the register page and the API answer the same text. Unknown fields are refused (422).
+const strict = { additionalProperties: false } as const;
+
+export const RegisterBody = t.Object(
+  {
+    username: t.String({ maxLength: USERNAME_MAX * 4 }),
+    email: t.String({ maxLength: EMAIL_MAX }),
+    password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+  },
+  strict,
+);
+
+export const LoginBody = t.Object(
+  {
+    email: t.String({ maxLength: EMAIL_MAX }),
+    password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+    remember_me: t.Optional(t.Boolean({ default: false })),
+  },
+  strict,
+);
+
+export const RefreshBody = t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) }, strict);
+export const LogoutBody = t.Optional(t.Object({ refresh_token: t.Optional(t.String({ maxLength: 200 })) }, strict));
+export const ResetPasswordBody = t.Object(
+  {
+    new_password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+    confirm_password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+  },
+  strict,
+);
+
+export const UserSchema = t.Object({
+  id: t.Integer(),
+  username: t.String(),
+  email: t.String(),
+  level: t.Integer(),
+  experience: t.Integer(),
+  next_level_experience: t.Integer(),
+  points: t.Integer(),
+  coins: t.Integer(),
+  total_earned_points: t.Integer(),
+  total_spent_points: t.Integer(),
+  gold_medals: t.Integer(),
+  silver_medals: t.Integer(),
+  bronze_medals: t.Integer(),
+  win_streak: t.Integer(),
+  max_win_streak: t.Integer(),
+  games_played: t.Integer(),
+  avg_wpm: t.Number(),
+  avg_accuracy: t.Number(),
+  is_admin: t.Boolean(),
+  is_active: t.Boolean(),
+  password_reset_required: t.Boolean(),
+  login_count: t.Integer(),
+  last_login_at: t.Nullable(t.String({ format: "date-time" })),
+  created_at: t.String({ format: "date-time" }),
+});
+
+export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+
+export const LoginResponse = t.Object({
+  access_token: t.String(),
+  token_type: t.Literal("bearer"),
+  user: UserSchema,
+  password_reset_required: t.Boolean(),
+  refresh_token: t.Optional(t.String()),
+});
+
+export const RefreshResponse = t.Object({
+  access_token: t.String(),
+  refresh_token: t.String(),
+  token_type: t.String(),
+});
+
+export const DetailResponse = t.Object({ detail: t.String() });

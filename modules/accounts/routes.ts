@@ -1,0 +1,88 @@
+import { Elysia } from "elysia";
+import { clientIp } from "../../apps/server/request-info";
+import type { ModuleContext } from "../kernel/define-module";
+import { accountsApi } from "./api";
+import {
+  DetailResponse,
+  ErrorSchema,
+  LoginBody,
+  LoginResponse,
+  LogoutBody,
+  RefreshBody,
+  RefreshResponse,
+  RegisterBody,
+  ResetPasswordBody,
+  UserSchema,
+} from "./model";
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
+const bearer = [{ bearerAuth: [] }];
+
+export function accountsRoutes(ctx: ModuleContext) {
+  const { service, guards } = accountsApi(ctx);
+  return new Elysia({ name: "accounts.routes", prefix: "/users", detail: { tags: ["accounts"] } })
+    .post(
+      "/register",
+      async ({ body, set }) => {
+        set.status = 201;
+        return service.register(body);
+      },
+      {
+        body: RegisterBody,
+        response: { 201: UserSchema, ...errors },
+        detail: { summary: "회원가입", description: "아이디 1~12자(한글·영문·숫자), 이메일, 비밀번호 6자 이상." },
+      },
+    )
+    .post(
+      "/login",
+      ({ body, request, server, headers }) =>
+        service.login({
+          ...body,
+          ip: clientIp(request, server, ctx.config.trustProxy),
+          userAgent: headers["user-agent"] ?? null,
+        }),
+      {
+        body: LoginBody,
+        response: { 200: LoginResponse, ...errors, 429: ErrorSchema },
+        detail: {
+          summary: "로그인",
+          description:
+            "remember_me면 리프레시 토큰이 30일, 아니면 24시간 유효합니다. 비밀번호 재설정이 필요한 계정은 " +
+            "password_reset_required=true와 재설정 전용 access_token만 받습니다.",
+        },
+      },
+    )
+    .get(
+      "/me",
+      async ({ headers }) => service.me((await guards.requireUser(headers, { allowPasswordReset: true })).id),
+      {
+        response: { 200: UserSchema, ...errors },
+        detail: { summary: "내 정보", security: bearer },
+      },
+    )
+    .post("/refresh", ({ body }) => service.refresh(body.refresh_token), {
+      body: RefreshBody,
+      response: { 200: RefreshResponse, ...errors },
+      detail: {
+        summary: "토큰 갱신",
+        description: "리프레시 토큰을 회전합니다. 이미 회전된 토큰을 다시 내면 그 로그인의 모든 토큰이 폐기됩니다.",
+      },
+    })
+    .post("/logout", ({ body }) => service.logout(body?.refresh_token), {
+      body: LogoutBody,
+      response: { 200: DetailResponse, ...errors },
+      detail: { summary: "로그아웃", description: "전달된 리프레시 토큰(과 같은 로그인의 토큰)을 폐기합니다." },
+    })
+    .post(
+      "/reset-password",
+      async ({ body, headers }) => {
+        const user = await guards.requireUser(headers, { allowPasswordReset: true });
+        return service.resetPassword(user.id, body.new_password, body.confirm_password);
+      },
+      {
+        body: ResetPasswordBody,
+        response: { 200: DetailResponse, ...errors },
+        detail: { summary: "비밀번호 재설정", security: bearer },
+      },
+    );
+}

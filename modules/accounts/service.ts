@@ -1,0 +1,360 @@
+import { count, desc, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client";
+import { type UserRow, users } from "../../db/core/schema";
+import {
+  checkEmail,
+  checkPassword,
+  checkUsername,
+  MSG,
+  normalizeEmail,
+  normalizeUsername,
+  usernameKey,
+} from "../kernel/account-rules";
+import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
+import type { EventBus } from "../kernel/events";
+import { isCommonPassword } from "./common-passwords";
+import { experienceForNextLevel, presentUser } from "./presenter";
+import { loginHistory } from "./schema";
+import type { LoginThrottle } from "./throttle";
+import {
+  type AccessTokens,
+  AUTH_FAILED,
+  issueRefreshToken,
+  revokeAllForUser,
+  revokeRefreshToken,
+  rotateRefreshToken,
+} from "./tokens";
+
+declare module "../kernel/events" {
+  interface AppEvents {
+    /** A user can no longer use their sessions (deactivated): close their sockets. */
+    "accounts.sessions_closed": { userId: number; reason: string };
+    /** A user's public figures or name changed (rename, rewards): refresh what is shown. */
+    "accounts.user_updated": { userId: number };
+  }
+}
+
+export const LOGIN_FAILED = "로그인에 실패했습니다. 이메일과 비밀번호를 확인해주세요.";
+export const ACCOUNT_INACTIVE = "비활성화된 계정입니다. 관리자에게 문의해주세요.";
+export const TOO_MANY_LOGINS = "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해주세요.";
+export const USERNAME_TAKEN = "이미 사용 중인 아이디입니다.";
+export const EMAIL_TAKEN = "이미 등록된 이메일입니다.";
+export const USER_NOT_FOUND = "사용자를 찾을 수 없습니다.";
+export const PASSWORD_SAME = "새 비밀번호는 이전 비밀번호와 달라야 합니다.";
+
+// OWASP's argon2id baseline (19 MiB, 2 iterations): ~20 ms a hash here, strong and cheap enough for tests.
+const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
+// Verified against when the e-mail is unknown, so both failures take the same time.
+let dummyHash: Promise<string> | null = null;
+const getDummyHash = () => {
+  dummyHash ??= Bun.password.hash("not-a-real-password", HASH_OPTIONS);
+  return dummyHash;
+};
+
+export interface AccountsDeps {
+  db: Db;
+  events: EventBus;
+  now: () => number;
+  tokens: AccessTokens;
+  throttle: LoginThrottle;
+}
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  remember_me?: boolean;
+  ip: string;
+  userAgent: string | null;
+}
+
+function assertPasswordAcceptable(password: string, confirm?: string) {
+  const check = checkPassword(password, confirm);
+  if (!check.ok) throw unprocessable(check.error!);
+  if (isCommonPassword(password)) throw unprocessable(MSG.passwordCommon);
+}
+
+export function createAccountsService(deps: AccountsDeps) {
+  const { db, events, now, tokens, throttle } = deps;
+
+  const findById = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
+  const requireById = (id: number) => {
+    const row = findById(id);
+    if (!row) throw notFound(USER_NOT_FOUND);
+    return row;
+  };
+  const touch = (id: number, values: Partial<typeof users.$inferInsert>) =>
+    db
+      .update(users)
+      .set({ ...values, updatedAt: new Date(now()) })
+      .where(eq(users.id, id))
+      .run();
+
+  async function register(input: { username: string; email: string; password: string }) {
+    const username = normalizeUsername(input.username);
+    const usernameCheck = checkUsername(username);
+    if (!usernameCheck.ok) throw unprocessable(usernameCheck.error!);
+    const emailError = checkEmail(input.email);
+    if (emailError) throw unprocessable(emailError);
+    assertPasswordAcceptable(input.password);
+    const email = normalizeEmail(input.email);
+    const passwordHash = await Bun.password.hash(input.password, HASH_OPTIONS);
+    // The uniqueness checks and the insert share one synchronous transaction; the unique indexes back them up.
+    const row = db.transaction((tx) => {
+      if (
+        tx
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.usernameKey, usernameKey(username)))
+          .get()
+      ) {
+        throw conflict(USERNAME_TAKEN);
+      }
+      if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw conflict(EMAIL_TAKEN);
+      const at = new Date(now());
+      return tx
+        .insert(users)
+        .values({ username, usernameKey: usernameKey(username), email, passwordHash, createdAt: at, updatedAt: at })
+        .returning()
+        .get();
+    });
+    return presentUser(row);
+  }
+
+  async function login(input: LoginInput) {
+    const email = normalizeEmail(input.email);
+    if (!email || !input.password) throw unprocessable(MSG.loginRequired);
+    const wait = throttle.retryAfter(email, input.ip);
+    if (wait > 0) throw new AppError(429, TOO_MANY_LOGINS, `retry_after:${wait}`);
+    const row = db.select().from(users).where(eq(users.email, email)).get();
+    const valid = row
+      ? await Bun.password.verify(input.password, row.passwordHash)
+      : await Bun.password.verify(input.password, await getDummyHash()).then(() => false);
+    if (!row || !valid) {
+      throttle.recordFailure(email, input.ip);
+      throw new AppError(401, LOGIN_FAILED, "login_failed");
+    }
+    throttle.recordSuccess(email);
+    if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
+    const at = now();
+    const rememberMe = input.remember_me === true;
+    const refreshToken = db.transaction((tx) => {
+      tx.insert(loginHistory)
+        .values({
+          userId: row.id,
+          loginTime: new Date(at),
+          ipAddress: input.ip || null,
+          userAgent: input.userAgent?.slice(0, 512) ?? null,
+        })
+        .run();
+      tx.update(users)
+        .set({ loginCount: sql`${users.loginCount} + 1`, lastLoginAt: new Date(at) })
+        .where(eq(users.id, row.id))
+        .run();
+      // A reset-required login gets a narrow access token and no refresh token: it cannot outlive the reset.
+      return row.passwordResetRequired ? null : issueRefreshToken(tx, row.id, rememberMe, at);
+    });
+    const user = presentUser(requireById(row.id));
+    const scope = row.passwordResetRequired ? "password_reset" : "full";
+    return {
+      access_token: await tokens.sign(row.id, scope),
+      token_type: "bearer" as const,
+      user,
+      password_reset_required: row.passwordResetRequired,
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    };
+  }
+
+  async function refresh(presented: string) {
+    const outcome = db.transaction((tx) => rotateRefreshToken(tx, presented, now()));
+    if (outcome.kind !== "rotated") throw new AppError(401, AUTH_FAILED, `refresh_${outcome.kind}`);
+    const row = findById(outcome.userId);
+    if (!row) throw new AppError(401, AUTH_FAILED, "refresh_invalid");
+    if (!row.isActive) {
+      db.transaction((tx) => revokeAllForUser(tx, row.id, now(), "inactive"));
+      throw forbidden(ACCOUNT_INACTIVE, "inactive");
+    }
+    const scope = row.passwordResetRequired ? "password_reset" : "full";
+    return { access_token: await tokens.sign(row.id, scope), refresh_token: outcome.token, token_type: "bearer" };
+  }
+
+  function logout(refreshToken: string | undefined) {
+    if (refreshToken) db.transaction((tx) => revokeRefreshToken(tx, refreshToken, now()));
+    return { detail: "로그아웃되었습니다." };
+  }
+
+  async function resetPassword(userId: number, newPassword: string, confirmPassword: string) {
+    assertPasswordAcceptable(newPassword, confirmPassword);
+    const row = requireById(userId);
+    if (await Bun.password.verify(newPassword, row.passwordHash)) throw unprocessable(PASSWORD_SAME);
+    const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
+    db.transaction((tx) => {
+      tx.update(users)
+        .set({ passwordHash, passwordResetRequired: false, updatedAt: new Date(now()) })
+        .where(eq(users.id, userId))
+        .run();
+      // Other devices logged in with the old password must log in again.
+      revokeAllForUser(tx, userId, now(), "password_reset");
+    });
+    return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
+  }
+
+  /** Accepts a numeric id or an e-mail (the CLI's `<email|id>`). */
+  function findByEmailOrId(ref: string): UserRow {
+    const trimmed = ref.trim();
+    const row = /^\d+$/.test(trimmed)
+      ? findById(Number(trimmed))
+      : db
+          .select()
+          .from(users)
+          .where(eq(users.email, normalizeEmail(trimmed)))
+          .get();
+    if (!row) throw notFound(USER_NOT_FOUND);
+    return row;
+  }
+
+  function setActive(userId: number, active: boolean) {
+    const row = requireById(userId);
+    db.transaction((tx) => {
+      tx.update(users)
+        .set({ isActive: active, updatedAt: new Date(now()) })
+        .where(eq(users.id, userId))
+        .run();
+      if (!active) revokeAllForUser(tx, userId, now(), "deactivated");
+    });
+    if (!active) events.emit("accounts.sessions_closed", { userId, reason: "deactivated" });
+    events.emit("accounts.user_updated", { userId });
+    return presentUser({ ...row, isActive: active });
+  }
+
+  function setAdmin(userId: number, isAdmin: boolean) {
+    requireById(userId);
+    touch(userId, { isAdmin });
+    events.emit("accounts.user_updated", { userId });
+    return presentUser(requireById(userId));
+  }
+
+  function requirePasswordReset(userId: number) {
+    requireById(userId);
+    db.transaction((tx) => {
+      tx.update(users)
+        .set({ passwordResetRequired: true, updatedAt: new Date(now()) })
+        .where(eq(users.id, userId))
+        .run();
+      revokeAllForUser(tx, userId, now(), "password_reset_required");
+    });
+    events.emit("accounts.sessions_closed", { userId, reason: "password_reset_required" });
+    return presentUser(requireById(userId));
+  }
+
+  /**
+   * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one).
+   * Validation is registration's, plus the administrator's minimum of 2 characters.
+   */
+  function renameUserTx(tx: DbOrTx, userId: number, newUsername: string) {
+    const username = normalizeUsername(newUsername);
+    if ([...username].length < 2) throw badRequest("사용자명은 최소 2자 이상이어야 합니다.");
+    const check = checkUsername(username);
+    if (!check.ok) throw unprocessable(check.error!);
+    const row = tx.select().from(users).where(eq(users.id, userId)).get();
+    if (!row) throw notFound(USER_NOT_FOUND);
+    if (row.username === username) throw badRequest("현재 사용자명과 같습니다.");
+    const clash = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.usernameKey, usernameKey(username)))
+      .get();
+    if (clash && clash.id !== userId) throw conflict(USERNAME_TAKEN);
+    tx.update(users)
+      .set({ username, usernameKey: usernameKey(username), updatedAt: new Date(now()) })
+      .where(eq(users.id, userId))
+      .run();
+    return { previous: row.username, username };
+  }
+
+  function loginHistoryPage(userId: number, page: number, size: number) {
+    requireById(userId);
+    const rows = db
+      .select()
+      .from(loginHistory)
+      .where(eq(loginHistory.userId, userId))
+      .orderBy(desc(loginHistory.loginTime), desc(loginHistory.id))
+      .limit(size)
+      .offset((page - 1) * size)
+      .all();
+    const total = db.select({ n: count() }).from(loginHistory).where(eq(loginHistory.userId, userId)).get()?.n ?? 0;
+    return {
+      logs: rows.map((r) => ({
+        id: r.id,
+        login_time: r.loginTime.toISOString(),
+        ip_address: r.ipAddress,
+        user_agent: r.userAgent,
+      })),
+      total_count: total,
+      current_page: page,
+      page_size: size,
+      total_pages: Math.ceil(total / size),
+    };
+  }
+
+  return {
+    register,
+    login,
+    refresh,
+    logout,
+    resetPassword,
+    findById,
+    requireById,
+    findByEmailOrId,
+    setActive,
+    setAdmin,
+    requirePasswordReset,
+    renameUserTx,
+    loginHistoryPage,
+    me: (userId: number) => presentUser(requireById(userId)),
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+export interface GameRewardDelta {
+  experience: number;
+  coins: number;
+  points: number;
+  medal: "gold" | "silver" | "bronze" | null;
+  won: boolean;
+  wpm: number;
+  accuracy: number;
+}
+
+/**
+ * Applies one game's rewards to a user inside the caller's (synchronous) transaction, levelling up as
+ * often as the experience allows. Returns the new figures for `user:stats_update`.
+ */
+export function applyGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDelta, at: number) {
+  const row = tx.select().from(users).where(eq(users.id, userId)).get();
+  if (!row) return null;
+  let level = row.level;
+  let experience = row.experience + delta.experience;
+  while (experience >= experienceForNextLevel(level)) {
+    experience -= experienceForNextLevel(level);
+    level += 1;
+  }
+  const winStreak = delta.won ? row.winStreak + 1 : 0;
+  const next = {
+    level,
+    experience,
+    coins: row.coins + delta.coins,
+    points: row.points + delta.points,
+    totalEarnedPoints: row.totalEarnedPoints + delta.points,
+    goldMedals: row.goldMedals + (delta.medal === "gold" ? 1 : 0),
+    silverMedals: row.silverMedals + (delta.medal === "silver" ? 1 : 0),
+    bronzeMedals: row.bronzeMedals + (delta.medal === "bronze" ? 1 : 0),
+    winStreak,
+    maxWinStreak: Math.max(row.maxWinStreak, winStreak),
+    gamesPlayed: row.gamesPlayed + 1,
+    wpmSum: row.wpmSum + delta.wpm,
+    accuracySum: row.accuracySum + delta.accuracy,
+    updatedAt: new Date(at),
+  };
+  tx.update(users).set(next).where(eq(users.id, userId)).run();
+  return { ...presentUser({ ...row, ...next }), leveled_up: level > row.level };
+}
