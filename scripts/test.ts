@@ -17,7 +17,7 @@ async function run(label: string, cmd: string[], env: Record<string, string> = {
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) {
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       const text = decoder.decode(chunk, { stream: true });
       output += text;
       sink.write(text);
