@@ -1,7 +1,9 @@
 import { accountsModule } from "../../modules/accounts";
+import type { AppModule } from "../../modules/kernel/define-module";
+import { systemModule } from "../../modules/system";
 
 /**
  * THE list of modules, in any order (dependencies are sorted at boot). Explicit imports keep route types and
  * make a missing module a compile error rather than a silent folder-scan miss.
  */
-export const modules = [accountsModule] as const;
+export const modules: readonly AppModule[] = [accountsModule, systemModule];

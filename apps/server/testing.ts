@@ -14,6 +14,7 @@ export interface TestServerOptions extends ContextOptions {
 export async function startTestServer(options: TestServerOptions = {}) {
   const config = tempConfig(options.env);
   const server = await startServer({ ...options, config, seed: options.seed ?? true });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the route answers
   async function api<T = any>(
     method: string,
     path: string,
