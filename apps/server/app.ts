@@ -15,7 +15,7 @@ export const API_BODY_LIMIT = 256 * 1024;
 const swaggerAssets = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 
 function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
-  const api = new Elysia({ name: "app.api", prefix: "/api" }).get(
+  const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false }).get(
     "/health",
     () => ({ status: "ok", version: ctx.config.version, database: isDatabaseReachable(ctx.sqlite) }),
     {
@@ -27,8 +27,10 @@ function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
   return api;
 }
 
+// normalize: false on the instances that mount module routes (routes are re-registered in the parent): unknown
+// body fields are then refused with 422 instead of silently stripped, and nothing unknown is ever stored.
 export function createApp(ctx: ModuleContext, modules: readonly AppModule[], engine?: Engine) {
-  const app = new Elysia({ name: "app", serve: { maxRequestBodySize: 1024 * 1024 } })
+  const app = new Elysia({ name: "app", normalize: false, serve: { maxRequestBodySize: 1024 * 1024 } })
     // socket.io first: the engine reads the raw request itself (polling bodies), before any parsing.
     .onRequest(({ request, server }) => {
       const url = new URL(request.url);

@@ -13,6 +13,7 @@ type ValidationIssue = { type: number; path: string; schema: Record<string, unkn
 /** A Korean message per TypeBox failure. The submitted value is never included (no password echo). */
 function koreanMessage(issue: ValidationIssue): string {
   const s = issue.schema;
+  if (issue.value === undefined) return "필수 항목입니다.";
   switch (issue.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return "필수 항목입니다.";
