@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import { Elysia } from "elysia";
+import { clientIp } from "../../apps/server/request-info";
+import { accountsApi } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { boardApi } from "./api";
+import {
+  CommentBody,
+  CommentEditBody,
+  CommentListSchema,
+  CommentParams,
+  CommentSchema,
+  DetailResponse,
+  ErrorSchema,
+  ListQuery,
+  PostBody,
+  PostListSchema,
+  PostParams,
+  PostSchema,
+  ViewSchema,
+} from "./model";
+import { BOARD_PAGE_SIZE } from "./rules";
+import type { ListInput } from "./service";
+
+const readErrors = { 404: ErrorSchema, 422: ErrorSchema };
+const writeErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
+const bearer = [{ bearerAuth: [] }];
+
+type Query = {
+  page?: number;
+  size?: number;
+  sort_by?: ListInput["sortBy"];
+  order?: ListInput["order"];
+  q?: string;
+  author?: string;
+};
+const listInput = (query: Query): ListInput => ({
+  page: query.page ?? 1,
+  size: query.size ?? BOARD_PAGE_SIZE,
+  sortBy: query.sort_by ?? "created_at",
+  order: query.order ?? "desc",
+  q: query.q,
+  author: query.author,
+});
+
+const listDetail = {
+  summary: "게시글 목록",
+  description:
+    "삭제되지 않은 게시글을 page(1부터), size(기본 10, 최대 50), sort_by(created_at·view_count·comment_count·" +
+    "title·id), order(asc·desc)로 나눠 돌려줍니다. q는 제목·내용, author는 작성자 이름에 포함된 글자로 찾습니다. " +
+    "범위를 넘는 page는 빈 items를 돌려줍니다.",
+};
+
+export function boardRoutes(ctx: ModuleContext) {
+  const { service } = boardApi(ctx);
+  const { guards } = accountsApi(ctx);
+
+  /** The viewer of a visit: the logged-in user, else a hash of IP and user agent (nothing personal is stored). */
+  async function viewerKey(
+    request: Request,
+    server: Parameters<typeof clientIp>[1],
+    headers: Record<string, string | undefined>,
+  ) {
+    const user = await guards.optionalUser(headers);
+    if (user) return `u:${user.id}`;
+    const ip = clientIp(request, server, ctx.config.trustProxy);
+    const agent = headers["user-agent"] ?? "";
+    return `a:${createHash("sha256").update(`${ip}\n${agent}`).digest("base64url").slice(0, 32)}`;
+  }
+
+  const list = ({ query }: { query: Query }) => service.list(listInput(query));
+  const listOptions = { query: ListQuery, response: { 200: PostListSchema, ...readErrors }, detail: listDetail };
+
+  return new Elysia({ name: "board.routes", prefix: "/board", detail: { tags: ["board"] } })
+    .get("/", list, listOptions)
+    .get("", list, { ...listOptions, detail: { ...listDetail, hide: true } })
+    .post(
+      "/",
+      async ({ body, headers, set }) => {
+        const user = await guards.requireUser(headers);
+        set.status = 201;
+        return service.create(user, body);
+      },
+      {
+        body: PostBody,
+        response: { 201: PostSchema, ...writeErrors },
+        detail: {
+          summary: "게시글 작성",
+          description: "로그인이 필요합니다. 제목(공백 제외 필수, 255자 이내)과 내용(필수, 20,000자 이내).",
+          security: bearer,
+        },
+      },
+    )
+    .get("/:postId", ({ params }) => service.get(params.postId), {
+      params: PostParams,
+      response: { 200: PostSchema, ...readErrors },
+      detail: { summary: "게시글 보기" },
+    })
+    .post(
+      "/:postId/view",
+      async ({ params, request, server, headers }) =>
+        service.view(params.postId, await viewerKey(request, server, headers)),
+      {
+        params: PostParams,
+        response: { 200: ViewSchema, ...readErrors },
+        detail: {
+          summary: "조회수 올리기",
+          description: "같은 사람(로그인 사용자, 아니면 IP+브라우저)의 같은 글 조회는 10분에 한 번만 셉니다.",
+        },
+      },
+    )
+    .put(
+      "/:postId",
+      async ({ params, body, headers }) => service.update(await guards.requireUser(headers), params.postId, body),
+      {
+        params: PostParams,
+        body: PostBody,
+        response: { 200: PostSchema, ...writeErrors },
+        detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
+      },
+    )
+    .delete(
+      "/:postId",
+      async ({ params, headers }) => service.remove(await guards.requireUser(headers), params.postId),
+      {
+        params: PostParams,
+        response: { 200: DetailResponse, ...writeErrors },
+        detail: {
+          summary: "게시글 삭제",
+          description: "작성자나 관리자가 삭제합니다. 기록은 남고(소프트 삭제) 목록과 보기에서 사라집니다.",
+          security: bearer,
+        },
+      },
+    )
+    .get("/:postId/comments", ({ params }) => service.comments(params.postId), {
+      params: PostParams,
+      response: { 200: CommentListSchema, ...readErrors },
+      detail: {
+        summary: "댓글 목록",
+        description:
+          "최상위 댓글과 그 답글(replies, 한 단계). 답글이 남은 삭제 댓글은 '삭제된 댓글입니다.'로 보입니다.",
+      },
+    })
+    .post(
+      "/:postId/comments",
+      async ({ params, body, headers, set }) => {
+        const user = await guards.requireUser(headers);
+        set.status = 201;
+        return service.addComment(user, params.postId, body);
+      },
+      {
+        params: PostParams,
+        body: CommentBody,
+        response: { 201: CommentSchema, ...writeErrors },
+        detail: {
+          summary: "댓글·답글 작성",
+          description: "parent_id가 있으면 그 최상위 댓글의 답글입니다. 답글에 답글은 달 수 없습니다(400).",
+          security: bearer,
+        },
+      },
+    )
+    .put(
+      "/comments/:commentId",
+      async ({ params, body, headers }) =>
+        service.editComment(await guards.requireUser(headers), params.commentId, body),
+      {
+        params: CommentParams,
+        body: CommentEditBody,
+        response: { 200: CommentSchema, ...writeErrors },
+        detail: { summary: "댓글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
+      },
+    )
+    .delete(
+      "/comments/:commentId",
+      async ({ params, headers }) => service.removeComment(await guards.requireUser(headers), params.commentId),
+      {
+        params: CommentParams,
+        response: { 200: DetailResponse, ...writeErrors },
+        detail: { summary: "댓글 삭제", description: "작성자나 관리자가 삭제합니다(소프트 삭제).", security: bearer },
+      },
+    );
+}
