@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from "../../apps/server/testing";
+import { startTestServer } from "../../apps/server/testing";
 import { accountsApi } from "../accounts";
 import { FakeClock } from "../kernel/clock";
 
@@ -42,4 +42,3 @@ export async function startBoardServer() {
 
   return { server, clock, user, post, comment };
 }
-export type BoardTestServer = TestServer;
