@@ -25,17 +25,46 @@ function mergeInto(program: Command, command: Command) {
   }
 }
 
+/**
+ * Commands built by modules are added, not created through `.command()`, so they inherit nothing: every level
+ * throws instead of exiting (handle-error.ts picks the exit code) and leaves error text to handle-error.ts,
+ * which prints it in Korean.
+ */
+function configureTree(command: Command) {
+  command
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .helpOption("-h, --help", "도움말을 봅니다")
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: true,
+      styleTitle: (title) => HELP_TITLES[title] ?? title,
+      // Hangul is two columns wide in a terminal; commander's default counts code units.
+      displayWidth: (text) => Bun.stringWidth(text),
+    });
+  if (command.commands.length) command.helpCommand("help [command]", "명령의 도움말을 봅니다");
+  for (const sub of command.commands) configureTree(sub);
+}
+
+const HELP_TITLES: Record<string, string> = {
+  "Usage:": "사용법:",
+  "Arguments:": "인자:",
+  "Options:": "옵션:",
+  "Global Options:": "공통 옵션:",
+  "Commands:": "명령:",
+};
+
 export async function runCli(argv: string[]) {
   const config = loadConfig();
   const ctx = createContext(config, modules, { log: createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn") });
   const program = new Command("madang")
-    .description("타자마당 관리 도구")
-    .showHelpAfterError("(--help로 사용법을 볼 수 있습니다)")
-    .exitOverride();
+    .description("타자마당 관리 도구 (서버와 같은 DATA_DIR의 데이터베이스를 직접 다룹니다)")
+    .option("--json", "사람이 읽는 표 대신 JSON으로 출력합니다 (스크립트용)")
+    .option("--as <name>", "관리자 로그에 남길 작업자 이름 (기본: OS 사용자, 'cli:' 접두사가 붙습니다)");
   program.addCommand(dbCommand(ctx, modules));
   for (const module of orderModules(modules))
     for (const command of module.commands?.(ctx) ?? []) mergeInto(program, command);
-  for (const command of program.commands) command.exitOverride();
+  configureTree(program);
   try {
     await program.parseAsync(argv);
   } finally {

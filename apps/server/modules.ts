@@ -1,4 +1,5 @@
 import { accountsModule } from "../../modules/accounts";
+import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { systemModule } from "../../modules/system";
@@ -7,4 +8,4 @@ import { systemModule } from "../../modules/system";
  * THE list of modules, in any order (dependencies are sorted at boot). Explicit imports keep route types and
  * make a missing module a compile error rather than a silent folder-scan miss.
  */
-export const modules: readonly AppModule[] = [accountsModule, systemModule, boardModule];
+export const modules: readonly AppModule[] = [accountsModule, systemModule, boardModule, adminModule];

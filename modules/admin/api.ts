@@ -1,0 +1,23 @@
+import { accountsApi } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { gameStatsProvider } from "./game-stats";
+import { createAdminService } from "./service";
+
+const instances = new WeakMap<ModuleContext, ReturnType<typeof createAdminService>>();
+
+/** One admin service per application context: the routes and the CLI call the same functions. */
+export function adminApi(ctx: ModuleContext) {
+  let service = instances.get(ctx);
+  if (!service) {
+    service = createAdminService({
+      db: ctx.db,
+      accounts: accountsApi(ctx).service,
+      events: ctx.events,
+      now: () => ctx.clock.now(),
+      // Resolved on every call: the rooms module may register its provider after this service was built.
+      gameStats: () => gameStatsProvider(ctx),
+    });
+    instances.set(ctx, service);
+  }
+  return service;
+}

@@ -1,0 +1,29 @@
+import { accountsApi } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { adminApi } from "./api";
+import { ACTIONS } from "./service";
+
+/**
+ * An administrator deleting someone else's post or comment on the board is an admin action: the board module
+ * announces it (`board.deleted_by_admin`) and this writes the log row, so the board never imports the admin
+ * module. Names are looked up now so the entry stays readable after later renames.
+ */
+export function recordBoardDeletions(ctx: ModuleContext) {
+  const accounts = accountsApi(ctx).service;
+  ctx.events.on("board.deleted_by_admin", (event) => {
+    const admin = accounts.findById(event.adminId);
+    const author = accounts.findById(event.authorId);
+    adminApi(ctx).writeLog(
+      ctx.db,
+      { id: admin?.id ?? null, username: admin?.username ?? `#${event.adminId}`, source: "web" },
+      event.kind === "post" ? ACTIONS.deletePost : ACTIONS.deleteComment,
+      author ? { id: author.id, username: author.username } : null,
+      {
+        post_id: event.postId,
+        comment_id: event.kind === "comment" ? event.id : undefined,
+        title: event.title,
+        excerpt: event.excerpt,
+      },
+    );
+  });
+}

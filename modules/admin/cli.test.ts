@@ -1,0 +1,224 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startAdminServer, type TestUser } from "./test-helpers";
+
+// The CLI runs as its own process on the running test server's data folder: what it does must show up in the
+// server's API, exactly as an operator's terminal next to a live server.
+const root = resolve(import.meta.dir, "../..");
+let t: Awaited<ReturnType<typeof startAdminServer>>;
+let admin: TestUser;
+let target: TestUser;
+
+beforeAll(async () => {
+  t = await startAdminServer({ systemClock: true });
+  admin = await t.user("웹관리자", { admin: true });
+  target = await t.user("cliuser");
+});
+afterAll(() => t.server.stop());
+
+async function cli(...args: string[]) {
+  const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: t.server.ctx.config.dataDir, LOG_LEVEL: "error", NODE_ENV: "test" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+const json = async (...args: string[]) => {
+  const res = await cli(...args, "--json");
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+};
+const api = (method: string, path: string, body?: unknown) => t.server.api(method, path, { token: admin.token, body });
+
+describe("madang users", () => {
+  test("list: a Korean table by default, the API's shape with --json", async () => {
+    const table = await cli("users", "list");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("사용자명");
+    expect(table.stdout).toContain("cliuser");
+    expect(table.stdout).toMatch(/전체 \d+명/);
+    const body = await json("users", "list", "--search", "cliuser");
+    expect(body.users.map((u: { id: number }) => u.id)).toEqual([target.id]);
+    expect(body).toMatchObject({ total: 1, total_count: 1, total_pages: 1, current_page: 1, page_size: 20 });
+    const inactive = await json("users", "list", "--status", "inactive");
+    expect(inactive.total).toBe(0);
+  });
+
+  test("show by email or id, with the login history", async () => {
+    const byEmail = await json("users", "show", target.email.toUpperCase());
+    expect(byEmail.user).toMatchObject({ id: target.id, username: "cliuser" });
+    expect(byEmail.login_history[0]).toHaveProperty("ip_address");
+    const byId = await cli("users", "show", String(target.id));
+    expect(byId.code).toBe(0);
+    expect(byId.stdout).toContain(target.email);
+    expect(byId.stdout).toContain("최근 로그인 기록");
+  });
+
+  test("rename with --as: the web console's log shows the operator and the reason", async () => {
+    const res = await cli("users", "rename", target.email, "새cli이름", "--reason", "요청에 따라", "--as", "운영자");
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain("cliuser → 새cli이름");
+    const user = await api("GET", `/api/admin/users/${target.id}`);
+    expect(user.body.username).toBe("새cli이름");
+    const logs = (await api("GET", "/api/admin/logs?action=update_username")).body.logs;
+    expect(logs[0]).toMatchObject({
+      admin_id: null,
+      admin_username: "cli:운영자",
+      source: "cli",
+      target_user_id: target.id,
+      target_username: "새cli이름",
+    });
+    expect(JSON.parse(logs[0].details)).toEqual({
+      old_username: "cliuser",
+      new_username: "새cli이름",
+      reason: "요청에 따라",
+    });
+  });
+
+  test("without --as the operator is the OS user", async () => {
+    const body = await json("users", "rename", String(target.id), "cliuser2");
+    expect(body.username).toBe("cliuser2");
+    const [entry] = (await api("GET", "/api/admin/logs")).body.logs;
+    expect(entry.admin_username).toMatch(/^cli:./);
+    expect(entry.admin_username).not.toBe("cli:운영자");
+  });
+
+  test("bad names exit 2, unknown users exit 1, both with Korean messages on stderr", async () => {
+    const short = await cli("users", "rename", String(target.id), "x");
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("사용자명은 최소 2자 이상이어야 합니다.");
+    const chars = await cli("users", "rename", String(target.id), "bad!name");
+    expect(chars.code).toBe(2);
+    expect(chars.stderr).toContain("한글 또는 영문, 숫자만 사용 가능합니다");
+    const taken = await cli("users", "rename", String(target.id), "웹관리자");
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("이미 사용 중인 아이디입니다.");
+    const unknown = await cli("users", "show", "nobody@example.com");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("사용자를 찾을 수 없습니다.");
+    expect((await cli("users", "deactivate", "999999")).code).toBe(1);
+    expect((await api("GET", `/api/admin/users/${target.id}`)).body.username).toBe("cliuser2");
+  });
+
+  test("deactivate and activate: the server refuses and then accepts the login", async () => {
+    const off = await cli("users", "deactivate", target.email, "--reason", "휴면");
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain("비활성화했습니다.");
+    expect((await t.login(target.email)).status).toBe(403);
+    const on = await json("users", "activate", String(target.id));
+    expect(on.is_active).toBe(true);
+    expect((await t.login(target.email)).status).toBe(200);
+    const actions = (await api("GET", "/api/admin/logs?page_size=5")).body.logs.map(
+      (l: { action: string }) => l.action,
+    );
+    expect(actions.slice(0, 2)).toEqual(["activate_user", "deactivate_user"]);
+  });
+
+  test("grant-admin, revoke-admin and require-password-reset take effect on the server", async () => {
+    const fresh = (await t.login(target.email)).body.access_token;
+    expect((await json("users", "grant-admin", target.email)).is_admin).toBe(true);
+    expect((await t.server.api("GET", "/api/admin/dashboard", { token: fresh })).status).toBe(200);
+    expect((await json("users", "revoke-admin", target.email)).is_admin).toBe(false);
+    expect((await t.server.api("GET", "/api/admin/dashboard", { token: fresh })).status).toBe(403);
+    expect((await json("users", "require-password-reset", target.email)).password_reset_required).toBe(true);
+    expect((await t.login(target.email)).body.password_reset_required).toBe(true);
+    const actions = (await api("GET", "/api/admin/logs?page_size=3")).body.logs.map(
+      (l: { action: string }) => l.action,
+    );
+    expect(actions).toEqual(["require_password_reset", "revoke_admin", "grant_admin"]);
+  });
+
+  test("bad options and arguments exit 2", async () => {
+    for (const args of [
+      ["users", "list", "--size", "0"],
+      ["users", "list", "--page", "abc"],
+      ["users", "list", "--status", "sleeping"],
+      ["users", "list", "--sort", "password_hash"],
+      ["users", "list", "--bogus"],
+      ["users", "show"],
+      ["users", "rename", "1"],
+      ["users", "frobnicate"],
+      ["nothing-here"],
+      ["logs", "--size", "-1"],
+      ["--as", "", "users", "list"],
+      ["users", "deactivate", "1", "--reason", "가".repeat(501)],
+    ]) {
+      const res = await cli(...args);
+      expect(res.code, args.join(" ")).toBe(2);
+      expect(res.stderr, args.join(" ")).toContain("오류:");
+    }
+  });
+});
+
+describe("madang logs and stats", () => {
+  test("logs: a table, --json with the API's shape, filters", async () => {
+    const table = await cli("logs");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("사용자명 변경");
+    expect(table.stdout).toContain("cli:운영자");
+    const body = await json("logs", "--action", "update_username", "--user", String(target.id), "--size", "1");
+    expect(body).toMatchObject({ current_page: 1, page_size: 1 });
+    expect(body.total_count).toBeGreaterThanOrEqual(2);
+    expect(body.logs[0]).toMatchObject({ action: "update_username", target_user_id: target.id });
+  });
+
+  test("stats: the dashboard figures", async () => {
+    const web = (await api("GET", "/api/admin/dashboard")).body;
+    const body = await json("stats");
+    expect(body.total_users).toBe(web.total_users);
+    expect(body.daily).toHaveLength(30);
+    const table = await cli("stats", "--daily");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("전체 사용자");
+    expect(table.stdout).toContain(body.daily[29].date);
+  });
+});
+
+describe("help and db", () => {
+  test("--help works on every command and exits 0", async () => {
+    for (const args of [
+      [],
+      ["users"],
+      ["users", "list"],
+      ["users", "show"],
+      ["users", "rename"],
+      ["users", "activate"],
+      ["users", "deactivate"],
+      ["users", "grant-admin"],
+      ["users", "revoke-admin"],
+      ["users", "require-password-reset"],
+      ["logs"],
+      ["stats"],
+      ["db"],
+      ["db", "backup"],
+    ]) {
+      const res = await cli(...args, "--help");
+      expect(res.code, args.join(" ")).toBe(0);
+      expect(res.stdout, args.join(" ")).toContain("사용법:");
+    }
+  });
+
+  test("db backup writes a checked copy and refuses to overwrite", async () => {
+    const file = join(t.server.ctx.config.dataDir, "backup.sqlite");
+    const res = await cli("db", "backup", file);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain("integrity_check: ok");
+    expect(existsSync(file)).toBe(true);
+    const copy = new Database(file, { readonly: true });
+    const row = copy.query("SELECT username FROM users WHERE id = ?").get(target.id) as { username: string };
+    copy.close();
+    expect(row.username).toBe("cliuser2");
+    const again = await cli("db", "backup", file);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("이미 파일이 있습니다");
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Korean names of the admin log's actions and a one-line reading of an entry's details, shared by the CLI and
+ * the web console (pure: no imports). An action missing here is shown raw (spec part 2 §3).
+ */
+export const ACTION_LABELS: Record<string, string> = {
+  view_users: "사용자 목록 조회",
+  view_user: "사용자 정보 조회",
+  update_username: "사용자명 변경",
+  activate_user: "계정 활성화",
+  deactivate_user: "계정 비활성화",
+  require_password_reset: "비밀번호 재설정 요구",
+  grant_admin: "관리자 권한 부여",
+  revoke_admin: "관리자 권한 해제",
+  delete_post: "게시글 삭제",
+  delete_comment: "댓글 삭제",
+};
+
+export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
+
+const DETAIL_LABELS: Record<string, string> = {
+  reason: "사유",
+  search: "검색",
+  search_username: "사용자명 검색",
+  is_active: "활성 여부",
+  page: "쪽",
+  title: "제목",
+  post_id: "게시글",
+  comment_id: "댓글",
+  excerpt: "내용",
+};
+
+/** `이전 → 새 이름 (사유: …)` for a rename, `label: value` pairs otherwise; text that is not JSON is kept. */
+export function describeDetails(details: string | null | undefined): string {
+  if (!details) return "";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    return details;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return details;
+  const { old_username, new_username, ...rest } = parsed as Record<string, unknown>;
+  const parts: string[] = [];
+  if (old_username !== undefined || new_username !== undefined)
+    parts.push(`${old_username ?? "?"} → ${new_username ?? "?"}`);
+  for (const [key, value] of Object.entries(rest)) {
+    const text = typeof value === "boolean" ? (value ? "예" : "아니오") : String(value);
+    parts.push(`${DETAIL_LABELS[key] ?? key}: ${text}`);
+  }
+  return parts.join(", ");
+}

@@ -1,0 +1,316 @@
+import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db, DbOrTx } from "../../db/client";
+import { type UserRow, users } from "../../db/core/schema";
+import { type AccountsService, presentUser } from "../accounts";
+import { badRequest } from "../kernel/errors";
+import type { EventBus } from "../kernel/events";
+import type { GameStatsProvider } from "./game-stats";
+import { REASON_MAX, type UserSortField } from "./model";
+import { type AdminLogRow, adminLogs } from "./schema";
+
+/** Who acts: a logged-in administrator (web) or the CLI's operator (no user id, a name like `cli:root`). */
+export interface Actor {
+  id: number | null;
+  username: string;
+  source: "web" | "cli";
+}
+
+export const ACTIONS = {
+  viewUsers: "view_users",
+  viewUser: "view_user",
+  updateUsername: "update_username",
+  activateUser: "activate_user",
+  deactivateUser: "deactivate_user",
+  requirePasswordReset: "require_password_reset",
+  grantAdmin: "grant_admin",
+  revokeAdmin: "revoke_admin",
+  deletePost: "delete_post",
+  deleteComment: "delete_comment",
+} as const;
+
+export const SELF_DEACTIVATE = "자기 자신의 계정은 비활성화할 수 없습니다.";
+export const SELF_DEMOTE = "자기 자신의 관리자 권한은 해제할 수 없습니다.";
+
+const DAY_MS = 86_400_000;
+/** Asia/Seoul has had no daylight saving time since 1988: a fixed UTC+9 offset is exact. */
+const SEOUL_OFFSET_MS = 9 * 3_600_000;
+export const DASHBOARD_DAYS = 30;
+const RECENT_REGISTRATION_DAYS = 7;
+
+/** Start (epoch ms) of the Seoul calendar day containing `at`. */
+export const seoulDayStart = (at: number) => Math.floor((at + SEOUL_OFFSET_MS) / DAY_MS) * DAY_MS - SEOUL_OFFSET_MS;
+/** YYYY-MM-DD of the Seoul calendar day containing `at`. */
+export const seoulDate = (at: number) => new Date(at + SEOUL_OFFSET_MS).toISOString().slice(0, 10);
+
+export interface UserListOptions {
+  page: number;
+  size: number;
+  search?: string;
+  searchUsername?: string;
+  isActive?: boolean;
+  sortBy: UserSortField;
+  sortOrder: "asc" | "desc";
+}
+
+export interface LogListOptions {
+  page: number;
+  pageSize: number;
+  action?: string;
+  targetUserId?: number;
+}
+
+export interface AdminDeps {
+  db: Db;
+  accounts: AccountsService;
+  events: EventBus;
+  now: () => number;
+  gameStats: () => GameStatsProvider;
+}
+
+const totalPages = (total: number, size: number) => Math.ceil(total / size);
+
+/** `%` and `_` typed by an administrator are literal characters, not wildcards. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeEscaped = (column: SQLiteColumn, text: string) => sql`${column} LIKE ${containsPattern(text)} ESCAPE '\\'`;
+
+export const REASON_TOO_LONG = `사유는 ${REASON_MAX}자 이하여야 합니다.`;
+
+/** The CLI passes reasons unchecked by a schema: the service enforces the same limit as the API. */
+function cleanReason(reason: string | null | undefined): string | undefined {
+  const text = reason?.trim();
+  if (text && [...text].length > REASON_MAX) throw badRequest(REASON_TOO_LONG);
+  return text || undefined;
+}
+
+/** Only the details that say something: empty strings and undefined are dropped; nothing left means null. */
+function detailsText(details: Record<string, unknown> | undefined): string | null {
+  if (!details) return null;
+  const kept = Object.entries(details).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  return kept.length ? JSON.stringify(Object.fromEntries(kept)) : null;
+}
+
+export function presentLog(row: AdminLogRow) {
+  return {
+    id: row.id,
+    admin_id: row.adminId,
+    admin_username: row.adminUsername,
+    action: row.action,
+    target_user_id: row.targetUserId,
+    target_username: row.targetUsername,
+    details: row.details,
+    source: row.source,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+export type AdminLogEntry = ReturnType<typeof presentLog>;
+
+const sortColumns = {
+  username: sql`${users.usernameKey}`,
+  level: sql`${users.level}`,
+  games_played: sql`${users.gamesPlayed}`,
+  last_login_at: sql`${users.lastLoginAt}`,
+  created_at: sql`${users.createdAt}`,
+} satisfies Record<UserSortField, SQL>;
+
+export function createAdminService(deps: AdminDeps) {
+  const { db, accounts, events, now } = deps;
+
+  function writeLog(
+    tx: DbOrTx,
+    actor: Actor,
+    action: string,
+    target: { id: number; username: string } | null,
+    details?: Record<string, unknown>,
+  ) {
+    return tx
+      .insert(adminLogs)
+      .values({
+        adminId: actor.id,
+        adminUsername: actor.username,
+        action,
+        targetUserId: target?.id ?? null,
+        targetUsername: target?.username ?? null,
+        details: detailsText(details),
+        source: actor.source,
+        createdAt: new Date(now()),
+      })
+      .returning()
+      .get();
+  }
+
+  function userFilter(options: UserListOptions): SQL | undefined {
+    const conditions: SQL[] = [];
+    const search = options.search?.trim();
+    if (search) conditions.push(or(likeEscaped(users.username, search), likeEscaped(users.email, search))!);
+    const byName = options.searchUsername?.trim();
+    if (byName) conditions.push(likeEscaped(users.username, byName));
+    if (options.isActive !== undefined) conditions.push(eq(users.isActive, options.isActive));
+    return conditions.length ? and(...conditions) : undefined;
+  }
+
+  function listUsers(actor: Actor, options: UserListOptions) {
+    const where = userFilter(options);
+    const column = sortColumns[options.sortBy];
+    // Users who never logged in sort last in both directions; the id keeps pages stable among equal values.
+    const direction = options.sortOrder === "asc" ? sql`ASC` : sql`DESC`;
+    const rows = db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(sql`${column} ${direction} NULLS LAST`, options.sortOrder === "asc" ? asc(users.id) : desc(users.id))
+      .limit(options.size)
+      .offset((options.page - 1) * options.size)
+      .all();
+    const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+    writeLog(db, actor, ACTIONS.viewUsers, null, {
+      search: options.search?.trim(),
+      search_username: options.searchUsername?.trim(),
+      is_active: options.isActive,
+      page: options.page > 1 ? options.page : undefined,
+    });
+    return {
+      users: rows.map(presentUser),
+      total,
+      total_count: total,
+      total_pages: totalPages(total, options.size),
+      current_page: options.page,
+      page_size: options.size,
+    };
+  }
+
+  function showUser(actor: Actor, userId: number) {
+    const row = accounts.requireById(userId);
+    writeLog(db, actor, ACTIONS.viewUser, row);
+    return presentUser(row);
+  }
+
+  /** The rename and its audit row commit together or not at all. */
+  function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
+    const why = cleanReason(reason);
+    db.transaction((tx) => {
+      const { previous, username } = accounts.renameUserTx(tx, userId, newUsername);
+      writeLog(
+        tx,
+        actor,
+        ACTIONS.updateUsername,
+        { id: userId, username },
+        {
+          old_username: previous,
+          new_username: username,
+          reason: why,
+        },
+      );
+    });
+    events.emit("accounts.user_updated", { userId });
+    return presentUser(accounts.requireById(userId));
+  }
+
+  // The account toggles run in the accounts service's own transactions (which also close sessions and emit its
+  // events); the audit row follows once the change is committed, and is never written for a refused change.
+  function logged(actor: Actor, action: string, row: UserRow, reason: string | undefined) {
+    writeLog(db, actor, action, row, { reason });
+  }
+
+  function setActive(actor: Actor, userId: number, active: boolean, reason?: string | null) {
+    const why = cleanReason(reason);
+    if (!active && actor.id === userId) throw badRequest(SELF_DEACTIVATE);
+    const row = accounts.requireById(userId);
+    const user = accounts.setActive(userId, active);
+    logged(actor, active ? ACTIONS.activateUser : ACTIONS.deactivateUser, row, why);
+    return user;
+  }
+
+  function setAdmin(actor: Actor, userId: number, isAdmin: boolean, reason?: string | null) {
+    const why = cleanReason(reason);
+    if (!isAdmin && actor.id === userId) throw badRequest(SELF_DEMOTE);
+    const row = accounts.requireById(userId);
+    const user = accounts.setAdmin(userId, isAdmin);
+    logged(actor, isAdmin ? ACTIONS.grantAdmin : ACTIONS.revokeAdmin, row, why);
+    return user;
+  }
+
+  function requirePasswordReset(actor: Actor, userId: number, reason?: string | null) {
+    const why = cleanReason(reason);
+    const row = accounts.requireById(userId);
+    const user = accounts.requirePasswordReset(userId);
+    logged(actor, ACTIONS.requirePasswordReset, row, why);
+    return user;
+  }
+
+  function listLogs(options: LogListOptions) {
+    const conditions: SQL[] = [];
+    if (options.action) conditions.push(eq(adminLogs.action, options.action));
+    if (options.targetUserId) conditions.push(eq(adminLogs.targetUserId, options.targetUserId));
+    const where = conditions.length ? and(...conditions) : undefined;
+    const rows = db
+      .select()
+      .from(adminLogs)
+      .where(where)
+      .orderBy(desc(adminLogs.createdAt), desc(adminLogs.id))
+      .limit(options.pageSize)
+      .offset((options.page - 1) * options.pageSize)
+      .all();
+    const total = db.select({ n: count() }).from(adminLogs).where(where).get()?.n ?? 0;
+    return {
+      logs: rows.map(presentLog),
+      total_count: total,
+      current_page: options.page,
+      page_size: options.pageSize,
+      total_pages: totalPages(total, options.pageSize),
+    };
+  }
+
+  function registrationsPerDay(from: number): Map<string, number> {
+    const day = sql<number>`CAST((${users.createdAt} + ${SEOUL_OFFSET_MS}) / ${DAY_MS} AS INTEGER)`;
+    const rows = db
+      .select({ day, n: count() })
+      .from(users)
+      .where(gte(users.createdAt, new Date(from)))
+      .groupBy(day)
+      .all();
+    return new Map(rows.map((r) => [seoulDate(r.day * DAY_MS), r.n]));
+  }
+
+  function dashboard() {
+    const at = now();
+    const today = seoulDayStart(at);
+    const games = deps.gameStats();
+    const countUsers = (where?: SQL) => db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+    const firstDay = today - (DASHBOARD_DAYS - 1) * DAY_MS;
+    const registrations = registrationsPerDay(firstDay);
+    const daily = Array.from({ length: DASHBOARD_DAYS }, (_, i) => {
+      const from = firstDay + i * DAY_MS;
+      const date = seoulDate(from);
+      return {
+        date,
+        registrations: registrations.get(date) ?? 0,
+        games: games.countGames({ from, to: from + DAY_MS }),
+      };
+    });
+    return {
+      total_users: countUsers(),
+      // last_login_at is the latest login, so "it is today" is exactly "logged in today".
+      active_users_today: countUsers(gte(users.lastLoginAt, new Date(today))),
+      total_games_played: games.countGames(),
+      games_played_today: daily[daily.length - 1].games,
+      total_admin_actions: db.select({ n: count() }).from(adminLogs).get()?.n ?? 0,
+      recent_registrations: countUsers(gte(users.createdAt, new Date(at - RECENT_REGISTRATION_DAYS * DAY_MS))),
+      daily,
+    };
+  }
+
+  return {
+    writeLog,
+    listUsers,
+    showUser,
+    renameUser,
+    setActive,
+    setAdmin,
+    requirePasswordReset,
+    loginHistory: (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
+    listLogs,
+    dashboard,
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;
