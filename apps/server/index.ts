@@ -3,6 +3,7 @@ import { type Config, loadConfig } from "../../modules/kernel/config";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { createApp } from "./app";
 import { type ContextOptions, createContext, seedAll } from "./context";
+import { installFastBroadcast } from "./fast-broadcast";
 import { createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
 import { modules as defaultModules } from "./modules";
 
@@ -58,6 +59,7 @@ export async function startServer(options: StartOptions = {}) {
     } as never,
   });
   const server = app.server!;
+  installFastBroadcast(io, () => server);
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   ctx.log.info("server listening", { url });
 
