@@ -2,10 +2,11 @@ import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
 
 /**
  * THE list of modules, in any order (dependencies are sorted at boot). Explicit imports keep route types and
  * make a missing module a compile error rather than a silent folder-scan miss.
  */
-export const modules: readonly AppModule[] = [accountsModule, systemModule, boardModule, adminModule];
+export const modules: readonly AppModule[] = [accountsModule, systemModule, roomsModule, boardModule, adminModule];

@@ -1,0 +1,54 @@
+import type { ModuleContext } from "../kernel/define-module";
+import { defineModule } from "../kernel/define-module";
+import { runtimes } from "./api";
+import { roomsCommands } from "./commands";
+import "./events";
+import { migrations } from "./migrations";
+import { roomsRoutes } from "./routes";
+import { RoomsRuntime } from "./runtime";
+import { seedRoomsAndSentences } from "./service";
+import { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";
+import { registerRoomSocket } from "./socket";
+
+/** The rooms module with its tunables (tests and the benchmark may shorten the phases). */
+export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
+  const settings: RoomsSettings = { ...DEFAULT_ROOMS_SETTINGS, ...overrides };
+  return defineModule({
+    name: "rooms",
+    dependsOn: ["accounts"],
+    migrations,
+    routes: (ctx) => roomsRoutes(ctx, () => runtimes.get(ctx)),
+    commands: roomsCommands,
+    seed(ctx) {
+      const counts = seedRoomsAndSentences(ctx.db);
+      const inserted = counts.reduce((sum, c) => sum + c.inserted, 0);
+      if (inserted > 0) ctx.log.info("rooms seeded", { sentences_inserted: inserted });
+    },
+    attachIo(io, ctx) {
+      runtimes.get(ctx)?.stop();
+      runtimes.set(ctx, new RoomsRuntime(io, ctx, settings));
+    },
+    socket(_io, socket, ctx) {
+      const runtime = runtimes.get(ctx);
+      if (runtime) registerRoomSocket(runtime, socket, ctx);
+    },
+    // The kernel calls onStop without arguments today: then every runtime of this process stops.
+    onStop(ctx?: ModuleContext) {
+      for (const [owner, runtime] of runtimes) {
+        if (ctx && owner !== ctx) continue;
+        runtime.stop();
+        runtimes.delete(owner);
+      }
+    },
+  });
+}
+
+export const roomsModule = createRoomsModule();
+
+// The public API other modules and the CLI may use.
+export { createRoom, importSentences, listRooms, roomsStats, userGameResults } from "./api";
+export type { GameFinishedEvent } from "./events";
+export { gameModes } from "./game-modes";
+export type { RoomView } from "./room-host";
+export type { ImportCounts } from "./service";
+export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";

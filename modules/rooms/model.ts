@@ -1,0 +1,65 @@
+import { t } from "elysia";
+
+export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+
+const GameStatus = t.Union([
+  t.Literal("waiting"),
+  t.Literal("countdown"),
+  t.Literal("in_progress"),
+  t.Literal("finished"),
+]);
+
+export const RoomUserSchema = t.Object({
+  id: t.Integer(),
+  username: t.String(),
+  level: t.Integer(),
+  gold_medals: t.Integer(),
+  silver_medals: t.Integer(),
+  bronze_medals: t.Integer(),
+  session_id: t.String(),
+  joined_at: t.String({ format: "date-time" }),
+  is_anonymous: t.Boolean(),
+});
+
+export const AnonymousUserSchema = t.Object({
+  session_id: t.String(),
+  nickname: t.String(),
+  created_at: t.String({ format: "date-time" }),
+  is_anonymous: t.Boolean(),
+});
+
+/** The Room entity of spec part 1 §3, with live occupancy and game status. */
+export const RoomSchema = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  description: t.String(),
+  max_users: t.Integer(),
+  theme: t.String(),
+  language: t.String(),
+  created_at: t.String({ format: "date-time" }),
+  user_count: t.Integer(),
+  anonymous_count: t.Integer(),
+  total_participants: t.Integer(),
+  is_full: t.Boolean(),
+  game_status: GameStatus,
+  countdown_seconds: t.Integer(),
+  next_game_at: t.Nullable(t.String({ format: "date-time" })),
+  users: t.Array(RoomUserSchema),
+  anonymous_users: t.Array(AnonymousUserSchema),
+});
+
+export const RoomParams = t.Object({ id: t.String({ maxLength: 20 }) });
+
+/** Spec part 2 "Game result record". */
+export const GameResultRecordSchema = t.Object({
+  id: t.Integer(),
+  room_name: t.String(),
+  wpm: t.Integer(),
+  accuracy: t.Number(),
+  completion_time: t.Number(),
+  position: t.Nullable(t.Integer()),
+  created_at: t.String({ format: "date-time" }),
+});
+
+export const UserResultsParams = t.Object({ userId: t.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const UserResultsQuery = t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, default: 50 })) });

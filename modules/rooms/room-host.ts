@@ -1,0 +1,660 @@
+import { createHash } from "node:crypto";
+import { accountsApi, type GameRewardDelta } from "../accounts";
+import type { TimerHandle } from "../kernel/clock";
+import type { ModuleContext } from "../kernel/define-module";
+import { AppError, badRequest, tooManyRequests } from "../kernel/errors";
+import type { Transition } from "../kernel/game-mode";
+import type { AppServer, AppSocket, SocketIdentity } from "../kernel/socket";
+import { scoreTyping } from "../kernel/typing";
+import type { RoomRow } from "./schema";
+import {
+  type FinishedGame,
+  type RaceEffect,
+  type RacePlayer,
+  type RaceResult,
+  type RaceState,
+  type SubmitMove,
+  sentenceRace,
+  viewOf,
+  withPool,
+} from "./sentence-race";
+import { recordGame } from "./service";
+import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
+
+/** What a host needs from the rest of the module (the runtime implements it). */
+export interface HostEnv {
+  io: AppServer;
+  ctx: ModuleContext;
+  settings: RoomsSettings;
+  pool(theme: string): { id: number; text: string }[];
+  roomChanged(roomId: number): void;
+  /** Removes a socket from the lobby (it is in a room now) or puts it back. */
+  setLobby(socket: AppSocket, inLobby: boolean): void;
+  graceStarted(playerId: string, roomId: number): void;
+  graceEnded(playerId: string): void;
+}
+
+interface Profile {
+  level: number;
+  gold_medals: number;
+  silver_medals: number;
+  bronze_medals: number;
+}
+
+interface Member {
+  player: RacePlayer;
+  kind: "user" | "guest";
+  sockets: Set<AppSocket>;
+  joinedAt: number;
+  grace: TimerHandle | null;
+  profile: Profile;
+  /** Times of the recent chat messages (rate limit); at most `chatBurst` entries. */
+  chat: number[];
+}
+
+export const ROOM_STATE_KEY = "rooms";
+export const roomOfSocket = (socket: AppSocket) => socket.data.state?.[ROOM_STATE_KEY] as number | undefined;
+const setRoomOfSocket = (socket: AppSocket, roomId: number | undefined) => {
+  socket.data.state ??= {};
+  socket.data.state[ROOM_STATE_KEY] = roomId;
+};
+
+/** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
+export function playerOf(identity: SocketIdentity): RacePlayer {
+  if (identity.kind === "user") {
+    return {
+      id: `u:${identity.userId}`,
+      name: identity.username,
+      userId: identity.userId,
+      sessionId: `u_${identity.userId}`,
+    };
+  }
+  const hash = createHash("sha256").update(identity.clientId).digest("hex").slice(0, 12);
+  return { id: `g:${identity.clientId}`, name: identity.nickname, userId: null, sessionId: `g_${hash}` };
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+const NO_PROFILE: Profile = { level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 };
+
+/**
+ * One room: its sockets, its sentence-race state, the timers that drive it and the writes of finished games.
+ * The mode decides; the host turns effects into socket events (always `io.to(channel).emit`, one encode per
+ * broadcast) and database writes.
+ */
+export class RoomHost {
+  state: RaceState;
+  readonly channel: string;
+  private readonly members = new Map<string, Member>();
+  private timer: TimerHandle | null = null;
+
+  constructor(
+    public room: RoomRow,
+    private readonly env: HostEnv,
+  ) {
+    this.channel = `rooms:${room.id}`;
+    this.state = sentenceRace.setup({ roomId: room.id, pool: env.pool(room.theme), settings: env.settings.race });
+  }
+
+  private get ctx() {
+    return this.env.ctx;
+  }
+  private gameCtx() {
+    return { now: this.ctx.clock.now(), random: this.ctx.random };
+  }
+  private emit(event: string, payload: unknown) {
+    this.env.io.to(this.channel).emit(event, payload);
+  }
+
+  // --- membership ----------------------------------------------------------------------------------------------
+
+  get size() {
+    return this.members.size;
+  }
+
+  /** Throws when a new player would not fit (someone already in the room, e.g. another tab, always fits). */
+  assertRoomFor(identity: SocketIdentity) {
+    if (this.members.has(playerOf(identity).id)) return;
+    if (this.members.size >= this.room.maxUsers) throw badRequest(ROOM_MESSAGES.full, "room_full");
+  }
+
+  addSocket(socket: AppSocket) {
+    const player = playerOf(socket.data.identity);
+    let member = this.members.get(player.id);
+    const isNew = !member;
+    if (!member) {
+      member = this.newMember(player, socket.data.identity);
+      this.members.set(player.id, member);
+      this.apply(sentenceRace.onPlayerJoin(this.state, player, this.gameCtx()));
+    } else if (member.grace) {
+      this.ctx.clock.clearTimeout(member.grace);
+      member.grace = null;
+      this.env.graceEnded(player.id);
+    }
+    member.sockets.add(socket);
+    socket.join(this.channel);
+    setRoomOfSocket(socket, this.room.id);
+    this.env.setLobby(socket, false);
+    this.welcome(socket, member);
+    if (isNew) this.announceJoin(member);
+  }
+
+  private newMember(player: RacePlayer, identity: SocketIdentity): Member {
+    let profile = NO_PROFILE;
+    if (identity.kind === "user") {
+      const row = accountsApi(this.ctx).service.findById(identity.userId);
+      if (row) {
+        profile = {
+          level: row.level,
+          gold_medals: row.goldMedals,
+          silver_medals: row.silverMedals,
+          bronze_medals: row.bronzeMedals,
+        };
+      }
+    }
+    return {
+      player,
+      kind: identity.kind,
+      sockets: new Set(),
+      joinedAt: this.ctx.clock.now(),
+      grace: null,
+      profile,
+      chat: [],
+    };
+  }
+
+  /**
+   * A socket leaves. `immediate` (leave_room, disconnect_cleanup, joining another room) removes the player at
+   * once when it was their last socket; a dropped connection keeps their place for the grace period.
+   */
+  removeSocket(socket: AppSocket, immediate: boolean) {
+    const player = playerOf(socket.data.identity);
+    const member = this.members.get(player.id);
+    socket.leave(this.channel);
+    setRoomOfSocket(socket, undefined);
+    if (!member?.sockets.delete(socket) || member.sockets.size > 0) return;
+    if (immediate) {
+      this.removeMember(player.id);
+      return;
+    }
+    member.grace = this.ctx.clock.setTimeout(() => this.removeMember(player.id), this.env.settings.reconnectGraceMs);
+    this.env.graceStarted(player.id, this.room.id);
+  }
+
+  /** Ends a grace period at once (the player joined another room meanwhile). */
+  expireGrace(playerId: string) {
+    const member = this.members.get(playerId);
+    if (member?.grace && member.sockets.size === 0) this.removeMember(playerId);
+  }
+
+  private removeMember(playerId: string) {
+    const member = this.members.get(playerId);
+    if (!member) return;
+    if (member.grace) this.ctx.clock.clearTimeout(member.grace);
+    this.env.graceEnded(playerId);
+    this.members.delete(playerId);
+    this.apply(sentenceRace.onPlayerLeave(this.state, playerId, this.gameCtx()));
+    const counts = this.counts();
+    if (member.kind === "user") {
+      this.emit("room:user_left", {
+        room_id: this.room.id,
+        user_id: member.player.userId,
+        username: member.player.name,
+        ...counts,
+      });
+    } else {
+      this.emit("room:anonymous_left", {
+        room_id: this.room.id,
+        session_id: member.player.sessionId,
+        nickname: member.player.name,
+        ...counts,
+      });
+    }
+    this.emitUsersUpdate();
+    this.system(ROOM_MESSAGES.left(member.player.name));
+    this.env.roomChanged(this.room.id);
+  }
+
+  private welcome(socket: AppSocket, member: Member) {
+    const mine = this.state.results.find((r) => r.playerId === member.player.id);
+    const base = {
+      room_id: this.room.id,
+      room: this.present(),
+      game_state: this.gameState(),
+      session_id: member.player.sessionId,
+      my_result: mine ? this.resultPayload(mine) : null,
+    };
+    if (member.kind === "user") {
+      socket.emit("room:joined", {
+        ...base,
+        user: { id: member.player.userId, username: member.player.name, ...member.profile },
+      });
+    } else {
+      socket.emit("room:joined:anonymous", { ...base, nickname: member.player.name, created_at: iso(member.joinedAt) });
+    }
+  }
+
+  private announceJoin(member: Member) {
+    const counts = this.counts();
+    if (member.kind === "user")
+      this.emit("room:user_joined", { room_id: this.room.id, user: this.userEntry(member), ...counts });
+    else this.emit("room:anonymous_joined", { room_id: this.room.id, ...this.guestEntry(member), ...counts });
+    this.emitUsersUpdate();
+    this.system(ROOM_MESSAGES.joined(member.player.name));
+    this.env.roomChanged(this.room.id);
+  }
+
+  // --- chat and submissions ------------------------------------------------------------------------------------
+
+  private memberOf(socket: AppSocket): Member {
+    const member = this.members.get(playerOf(socket.data.identity).id);
+    if (!member?.sockets.has(socket)) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
+    return member;
+  }
+
+  chat(socket: AppSocket, raw: string, isGameAnswer: boolean) {
+    const member = this.memberOf(socket);
+    const message = raw.normalize("NFC").trim();
+    if (!message) return;
+    const { chatMaxLength, chatBurst, chatWindowMs } = this.env.settings;
+    if ([...message].length > chatMaxLength) throw badRequest(ROOM_MESSAGES.chatTooLong(chatMaxLength), "too_long");
+    const now = this.ctx.clock.now();
+    member.chat = member.chat.filter((at) => at > now - chatWindowMs);
+    if (member.chat.length >= chatBurst) throw tooManyRequests(ROOM_MESSAGES.rateLimited, "rate_limited");
+    member.chat.push(now);
+    const answering = isGameAnswer && this.state.status === "in_progress";
+    if (answering && !this.state.results.some((r) => r.playerId === member.player.id)) {
+      this.submitFor(member, { typedText: message });
+      return;
+    }
+    this.emit("chat:message", {
+      room_id: this.room.id,
+      user_id: member.player.userId,
+      username: member.player.name,
+      nickname: member.player.name,
+      session_id: member.player.sessionId,
+      is_anonymous: member.kind === "guest",
+      message,
+      timestamp: iso(now),
+      is_system: false,
+      is_private: false,
+      message_type: "chat",
+    });
+  }
+
+  submit(socket: AppSocket, move: SubmitMove) {
+    this.submitFor(this.memberOf(socket), move);
+  }
+
+  private submitFor(member: Member, move: SubmitMove) {
+    const result = sentenceRace.move(this.state, member.player.id, move, this.gameCtx());
+    if (!result.ok) {
+      if (result.code === "implausible") this.logImplausible(member, move);
+      throw new AppError(result.code === "implausible" ? 422 : 409, result.error, result.code);
+    }
+    this.apply(result);
+  }
+
+  private logImplausible(member: Member, move: SubmitMove) {
+    const serverSeconds = (this.ctx.clock.now() - (this.state.startedAt ?? 0)) / 1000;
+    const score = scoreTyping(move.typedText, this.state.sentence?.text ?? "", serverSeconds);
+    this.ctx.log.warn("implausible typing result rejected", {
+      room_id: this.room.id,
+      player: member.player.sessionId,
+      user_id: member.player.userId,
+      server_seconds: serverSeconds,
+      client_seconds: move.elapsedTime ?? null,
+      raw_speed: score.raw_speed,
+      typed_length: [...move.typedText].length,
+    });
+  }
+
+  // --- the game loop -------------------------------------------------------------------------------------------
+
+  private apply(transition: Transition<RaceState, RaceEffect>) {
+    this.state = transition.state;
+    for (const effect of transition.effects) this.perform(effect);
+    this.schedule();
+  }
+
+  private schedule() {
+    if (this.timer) this.ctx.clock.clearTimeout(this.timer);
+    this.timer = null;
+    const at = sentenceRace.nextTickAt(this.state);
+    if (at === null) return;
+    this.timer = this.ctx.clock.setTimeout(() => this.runDue(), Math.max(0, at - this.ctx.clock.now()));
+  }
+
+  private runDue() {
+    this.timer = null;
+    // Each tick makes one step; a late timer may owe several (bounded so a bug cannot spin forever).
+    for (let step = 0; step < 16; step++) {
+      const at = sentenceRace.nextTickAt(this.state);
+      if (at === null || at > this.ctx.clock.now()) break;
+      if (this.state.status === "countdown") this.state = withPool(this.state, this.env.pool(this.room.theme));
+      const before = this.state;
+      const transition = sentenceRace.tick(this.state, this.gameCtx());
+      this.state = transition.state;
+      for (const effect of transition.effects) this.perform(effect);
+      if (this.state === before) break;
+    }
+    this.schedule();
+  }
+
+  private perform(effect: RaceEffect) {
+    const room_id = this.room.id;
+    switch (effect.type) {
+      case "state":
+        this.emit("game:state", this.gameState());
+        this.env.roomChanged(room_id);
+        return;
+      case "countdown_message":
+        this.emit("game:countdown_message", {
+          room_id,
+          message: `${effect.seconds}초 후 게임이 시작됩니다!`,
+          seconds: effect.seconds,
+        });
+        return;
+      case "countdown_number":
+        this.emit("game:countdown_number", { room_id, number: effect.number });
+        this.env.roomChanged(room_id);
+        return;
+      case "end_countdown_message":
+        this.emit("game:end_countdown_message", {
+          room_id,
+          message: `게임 종료까지 ${effect.seconds}초 남았습니다!`,
+          seconds: effect.seconds,
+        });
+        return;
+      case "end_countdown_number":
+        this.emit("game:end_countdown_number", { room_id, number: effect.number });
+        return;
+      case "problem":
+        this.emit("chat:message", {
+          ...this.systemFields("problem"),
+          message: effect.sentence.text,
+          sentence_id: effect.sentence.id,
+          game_duration: effect.gameDuration,
+        });
+        return;
+      case "submitted":
+        this.announceSubmission(effect.result);
+        return;
+      case "finished":
+        this.finishGame(effect.game);
+        return;
+    }
+  }
+
+  private announceSubmission(result: RaceResult) {
+    const payload = this.resultPayload(result);
+    this.emit("game:submission_complete", {
+      ...payload,
+      user_id: result.userId,
+      username: result.name,
+      nickname: result.name,
+      is_anonymous: result.userId === null,
+      completed_count: this.state.results.length,
+      total_players: this.state.players.length,
+    });
+    const member = this.members.get(result.playerId);
+    for (const socket of member?.sockets ?? []) socket.emit("game:personal_feedback", payload);
+  }
+
+  private resultPayload(result: RaceResult) {
+    return {
+      room_id: this.room.id,
+      sentence_id: result.sentenceId,
+      position: result.position,
+      wpm: result.wpm,
+      accuracy: result.accuracy,
+      completion_time: result.completionTime,
+      error_count: result.errorCount,
+      session_id: result.sessionId,
+    };
+  }
+
+  /** Persists the game (one transaction), then announces results, new figures and the bus event. */
+  private finishGame(game: FinishedGame) {
+    let recorded: ReturnType<typeof recordGame> | null = null;
+    if (game.standings.length > 0) {
+      try {
+        recorded = recordGame(this.ctx.db, { id: this.room.id, name: this.room.name }, game);
+      } catch (error) {
+        this.ctx.log.error("saving game results failed", { room_id: this.room.id, error: String(error) });
+      }
+    }
+    const results = game.standings.map((s) => ({
+      position: s.position,
+      user_id: s.userId,
+      username: s.name,
+      nickname: s.name,
+      session_id: s.sessionId,
+      is_anonymous: s.userId === null,
+      wpm: s.wpm,
+      accuracy: s.accuracy,
+      completion_time: s.completionTime,
+      error_count: s.errorCount,
+      // A member's streak is the stored one (across rooms); a guest's is counted in this room.
+      win_streak: (s.userId === null ? undefined : recorded?.figures.get(s.userId)?.win_streak) ?? s.winStreak,
+      rewards: s.rewards && recorded ? publicRewards(s.rewards) : null,
+    }));
+    const payload = { room_id: this.room.id, sentence_id: game.sentence.id, participants: game.participants, results };
+    this.emit("game:results", payload);
+    this.emit("chat:message", {
+      ...this.systemFields("result"),
+      message: summary(results),
+      sentence_id: game.sentence.id,
+      results,
+    });
+    if (recorded) this.announceFigures(game, recorded);
+    if (recorded) this.publish(game, recorded.gameId);
+  }
+
+  private announceFigures(game: FinishedGame, recorded: NonNullable<ReturnType<typeof recordGame>>) {
+    for (const entry of game.standings) {
+      const figures = entry.userId === null ? undefined : recorded.figures.get(entry.userId);
+      if (!figures || !entry.rewards) continue;
+      const { email: _email, ...visible } = figures;
+      this.env.io.to(`user:${entry.userId}`).emit("user:stats_update", {
+        ...visible,
+        user_id: figures.id,
+        room_id: this.room.id,
+        rewards: publicRewards(entry.rewards),
+      });
+      const member = this.members.get(entry.playerId);
+      if (member) {
+        member.profile = {
+          level: figures.level,
+          gold_medals: figures.gold_medals,
+          silver_medals: figures.silver_medals,
+          bronze_medals: figures.bronze_medals,
+        };
+      }
+    }
+    this.emitUsersUpdate();
+    this.env.roomChanged(this.room.id);
+  }
+
+  private publish(game: FinishedGame, gameId: number) {
+    this.ctx.events.emit("rooms.game_finished", {
+      gameId,
+      roomId: this.room.id,
+      roomName: this.room.name,
+      sentenceId: game.sentence.id,
+      startedAt: game.startedAt,
+      finishedAt: game.finishedAt,
+      participants: game.participants,
+      results: game.standings.map((s) => ({
+        userId: s.userId,
+        nickname: s.name,
+        playerKey: s.sessionId,
+        wpm: s.wpm,
+        accuracy: s.accuracy,
+        errorCount: s.errorCount,
+        completionTime: s.completionTime,
+        position: s.position,
+        winStreak: s.winStreak,
+      })),
+    });
+  }
+
+  // --- presentation --------------------------------------------------------------------------------------------
+
+  private systemFields(messageType: "system" | "problem" | "result") {
+    return {
+      room_id: this.room.id,
+      user_id: null,
+      username: "시스템",
+      nickname: "시스템",
+      is_anonymous: false,
+      timestamp: iso(this.ctx.clock.now()),
+      is_system: true,
+      is_private: false,
+      message_type: messageType,
+    };
+  }
+
+  private system(message: string) {
+    this.emit("chat:message", { ...this.systemFields("system"), message });
+  }
+
+  gameState() {
+    return { ...viewOf(this.state), server_time: iso(this.ctx.clock.now()) };
+  }
+
+  private counts() {
+    let users = 0;
+    for (const member of this.members.values()) if (member.kind === "user") users++;
+    return {
+      user_count: users,
+      anonymous_count: this.members.size - users,
+      total_participants: this.members.size,
+    };
+  }
+
+  private userEntry(member: Member) {
+    return {
+      id: member.player.userId!,
+      username: member.player.name,
+      ...member.profile,
+      session_id: member.player.sessionId,
+      joined_at: iso(member.joinedAt),
+      is_anonymous: false,
+    };
+  }
+
+  private guestEntry(member: Member) {
+    return {
+      session_id: member.player.sessionId,
+      nickname: member.player.name,
+      created_at: iso(member.joinedAt),
+      is_anonymous: true,
+    };
+  }
+
+  private lists() {
+    const users: ReturnType<RoomHost["userEntry"]>[] = [];
+    const anonymous_users: ReturnType<RoomHost["guestEntry"]>[] = [];
+    for (const member of this.members.values()) {
+      if (member.kind === "user") users.push(this.userEntry(member));
+      else anonymous_users.push(this.guestEntry(member));
+    }
+    return { users, anonymous_users };
+  }
+
+  private emitUsersUpdate() {
+    this.emit("room:users_update", {
+      room_id: this.room.id,
+      max_users: this.room.maxUsers,
+      ...this.counts(),
+      ...this.lists(),
+    });
+  }
+
+  /** The Room entity of spec part 1 §3, live. */
+  present(): RoomView {
+    const counts = this.counts();
+    return {
+      ...presentRoomRow(this.room),
+      ...counts,
+      is_full: counts.total_participants >= this.room.maxUsers,
+      game_status: this.state.status,
+      countdown_seconds: viewOf(this.state).countdown_seconds,
+      next_game_at: viewOf(this.state).next_game_at,
+      ...this.lists(),
+    };
+  }
+
+  stop() {
+    if (this.timer) this.ctx.clock.clearTimeout(this.timer);
+    this.timer = null;
+    for (const member of this.members.values()) if (member.grace) this.ctx.clock.clearTimeout(member.grace);
+  }
+}
+
+const publicRewards = (r: GameRewardDelta) => ({
+  experience: r.experience,
+  coins: r.coins,
+  points: r.points,
+  medal: r.medal,
+});
+
+function summary(results: { position: number | null; username: string; wpm: number; accuracy: number }[]) {
+  const placed = results.filter((r) => r.position !== null);
+  if (placed.length === 0) return ROOM_MESSAGES.noFinishers;
+  const top = placed
+    .slice(0, 5)
+    .map((r) => `${r.position}위 ${r.username} (${r.wpm}타/분, ${r.accuracy}%)`)
+    .join(" · ");
+  return `게임 결과: ${top}`;
+}
+
+export type RoomView = ReturnType<typeof presentRoomRow> & {
+  user_count: number;
+  anonymous_count: number;
+  total_participants: number;
+  is_full: boolean;
+  game_status: RaceState["status"];
+  countdown_seconds: number;
+  next_game_at: string | null;
+  users: {
+    id: number;
+    username: string;
+    level: number;
+    gold_medals: number;
+    silver_medals: number;
+    bronze_medals: number;
+    session_id: string;
+    joined_at: string;
+    is_anonymous: boolean;
+  }[];
+  anonymous_users: { session_id: string; nickname: string; created_at: string; is_anonymous: boolean }[];
+};
+
+export function presentRoomRow(row: RoomRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    max_users: row.maxUsers,
+    theme: row.theme,
+    language: row.language,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A room nobody has entered since the server started. */
+export function presentIdleRoom(row: RoomRow, countdownSeconds: number): RoomView {
+  return {
+    ...presentRoomRow(row),
+    user_count: 0,
+    anonymous_count: 0,
+    total_participants: 0,
+    is_full: false,
+    game_status: "waiting",
+    countdown_seconds: countdownSeconds,
+    next_game_at: null,
+    users: [],
+    anonymous_users: [],
+  };
+}

@@ -1,0 +1,172 @@
+import type { TimerHandle } from "../kernel/clock";
+import type { ModuleContext } from "../kernel/define-module";
+import { badRequest, notFound } from "../kernel/errors";
+import type { AppServer, AppSocket } from "../kernel/socket";
+import { type HostEnv, playerOf, presentIdleRoom, RoomHost, type RoomView, roomOfSocket } from "./room-host";
+import type { RoomRow } from "./schema";
+import { DEFAULT_RACE_SETTINGS, type Sentence } from "./sentence-race";
+import { listRoomRows, loadSentencePool } from "./service";
+import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
+
+/** Sockets in no room (the home page's viewers): they get room:list_update. */
+export const LOBBY = "lobby";
+
+/**
+ * All rooms of one server: hosts created on first use, the lobby's coalesced room:list_update, and cached reads
+ * (room rows, sentence pools) so a busy server does not query them on every join or game.
+ */
+export class RoomsRuntime implements HostEnv {
+  private readonly hosts = new Map<number, RoomHost>();
+  private readonly dirty = new Set<number>();
+  private flushTimer: TimerHandle | null = null;
+  private rowsCache: { at: number; rows: RoomRow[] } | null = null;
+  private readonly pools = new Map<string, { at: number; pool: Sentence[] }>();
+  /** Players inside a reconnect grace period → the room keeping their place. */
+  private readonly graces = new Map<string, number>();
+  private stopped = false;
+
+  constructor(
+    readonly io: AppServer,
+    readonly ctx: ModuleContext,
+    readonly settings: RoomsSettings,
+  ) {}
+
+  // --- HostEnv -------------------------------------------------------------------------------------------------
+
+  pool(theme: string): Sentence[] {
+    const now = this.ctx.clock.now();
+    const cached = this.pools.get(theme);
+    if (cached && now - cached.at < this.settings.cacheMs && cached.pool.length > 0) return cached.pool;
+    let pool = loadSentencePool(this.ctx.db, theme);
+    // A theme without sentences borrows from every theme rather than leaving its room idle.
+    if (pool.length === 0)
+      pool = this.rows().flatMap((r) => (r.theme === theme ? [] : loadSentencePool(this.ctx.db, r.theme)));
+    this.pools.set(theme, { at: now, pool });
+    return pool;
+  }
+
+  roomChanged(roomId: number) {
+    this.dirty.add(roomId);
+    if (this.flushTimer || this.stopped) return;
+    this.flushTimer = this.ctx.clock.setTimeout(() => this.flush(), this.settings.listUpdateMs);
+  }
+
+  setLobby(socket: AppSocket, inLobby: boolean) {
+    if (inLobby) socket.join(LOBBY);
+    else socket.leave(LOBBY);
+  }
+
+  graceStarted(playerId: string, roomId: number) {
+    this.graces.set(playerId, roomId);
+  }
+
+  graceEnded(playerId: string) {
+    this.graces.delete(playerId);
+  }
+
+  // --- rooms ---------------------------------------------------------------------------------------------------
+
+  private rows(): RoomRow[] {
+    const now = this.ctx.clock.now();
+    if (!this.rowsCache || now - this.rowsCache.at >= this.settings.cacheMs) {
+      this.rowsCache = { at: now, rows: listRoomRows(this.ctx.db) };
+    }
+    return this.rowsCache.rows;
+  }
+
+  /** Forget cached rows and pools (after a room is created or sentences are imported in this process). */
+  invalidate() {
+    this.rowsCache = null;
+    this.pools.clear();
+  }
+
+  host(roomId: number): RoomHost | null {
+    const existing = this.hosts.get(roomId);
+    if (existing) return existing;
+    let row = this.rows().find((r) => r.id === roomId);
+    if (!row) {
+      this.rowsCache = null; // created by the CLI since the last read?
+      row = this.rows().find((r) => r.id === roomId);
+    }
+    if (!row) return null;
+    const host = new RoomHost(row, this);
+    this.hosts.set(roomId, host);
+    return host;
+  }
+
+  private idleCountdown() {
+    return this.settings.race.countdownSeconds ?? DEFAULT_RACE_SETTINGS.countdownSeconds;
+  }
+
+  present(roomId: number): RoomView | null {
+    const host = this.hosts.get(roomId);
+    if (host) return host.present();
+    const row = this.rows().find((r) => r.id === roomId);
+    return row ? presentIdleRoom(row, this.idleCountdown()) : null;
+  }
+
+  list(): RoomView[] {
+    return this.rows().map((row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()));
+  }
+
+  private flush() {
+    this.flushTimer = null;
+    const rooms = [...this.dirty].flatMap((id) => this.present(id) ?? []);
+    this.dirty.clear();
+    if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+  }
+
+  // --- sockets -------------------------------------------------------------------------------------------------
+
+  connect(socket: AppSocket) {
+    socket.join(LOBBY);
+    this.sendList(socket);
+  }
+
+  sendList(socket: AppSocket) {
+    socket.emit("room:list", { rooms: this.list() });
+  }
+
+  join(socket: AppSocket, roomId: number) {
+    const host = this.host(roomId);
+    if (!host) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    const current = roomOfSocket(socket);
+    if (current !== roomId) host.assertRoomFor(socket.data.identity);
+    if (current !== undefined && current !== roomId) this.hosts.get(current)?.removeSocket(socket, true);
+    // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
+    const playerRoom = this.graces.get(playerKey(socket));
+    if (playerRoom !== undefined && playerRoom !== roomId) this.hosts.get(playerRoom)?.expireGrace(playerKey(socket));
+    host.addSocket(socket);
+  }
+
+  /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */
+  leave(socket: AppSocket) {
+    const current = roomOfSocket(socket);
+    if (current !== undefined) this.hosts.get(current)?.removeSocket(socket, true);
+    this.setLobby(socket, true);
+    socket.emit("room:left", { room_id: current ?? null });
+    this.sendList(socket);
+  }
+
+  disconnect(socket: AppSocket) {
+    const current = roomOfSocket(socket);
+    if (current !== undefined) this.hosts.get(current)?.removeSocket(socket, false);
+  }
+
+  /** The host of the room this socket is in; `roomId` must name that room. */
+  hostOf(socket: AppSocket, roomId: number): RoomHost {
+    const current = roomOfSocket(socket);
+    const host = current === roomId ? this.hosts.get(roomId) : undefined;
+    if (!host) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
+    return host;
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    for (const host of this.hosts.values()) host.stop();
+  }
+}
+
+const playerKey = (socket: AppSocket) => playerOf(socket.data.identity).id;

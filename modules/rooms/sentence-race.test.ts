@@ -1,0 +1,430 @@
+import { describe, expect, test } from "bun:test";
+import { FakeClock, seededRandom } from "../kernel/clock";
+import type { Transition } from "../kernel/game-mode";
+import { computeRewards } from "./rewards";
+import {
+  chooseElapsed,
+  DEFAULT_RACE_SETTINGS,
+  gameDurationFor,
+  RACE_MESSAGES,
+  type RaceEffect,
+  type RacePlayer,
+  type RaceSettings,
+  type RaceState,
+  type SubmitMove,
+  sentenceRace,
+  viewOf,
+} from "./sentence-race";
+
+const HELLO = { id: 1, text: "안녕하세요" }; // 12 keystrokes
+
+const player = (id: string, userId: number | null = null): RacePlayer => ({
+  id,
+  name: userId ? `user${userId}` : `guest_${id}`,
+  userId,
+  sessionId: userId ? `u_${userId}` : `g_${id}`,
+});
+
+/** Drives the mode the way the host does: ticks whenever `nextTickAt` is due while the fake clock moves. */
+function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}) {
+  const clock = new FakeClock();
+  const random = seededRandom(7);
+  let state: RaceState = sentenceRace.setup({ roomId: 1, pool, settings });
+  let effects: RaceEffect[] = [];
+  const ctx = () => ({ now: clock.now(), random });
+  const apply = (t: Transition<RaceState, RaceEffect>) => {
+    state = t.state;
+    effects.push(...t.effects);
+  };
+  const h = {
+    clock,
+    get state() {
+      return state;
+    },
+    /** Effects since the last call. */
+    take() {
+      const out = effects;
+      effects = [];
+      return out;
+    },
+    join(p: RacePlayer) {
+      apply(sentenceRace.onPlayerJoin(state, p, ctx()));
+    },
+    leave(id: string) {
+      apply(sentenceRace.onPlayerLeave(state, id, ctx()));
+    },
+    submit(id: string, move: SubmitMove) {
+      const result = sentenceRace.move(state, id, move, ctx());
+      if (result.ok) apply(result);
+      return result;
+    },
+    advance(ms: number) {
+      const target = clock.now() + ms;
+      for (let guard = 0; guard < 1000; guard++) {
+        const at = sentenceRace.nextTickAt(state);
+        if (at === null || at > target) break;
+        if (at > clock.now()) clock.advance(at - clock.now());
+        apply(sentenceRace.tick(state, ctx()));
+      }
+      if (target > clock.now()) clock.advance(target - clock.now());
+    },
+    /** From a fresh join to the sentence being out. */
+    startGame(...players: RacePlayer[]) {
+      for (const p of players) h.join(p);
+      h.advance(DEFAULT_RACE_SETTINGS.waitMs + DEFAULT_RACE_SETTINGS.countdownSeconds * 1000);
+      expect(state.status).toBe("in_progress");
+      h.take();
+    },
+  };
+  return h;
+}
+
+const types = (effects: RaceEffect[]) => effects.map((e) => e.type);
+
+describe("the loop runs only while someone is in the room", () => {
+  test("an empty room schedules nothing", () => {
+    const h = harness();
+    expect(sentenceRace.nextTickAt(h.state)).toBeNull();
+    h.advance(60_000);
+    expect(h.state.status).toBe("waiting");
+    expect(h.take()).toEqual([]);
+  });
+
+  test("the first join sets next_game_at = now + 5 s; a second join does not move it", () => {
+    const h = harness();
+    const start = h.clock.now();
+    h.join(player("a", 1));
+    expect(h.state.nextGameAt).toBe(start + 5000);
+    expect(types(h.take())).toEqual(["state"]);
+    h.advance(2000);
+    h.join(player("b", 2));
+    expect(h.state.nextGameAt).toBe(start + 5000);
+    expect(h.take()).toEqual([]);
+  });
+
+  test("the last player leaving during the countdown stops the loop", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    h.advance(5500);
+    expect(h.state.status).toBe("countdown");
+    h.leave("a");
+    expect(h.state).toMatchObject({ status: "waiting", nextGameAt: null, countdownEndsAt: null });
+    expect(sentenceRace.nextTickAt(h.state)).toBeNull();
+    h.advance(60_000);
+    expect(h.state.status).toBe("waiting");
+  });
+});
+
+describe("every transition", () => {
+  test("waiting → countdown 3, 2, 1 → in_progress → finished → waiting", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    h.take();
+    h.advance(4999);
+    expect(h.state.status).toBe("waiting");
+    h.advance(1);
+    expect(h.state.status).toBe("countdown");
+    expect(h.take()).toEqual([
+      { type: "state" },
+      { type: "countdown_message", seconds: 3 },
+      { type: "countdown_number", number: 3 },
+    ]);
+    expect(viewOf(h.state)).toMatchObject({ status: "countdown", countdown_seconds: 3, sentence: null });
+    h.advance(1000);
+    expect(h.take()).toEqual([{ type: "countdown_number", number: 2 }]);
+    expect(viewOf(h.state).countdown_seconds).toBe(2);
+    h.advance(1000);
+    expect(h.take()).toEqual([{ type: "countdown_number", number: 1 }]);
+    const startAt = h.clock.now() + 1000;
+    h.advance(1000);
+    expect(h.state).toMatchObject({ status: "in_progress", sentence: HELLO, startedAt: startAt, gameDuration: 10 });
+    expect(h.take()).toEqual([{ type: "state" }, { type: "problem", sentence: HELLO, gameDuration: 10 }]);
+    expect(viewOf(h.state)).toMatchObject({
+      status: "in_progress",
+      sentence: HELLO,
+      started_at: new Date(startAt).toISOString(),
+      game_duration: 10,
+      ends_at: new Date(startAt + 10_000).toISOString(),
+    });
+
+    h.advance(5000);
+    expect(h.take()).toEqual([
+      { type: "end_countdown_message", seconds: 5 },
+      { type: "end_countdown_number", number: 5 },
+    ]);
+    h.advance(4000);
+    expect(h.take().map((e) => (e.type === "end_countdown_number" ? e.number : e.type))).toEqual([4, 3, 2, 1]);
+    h.advance(1000);
+    expect(h.state.status).toBe("finished");
+    const finished = h.take();
+    expect(types(finished)).toEqual(["state", "finished"]);
+    expect(finished[1]).toMatchObject({ type: "finished", game: { participants: 0, standings: [] } });
+
+    h.advance(4999);
+    expect(h.state.status).toBe("finished");
+    h.advance(1);
+    expect(h.state).toMatchObject({ status: "waiting", sentence: null, nextGameAt: h.clock.now() + 5000 });
+    expect(types(h.take())).toEqual(["state"]);
+  });
+
+  test("a game after the room emptied during results waits for someone to join", () => {
+    const h = harness();
+    h.startGame(player("a", 1));
+    h.advance(3000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+    h.leave("a");
+    h.advance(5000);
+    expect(h.state).toMatchObject({ status: "waiting", nextGameAt: null });
+  });
+
+  test("game_duration = clamp(10, 60, time at 200 타/분 + 5 s)", () => {
+    expect(gameDurationFor("안녕하세요")).toBe(10); // 12 strokes = 3.6 s + 5 → 9 → 10
+    expect(gameDurationFor("가".repeat(50))).toBe(35); // 100 strokes = 30 s + 5
+    expect(gameDurationFor("각".repeat(200))).toBe(60); // 600 strokes = 180 s → 60
+  });
+
+  test("sentences are not repeated while fresh ones remain", () => {
+    const pool = [1, 2, 3, 4, 5, 6].map((id) => ({ id, text: `문장 ${id}번` }));
+    const h = harness(pool);
+    h.join(player("a", 1));
+    const seen: number[] = [];
+    for (let game = 0; game < 6; game++) {
+      h.advance(8000);
+      seen.push(h.state.sentence!.id);
+      h.advance(10_000 + 5000);
+    }
+    expect(new Set(seen).size).toBe(6);
+  });
+
+  test("an empty sentence pool never starts a game", () => {
+    const h = harness([]);
+    h.join(player("a", 1));
+    h.advance(8000);
+    expect(h.state).toMatchObject({ status: "waiting", sentence: null });
+    expect(h.state.nextGameAt).toBeGreaterThan(h.clock.now());
+  });
+});
+
+describe("submissions", () => {
+  test("server-measured time, score and positions in arrival order", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2), player("c"));
+    h.advance(6000);
+    h.take(); // the end countdown has begun (a 10-s game)
+    const first = h.submit("b", { typedText: "안녕하세요", sentenceId: 1 });
+    expect(first.ok).toBe(true);
+    const submitted = h.take();
+    expect(submitted).toHaveLength(1);
+    expect(submitted[0]).toMatchObject({
+      type: "submitted",
+      result: { playerId: "b", wpm: 120, accuracy: 100, errorCount: 0, completionTime: 6, position: 1 },
+    });
+    h.advance(1500);
+    h.submit("c", { typedText: "안녕하세여" });
+    expect(h.take().find((e) => e.type === "submitted")).toMatchObject({
+      result: { playerId: "c", accuracy: 80, position: 2 },
+    });
+    expect(h.state.status).toBe("in_progress");
+    h.advance(500);
+    h.take();
+    h.submit("a", { typedText: "안녕" });
+    const last = h.take();
+    expect(types(last)).toEqual(["submitted", "state", "finished"]);
+    expect(last[0]).toMatchObject({ result: { playerId: "a", accuracy: 40, position: null } });
+    const game = (last[2] as Extract<RaceEffect, { type: "finished" }>).game;
+    expect(game.participants).toBe(3);
+    expect(game.standings.map((s) => [s.playerId, s.position])).toEqual([
+      ["b", 1],
+      ["c", 2],
+      ["a", null],
+    ]);
+  });
+
+  test("ties at the same instant keep arrival order", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2), player("c", 3));
+    h.advance(5000);
+    h.submit("c", { typedText: "안녕하세요" });
+    h.submit("a", { typedText: "안녕하세요" });
+    const effects = h.take().filter((e) => e.type === "submitted");
+    expect(effects.map((e) => e.type === "submitted" && [e.result.playerId, e.result.position, e.result.wpm])).toEqual([
+      ["c", 1, 144],
+      ["a", 2, 144],
+    ]);
+  });
+
+  test("one submission per player per game", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(5000);
+    expect(h.submit("a", { typedText: "안녕하세요" }).ok).toBe(true);
+    expect(h.submit("a", { typedText: "안녕하세요" })).toEqual({
+      ok: false,
+      error: RACE_MESSAGES.alreadySubmitted,
+      code: "duplicate",
+    });
+    expect(h.state.results).toHaveLength(1);
+  });
+
+  test("early submissions (waiting, countdown) are refused", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "too_early" });
+    h.advance(5500);
+    expect(h.state.status).toBe("countdown");
+    const early = h.submit("a", { typedText: "안녕하세요" });
+    expect(early).toMatchObject({ ok: false, error: RACE_MESSAGES.notStarted });
+  });
+
+  test("late submissions (after the time is up, after finished) are refused", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.clock.advance(10_000); // the time is up but the host has not ticked yet
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "too_late" });
+    h.advance(0);
+    expect(h.state.status).toBe("finished");
+    expect(h.submit("b", { typedText: "안녕하세요" })).toMatchObject({ ok: false, error: RACE_MESSAGES.alreadyEnded });
+  });
+
+  test("other refusals: not in the room, another sentence, nothing typed", () => {
+    const h = harness();
+    h.startGame(player("a", 1));
+    h.advance(3000);
+    expect(h.submit("zz", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "not_in_room" });
+    expect(h.submit("a", { typedText: "안녕하세요", sentenceId: 99 })).toMatchObject({
+      ok: false,
+      code: "wrong_sentence",
+    });
+    expect(h.submit("a", { typedText: "   " })).toMatchObject({ ok: false, code: "empty" });
+    expect(h.state.results).toHaveLength(0);
+  });
+
+  test("implausible results are rejected and do not count", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(100); // sooner than the sentence could have reached the player
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "implausible" });
+    h.advance(200); // 12 strokes in 0.3 s = 2,400 타/분 > 1,500
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({
+      ok: false,
+      error: RACE_MESSAGES.implausible,
+    });
+    // Pasting a long text fast is implausible even when it is wrong (unweighted speed).
+    expect(h.submit("b", { typedText: "가".repeat(100) })).toMatchObject({ ok: false, code: "implausible" });
+    expect(h.state.results).toHaveLength(0);
+  });
+
+  test("the client's elapsed_time counts only within 1.5 s below the server's", () => {
+    const s = DEFAULT_RACE_SETTINGS;
+    expect(chooseElapsed(6, 5, s)).toBe(5);
+    expect(chooseElapsed(6, 4.5, s)).toBe(4.5);
+    expect(chooseElapsed(6, 4.4, s)).toBe(6);
+    expect(chooseElapsed(6, 7, s)).toBe(6);
+    expect(chooseElapsed(6, undefined, s)).toBe(6);
+
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(6000);
+    h.submit("a", { typedText: "안녕하세요", elapsedTime: 5 }); // 12 / (5/60) = 144
+    h.submit("b", { typedText: "안녕하세요", elapsedTime: 1 }); // not believable: the server's 6 s stands
+    expect(h.state.results.map((r) => [r.completionTime, r.wpm])).toEqual([
+      [5, 144],
+      [6, 120],
+    ]);
+  });
+
+  test("the game ends when every present player has submitted, and when one who has not leaves", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(4000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("in_progress");
+    h.leave("b");
+    expect(h.state.status).toBe("finished");
+    expect(types(h.take())).toEqual(["submitted", "state", "finished"]);
+  });
+
+  test("a player joining mid-game can still submit", () => {
+    const h = harness();
+    h.startGame(player("a", 1));
+    h.join(player("b", 2));
+    h.advance(5000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("in_progress");
+    expect(h.submit("b", { typedText: "안녕하세요" }).ok).toBe(true);
+    expect(h.state.status).toBe("finished");
+  });
+});
+
+describe("rewards", () => {
+  test("formulae of product-rules.md", () => {
+    // 300 타/분 × 95 % / 1000 = 28.5 → experience 10 + 28.5 + 30 = 68.5 → 69; points 29 (28.5 rounded)
+    expect(computeRewards({ wpm: 300, accuracy: 95, position: 1, participants: 3 })).toEqual({
+      experience: 69,
+      coins: 30,
+      points: 29,
+      medal: "gold",
+      won: true,
+      wpm: 300,
+      accuracy: 95,
+    });
+    expect(computeRewards({ wpm: 200, accuracy: 100, position: 2, participants: 3 })).toMatchObject({
+      experience: 50,
+      coins: 20,
+      points: 20,
+      medal: "silver",
+      won: false,
+    });
+    expect(computeRewards({ wpm: 100, accuracy: 90, position: 3, participants: 3 })).toMatchObject({
+      experience: 29,
+      coins: 10,
+      points: 9,
+      medal: "bronze",
+    });
+    expect(computeRewards({ wpm: 100, accuracy: 90, position: 4, participants: 5 })).toMatchObject({
+      experience: 19,
+      coins: 5,
+      medal: null,
+    });
+    expect(computeRewards({ wpm: 50, accuracy: 60, position: null, participants: 5 })).toMatchObject({
+      experience: 13,
+      coins: 5,
+      points: 3,
+      medal: null,
+      won: false,
+    });
+  });
+
+  test("no medal in a game with a single participant", () => {
+    expect(computeRewards({ wpm: 300, accuracy: 100, position: 1, participants: 1 })).toMatchObject({
+      medal: null,
+      coins: 30,
+      won: true,
+    });
+  });
+
+  test("standings carry rewards for members only, and streaks of consecutive first places", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("g"));
+    h.advance(6000);
+    h.submit("g", { typedText: "안녕하세요" });
+    h.submit("a", { typedText: "안녕하세요" });
+    const first = h.take().find((e) => e.type === "finished");
+    const standings = first?.type === "finished" ? first.game.standings : [];
+    expect(standings.map((s) => [s.playerId, s.position, s.rewards?.medal ?? null, s.winStreak])).toEqual([
+      ["g", 1, null, 1],
+      ["a", 2, "silver", 0],
+    ]);
+    expect(standings[0].rewards).toBeNull();
+    expect(standings[1].rewards).toMatchObject({ coins: 20, won: false });
+
+    h.advance(5000 + 8000);
+    h.take();
+    h.advance(5000);
+    h.submit("g", { typedText: "안녕하세요" });
+    h.submit("a", { typedText: "안녕하세요" });
+    const second = h.take().find((e) => e.type === "finished");
+    expect(second?.type === "finished" && second.game.standings.map((s) => s.winStreak)).toEqual([2, 0]);
+  });
+});

@@ -1,0 +1,452 @@
+import type { GameRewardDelta } from "../accounts";
+import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
+import { keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
+import { computeRewards } from "./rewards";
+
+/**
+ * The sentence race (product-rules.md "Typing rooms"), a pure game mode: the host feeds it joins, leaves,
+ * submissions and clock ticks and turns its effects into socket events and database writes.
+ *
+ *   waiting (next_game_at = now + 5 s, only while someone is in the room)
+ *   → countdown (3 s: 3, 2, 1) → in_progress (one sentence, game_duration seconds)
+ *   → finished (results shown 5 s) → waiting
+ */
+export type GameStatus = "waiting" | "countdown" | "in_progress" | "finished";
+
+export interface RaceSettings {
+  waitMs: number;
+  countdownSeconds: number;
+  resultsMs: number;
+  /** The last seconds of a game announced with game:end_countdown_*; 0 turns it off. */
+  endCountdownSeconds: number;
+  minDurationSeconds: number;
+  maxDurationSeconds: number;
+  /** game_duration = time to type the sentence at this speed (타/분) + slack, clamped to min–max. */
+  referenceSpeed: number;
+  durationSlackSeconds: number;
+  /** Results at or above this accuracy get a position. */
+  positionAccuracy: number;
+  /** Faster than this (타/분, unweighted) is implausible. */
+  maxPlausibleSpeed: number;
+  /** A submission sooner than this after the start cannot have seen the sentence. */
+  minReactionMs: number;
+  /** A client's own elapsed_time is believed when at most this far below the server's figure. */
+  latencyAllowanceSeconds: number;
+  /** Sentences not repeated within this many games. */
+  recentSentences: number;
+}
+
+export const DEFAULT_RACE_SETTINGS: RaceSettings = {
+  waitMs: 5_000,
+  countdownSeconds: 3,
+  resultsMs: 5_000,
+  endCountdownSeconds: 5,
+  minDurationSeconds: 10,
+  maxDurationSeconds: 60,
+  referenceSpeed: 200,
+  durationSlackSeconds: 5,
+  positionAccuracy: 80,
+  maxPlausibleSpeed: 1_500,
+  minReactionMs: 200,
+  latencyAllowanceSeconds: 1.5,
+  recentSentences: 5,
+};
+
+export interface Sentence {
+  id: number;
+  text: string;
+}
+
+export interface RacePlayer extends GamePlayer {
+  /** Public id shown to others (`u_<id>`, `g_<hash>`): never the guest's client id. */
+  sessionId: string;
+}
+
+export interface RaceResult {
+  playerId: string;
+  sessionId: string;
+  userId: number | null;
+  name: string;
+  sentenceId: number;
+  wpm: number;
+  accuracy: number;
+  errorCount: number;
+  /** Seconds, as used for the speed (server-measured unless the client's figure was believable). */
+  completionTime: number;
+  position: number | null;
+  submittedAt: number;
+}
+
+export interface RaceState {
+  roomId: number;
+  settings: RaceSettings;
+  status: GameStatus;
+  /** Players present (join order), including those inside the reconnect grace period. */
+  players: readonly RacePlayer[];
+  pool: readonly Sentence[];
+  recent: readonly number[];
+  sentence: Sentence | null;
+  nextGameAt: number | null;
+  countdownEndsAt: number | null;
+  /** The countdown number last announced (3, 2, 1). */
+  countdownNumber: number | null;
+  startedAt: number | null;
+  gameDuration: number | null;
+  endsAt: number | null;
+  endCountdownNumber: number | null;
+  finishedAt: number | null;
+  /** Results of the current game in arrival order. */
+  results: readonly RaceResult[];
+  /** Consecutive first places per player in this room (guests have no stored streak). */
+  streaks: Readonly<Record<string, number>>;
+}
+
+export interface StandingEntry extends RaceResult {
+  /** Rewards for a registered player; null for guests. */
+  rewards: GameRewardDelta | null;
+  winStreak: number;
+}
+
+export interface FinishedGame {
+  roomId: number;
+  sentence: Sentence;
+  startedAt: number;
+  finishedAt: number;
+  participants: number;
+  /** Positioned results by position, then the others in arrival order. */
+  standings: StandingEntry[];
+}
+
+export type RaceEffect =
+  | { type: "state" }
+  | { type: "countdown_message"; seconds: number }
+  | { type: "countdown_number"; number: number }
+  | { type: "end_countdown_message"; seconds: number }
+  | { type: "end_countdown_number"; number: number }
+  | { type: "problem"; sentence: Sentence; gameDuration: number }
+  | { type: "submitted"; result: RaceResult }
+  | { type: "finished"; game: FinishedGame };
+
+export interface SubmitMove {
+  typedText: string;
+  /** The sentence the client answered; omitted for a chat answer (is_game_answer). */
+  sentenceId?: number;
+  /** The client's own measurement in seconds (optional). */
+  elapsedTime?: number;
+}
+
+export interface GameStateView {
+  room_id: number;
+  status: GameStatus;
+  sentence: Sentence | null;
+  started_at: string | null;
+  game_duration: number;
+  countdown_seconds: number;
+  next_game_at: string | null;
+  ends_at: string | null;
+}
+
+export const RACE_MESSAGES = {
+  notStarted: "게임이 아직 시작되지 않았습니다. 문장이 나온 뒤에 입력해주세요.",
+  alreadyEnded: "이미 종료된 게임입니다. 다음 게임을 기다려주세요.",
+  notInRoom: "방에 참여한 플레이어만 제출할 수 있습니다.",
+  alreadySubmitted: "이번 게임에는 이미 제출했습니다.",
+  wrongSentence: "현재 문제와 다른 문장입니다.",
+  empty: "입력한 내용이 없습니다.",
+  implausible: "비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.",
+  countdownStarting: "게임이 곧 시작됩니다!",
+  endingSoon: "게임 종료까지 얼마 남지 않았습니다!",
+} as const;
+
+type T = Transition<RaceState, RaceEffect>;
+const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+const same = (state: RaceState): T => ({ state, effects: [] });
+
+/** clamp(min, max, seconds to type the sentence at the reference speed + slack), whole seconds. */
+export function gameDurationFor(text: string, settings: RaceSettings = DEFAULT_RACE_SETTINGS): number {
+  const typingSeconds = (keystrokes(text) / settings.referenceSpeed) * 60;
+  const seconds = Math.ceil(typingSeconds + settings.durationSlackSeconds);
+  return Math.min(settings.maxDurationSeconds, Math.max(settings.minDurationSeconds, seconds));
+}
+
+function toWaiting(state: RaceState, now: number): RaceState {
+  return {
+    ...state,
+    status: "waiting",
+    sentence: null,
+    nextGameAt: state.players.length > 0 ? now + state.settings.waitMs : null,
+    countdownEndsAt: null,
+    countdownNumber: null,
+    startedAt: null,
+    gameDuration: null,
+    endsAt: null,
+    endCountdownNumber: null,
+    finishedAt: null,
+    results: [],
+  };
+}
+
+function startCountdown(state: RaceState, now: number): T {
+  const seconds = state.settings.countdownSeconds;
+  return {
+    state: {
+      ...state,
+      status: "countdown",
+      nextGameAt: null,
+      countdownEndsAt: now + seconds * 1000,
+      countdownNumber: seconds,
+    },
+    effects: [{ type: "state" }, { type: "countdown_message", seconds }, { type: "countdown_number", number: seconds }],
+  };
+}
+
+function pickSentence(state: RaceState, ctx: GameContext): Sentence | null {
+  if (state.pool.length === 0) return null;
+  const fresh = state.pool.filter((s) => !state.recent.includes(s.id));
+  return ctx.random.pick(fresh.length > 0 ? fresh : state.pool);
+}
+
+function startGame(state: RaceState, ctx: GameContext): T {
+  const sentence = pickSentence(state, ctx);
+  // No sentence to play (an empty corpus): wait and try again rather than start an empty game.
+  if (!sentence) return { state: toWaiting(state, ctx.now), effects: [{ type: "state" }] };
+  const gameDuration = gameDurationFor(sentence.text, state.settings);
+  const recent = [...state.recent, sentence.id].slice(-state.settings.recentSentences);
+  return {
+    state: {
+      ...state,
+      status: "in_progress",
+      sentence,
+      recent,
+      countdownEndsAt: null,
+      countdownNumber: null,
+      startedAt: ctx.now,
+      gameDuration,
+      endsAt: ctx.now + gameDuration * 1000,
+      endCountdownNumber: null,
+      results: [],
+    },
+    effects: [{ type: "state" }, { type: "problem", sentence, gameDuration }],
+  };
+}
+
+/** Positioned results by position, then the rest by arrival; rewards for members; streaks updated. */
+function standingsOf(state: RaceState): { standings: StandingEntry[]; streaks: Record<string, number> } {
+  const participants = state.results.length;
+  const ordered = [
+    ...state.results.filter((r) => r.position !== null).sort((a, b) => a.position! - b.position!),
+    ...state.results.filter((r) => r.position === null),
+  ];
+  const streaks = { ...state.streaks };
+  const standings = ordered.map((result) => {
+    streaks[result.playerId] = result.position === 1 ? (streaks[result.playerId] ?? 0) + 1 : 0;
+    const rewards =
+      result.userId === null
+        ? null
+        : computeRewards({ wpm: result.wpm, accuracy: result.accuracy, position: result.position, participants });
+    return { ...result, rewards, winStreak: streaks[result.playerId] };
+  });
+  return { standings, streaks };
+}
+
+function finish(state: RaceState, now: number): T {
+  const { standings, streaks } = standingsOf(state);
+  const next: RaceState = { ...state, status: "finished", finishedAt: now, endsAt: null, streaks };
+  const game: FinishedGame = {
+    roomId: state.roomId,
+    sentence: state.sentence!,
+    startedAt: state.startedAt!,
+    finishedAt: now,
+    participants: state.results.length,
+    standings,
+  };
+  return { state: next, effects: [{ type: "state" }, { type: "finished", game }] };
+}
+
+const everyoneSubmitted = (state: RaceState) =>
+  state.players.every((p) => state.results.some((r) => r.playerId === p.id));
+
+function tickCountdown(state: RaceState, ctx: GameContext): T {
+  if (ctx.now >= state.countdownEndsAt!) return startGame(state, ctx);
+  const number = Math.ceil((state.countdownEndsAt! - ctx.now) / 1000);
+  if (number >= (state.countdownNumber ?? Number.POSITIVE_INFINITY)) return same(state);
+  return { state: { ...state, countdownNumber: number }, effects: [{ type: "countdown_number", number }] };
+}
+
+function tickInProgress(state: RaceState, ctx: GameContext): T {
+  if (ctx.now >= state.endsAt!) return finish(state, ctx.now);
+  const remaining = Math.ceil((state.endsAt! - ctx.now) / 1000);
+  const last = state.endCountdownNumber;
+  if (remaining > state.settings.endCountdownSeconds || (last !== null && remaining >= last)) return same(state);
+  const effects: RaceEffect[] = [];
+  if (last === null) effects.push({ type: "end_countdown_message", seconds: remaining });
+  effects.push({ type: "end_countdown_number", number: remaining });
+  return { state: { ...state, endCountdownNumber: remaining }, effects };
+}
+
+/** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
+export function chooseElapsed(serverSeconds: number, clientSeconds: number | undefined, settings: RaceSettings) {
+  if (clientSeconds === undefined || !Number.isFinite(clientSeconds)) return serverSeconds;
+  const believable =
+    clientSeconds <= serverSeconds && clientSeconds >= serverSeconds - settings.latencyAllowanceSeconds;
+  return believable ? clientSeconds : serverSeconds;
+}
+
+type Rejection = { ok: false; error: string; code: string };
+const reject = (error: string, code: string): Rejection => ({ ok: false, error, code });
+
+function checkSubmission(state: RaceState, playerId: string, move: SubmitMove, now: number): Rejection | null {
+  if (state.status === "waiting" || state.status === "countdown") return reject(RACE_MESSAGES.notStarted, "too_early");
+  if (state.status === "finished" || now >= state.endsAt!) return reject(RACE_MESSAGES.alreadyEnded, "too_late");
+  if (!state.players.some((p) => p.id === playerId)) return reject(RACE_MESSAGES.notInRoom, "not_in_room");
+  if (state.results.some((r) => r.playerId === playerId)) return reject(RACE_MESSAGES.alreadySubmitted, "duplicate");
+  if (move.sentenceId !== undefined && move.sentenceId !== state.sentence!.id) {
+    return reject(RACE_MESSAGES.wrongSentence, "wrong_sentence");
+  }
+  if (normalizeAnswer(move.typedText) === "") return reject(RACE_MESSAGES.empty, "empty");
+  return null;
+}
+
+function submit(
+  state: RaceState,
+  playerId: string,
+  move: SubmitMove,
+  ctx: GameContext,
+): MoveResult<RaceState, RaceEffect> {
+  const rejection = checkSubmission(state, playerId, move, ctx.now);
+  if (rejection) return rejection;
+  const settings = state.settings;
+  const serverMs = ctx.now - state.startedAt!;
+  const elapsed = chooseElapsed(serverMs / 1000, move.elapsedTime, settings);
+  const score = scoreTyping(move.typedText, state.sentence!.text, elapsed);
+  if (serverMs < settings.minReactionMs || !(elapsed > 0) || score.raw_speed > settings.maxPlausibleSpeed) {
+    return reject(RACE_MESSAGES.implausible, "implausible");
+  }
+  const player = state.players.find((p) => p.id === playerId)!;
+  const positioned = state.results.filter((r) => r.position !== null).length;
+  const result: RaceResult = {
+    playerId,
+    sessionId: player.sessionId,
+    userId: player.userId,
+    name: player.name,
+    sentenceId: state.sentence!.id,
+    wpm: score.wpm,
+    accuracy: score.accuracy,
+    errorCount: score.error_count,
+    completionTime: round2(elapsed),
+    position: score.accuracy >= settings.positionAccuracy ? positioned + 1 : null,
+    submittedAt: ctx.now,
+  };
+  const next: RaceState = { ...state, results: [...state.results, result] };
+  const effects: RaceEffect[] = [{ type: "submitted", result }];
+  if (everyoneSubmitted(next)) {
+    const done = finish(next, ctx.now);
+    return { ok: true, state: done.state, effects: [...effects, ...done.effects] };
+  }
+  return { ok: true, state: next, effects };
+}
+
+/** The number on screen during the countdown; otherwise the countdown's length. */
+const countdownSecondsOf = (state: RaceState) =>
+  state.status === "countdown" ? (state.countdownNumber ?? 0) : state.settings.countdownSeconds;
+
+export const sentenceRace = {
+  id: "sentence_race",
+
+  setup(settings: { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> }): RaceState {
+    return {
+      roomId: settings.roomId,
+      settings: { ...DEFAULT_RACE_SETTINGS, ...settings.settings },
+      status: "waiting",
+      players: [],
+      pool: settings.pool ?? [],
+      recent: [],
+      sentence: null,
+      nextGameAt: null,
+      countdownEndsAt: null,
+      countdownNumber: null,
+      startedAt: null,
+      gameDuration: null,
+      endsAt: null,
+      endCountdownNumber: null,
+      finishedAt: null,
+      results: [],
+      streaks: {},
+    };
+  },
+
+  move: submit,
+
+  tick(state, ctx) {
+    switch (state.status) {
+      case "waiting":
+        if (state.players.length === 0 || state.nextGameAt === null || ctx.now < state.nextGameAt) return same(state);
+        return startCountdown(state, ctx.now);
+      case "countdown":
+        return tickCountdown(state, ctx);
+      case "in_progress":
+        return tickInProgress(state, ctx);
+      case "finished":
+        if (ctx.now < state.finishedAt! + state.settings.resultsMs) return same(state);
+        return { state: toWaiting(state, ctx.now), effects: [{ type: "state" }] };
+    }
+  },
+
+  nextTickAt(state) {
+    switch (state.status) {
+      case "waiting":
+        return state.players.length > 0 ? state.nextGameAt : null;
+      case "countdown":
+        return state.countdownEndsAt! - Math.max(0, state.countdownNumber! - 1) * 1000;
+      case "in_progress": {
+        const { endsAt, endCountdownNumber: last, settings } = state;
+        const beat = last === null ? endsAt! - settings.endCountdownSeconds * 1000 : endsAt! - (last - 1) * 1000;
+        return settings.endCountdownSeconds > 0 ? Math.min(endsAt!, Math.max(beat, state.startedAt!)) : endsAt;
+      }
+      case "finished":
+        return state.finishedAt! + state.settings.resultsMs;
+    }
+  },
+
+  onPlayerJoin(state, player, ctx) {
+    if (state.players.some((p) => p.id === player.id)) return same(state);
+    const joined = { ...state, players: [...state.players, player as RacePlayer] };
+    if (state.status !== "waiting" || state.nextGameAt !== null) return same(joined);
+    return { state: { ...joined, nextGameAt: ctx.now + state.settings.waitMs }, effects: [{ type: "state" }] };
+  },
+
+  onPlayerLeave(state, playerId, ctx) {
+    if (!state.players.some((p) => p.id === playerId)) return same(state);
+    const left = { ...state, players: state.players.filter((p) => p.id !== playerId) };
+    if (left.status === "in_progress" && everyoneSubmitted(left)) return finish(left, ctx.now);
+    if (left.players.length > 0 || (left.status !== "waiting" && left.status !== "countdown")) return same(left);
+    // Nobody left before the sentence came out: stop the loop until someone joins.
+    return { state: toWaiting(left, ctx.now), effects: [{ type: "state" }] };
+  },
+
+  playerView: (state, _playerId) => viewOf(state),
+} satisfies GameMode<
+  RaceState,
+  { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> },
+  SubmitMove,
+  RaceEffect,
+  GameStateView
+>;
+
+/** The game:state payload (spec part 1 §3 "Game state"); every player sees the same. */
+export function viewOf(state: RaceState): GameStateView {
+  return {
+    room_id: state.roomId,
+    status: state.status,
+    sentence: state.sentence && (state.status === "in_progress" || state.status === "finished") ? state.sentence : null,
+    started_at: iso(state.startedAt),
+    game_duration: state.gameDuration ?? state.settings.minDurationSeconds,
+    countdown_seconds: countdownSecondsOf(state),
+    next_game_at: iso(state.nextGameAt),
+    ends_at: iso(state.endsAt),
+  };
+}
+
+/** Replaces the sentence pool (the host refreshes it from the database before each game). */
+export const withPool = (state: RaceState, pool: readonly Sentence[]): RaceState =>
+  pool === state.pool ? state : { ...state, pool };

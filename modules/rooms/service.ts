@@ -1,0 +1,258 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { count, desc, eq, gte } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { applyGameRewards } from "../accounts";
+import { badRequest, conflict, notFound } from "../kernel/errors";
+import { gameResults, games, type RoomRow, rooms, sentences } from "./schema";
+import type { FinishedGame, Sentence } from "./sentence-race";
+
+export const ROOM_NOT_FOUND = "방을 찾을 수 없습니다.";
+export const SENTENCE_MIN = 2;
+/** A sentence is typed in one go: longer ones would hit the 60-s game limit at ordinary speeds. */
+export const SENTENCE_MAX = 150;
+export const ROOM_NAME_MAX = 30;
+export const ROOM_DESCRIPTION_MAX = 200;
+export const MAX_USERS_RANGE = { min: 2, max: 100 } as const;
+const THEME = /^[a-z0-9_-]{1,32}$/;
+
+export const SENTENCE_DATA_DIR = join(import.meta.dir, "data/sentences");
+
+/** The seeded public rooms (product-rules.md: beginner, proverbs, literature, news, English, free). */
+export const SEED_ROOMS = [
+  {
+    name: "초보자 방",
+    description: "짧고 쉬운 문장으로 타자 연습을 시작해 보세요.",
+    theme: "beginner",
+    language: "ko",
+  },
+  { name: "속담 방", description: "우리 속담을 빠르고 정확하게 입력해 보세요.", theme: "proverbs", language: "ko" },
+  { name: "문학 방", description: "문학적인 문장을 음미하며 타자 실력을 겨뤄요.", theme: "literature", language: "ko" },
+  { name: "뉴스 방", description: "뉴스 기사 같은 문장으로 실전 타자를 연습해요.", theme: "news", language: "ko" },
+  { name: "English Room", description: "영어 문장으로 타자 실력을 겨루는 방입니다.", theme: "english", language: "en" },
+  { name: "자유 방", description: "다양한 주제의 문장이 나오는 자유로운 방입니다.", theme: "free", language: "ko" },
+] as const;
+export const SEED_MAX_USERS = 20;
+
+// --- rooms -----------------------------------------------------------------------------------------------------
+
+export const listRoomRows = (db: DbOrTx): RoomRow[] => db.select().from(rooms).orderBy(rooms.id).all();
+export const findRoomRow = (db: DbOrTx, id: number): RoomRow | undefined =>
+  db.select().from(rooms).where(eq(rooms.id, id)).get();
+
+export function requireRoomRow(db: DbOrTx, id: number): RoomRow {
+  const row = findRoomRow(db, id);
+  if (!row) throw notFound(ROOM_NOT_FOUND, "room_not_found");
+  return row;
+}
+
+export interface CreateRoomInput {
+  name: string;
+  description?: string;
+  maxUsers?: number;
+  theme: string;
+  language?: string;
+}
+
+export function createRoom(db: DbOrTx, input: CreateRoomInput): RoomRow {
+  const name = input.name.normalize("NFC").trim();
+  const description = (input.description ?? "").normalize("NFC").trim();
+  const maxUsers = input.maxUsers ?? SEED_MAX_USERS;
+  if (!name || [...name].length > ROOM_NAME_MAX) throw badRequest(`방 이름은 1~${ROOM_NAME_MAX}자여야 합니다.`);
+  if ([...description].length > ROOM_DESCRIPTION_MAX) {
+    throw badRequest(`방 설명은 ${ROOM_DESCRIPTION_MAX}자 이하여야 합니다.`);
+  }
+  if (!Number.isInteger(maxUsers) || maxUsers < MAX_USERS_RANGE.min || maxUsers > MAX_USERS_RANGE.max) {
+    throw badRequest(`최대 인원은 ${MAX_USERS_RANGE.min}~${MAX_USERS_RANGE.max}명이어야 합니다.`);
+  }
+  if (!THEME.test(input.theme)) throw badRequest("문장 주제는 영문 소문자, 숫자, -, _ 로 1~32자여야 합니다.");
+  if (db.select({ id: rooms.id }).from(rooms).where(eq(rooms.name, name)).get()) {
+    throw conflict("이미 같은 이름의 방이 있습니다.");
+  }
+  return db
+    .insert(rooms)
+    .values({ name, description, maxUsers, theme: input.theme, language: input.language ?? "ko" })
+    .returning()
+    .get();
+}
+
+// --- sentences -------------------------------------------------------------------------------------------------
+
+/** NFC, ends trimmed, inner whitespace runs collapsed to one space (a double space is no fair test). */
+export const cleanSentence = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim();
+
+function isValidSentence(text: string) {
+  const length = [...text].length;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+  return length >= SENTENCE_MIN && length <= SENTENCE_MAX && !/[\u0000-\u001f\u007f]/.test(text);
+}
+
+export interface ImportCounts {
+  theme: string;
+  inserted: number;
+  /** Already in the theme (or repeated in the input). */
+  duplicates: number;
+  /** Not a string, too short, too long or with control characters. */
+  invalid: number;
+}
+
+/** Resolves a theme name or a room id (the room's theme). */
+export function resolveTheme(db: DbOrTx, target: string | number): string {
+  if (typeof target === "number" || /^[0-9]+$/.test(target)) return requireRoomRow(db, Number(target)).theme;
+  if (!THEME.test(target)) throw badRequest("문장 주제는 영문 소문자, 숫자, -, _ 로 1~32자여야 합니다.");
+  return target;
+}
+
+/** Adds sentences to a theme; idempotent (a text already in the theme is skipped). One transaction. */
+export function importSentences(
+  db: DbOrTx,
+  target: string | number,
+  texts: readonly unknown[],
+  source = "import",
+): ImportCounts {
+  const theme = resolveTheme(db, target);
+  const counts: ImportCounts = { theme, inserted: 0, duplicates: 0, invalid: 0 };
+  const unique = new Set<string>();
+  for (const raw of texts) {
+    const text = typeof raw === "string" ? cleanSentence(raw) : "";
+    if (!isValidSentence(text)) counts.invalid++;
+    else if (unique.has(text)) counts.duplicates++;
+    else unique.add(text);
+  }
+  db.transaction((tx) => {
+    for (const text of unique) {
+      const done = tx
+        .insert(sentences)
+        .values({ theme, text, source })
+        .onConflictDoNothing()
+        .returning({ id: sentences.id })
+        .get();
+      if (done) counts.inserted++;
+      else counts.duplicates++;
+    }
+  });
+  return counts;
+}
+
+export const loadSentencePool = (db: DbOrTx, theme: string): Sentence[] =>
+  db.select({ id: sentences.id, text: sentences.text }).from(sentences).where(eq(sentences.theme, theme)).all();
+
+export const sentenceCounts = (db: DbOrTx) =>
+  db.select({ theme: sentences.theme, count: count() }).from(sentences).groupBy(sentences.theme).all();
+
+/** Reads `<theme>.json` (an array of strings) from the corpus folder; a missing or broken file gives []. */
+export function readCorpusFile(theme: string, folder = SENTENCE_DATA_DIR): unknown[] {
+  const file = join(folder, `${theme}.json`);
+  if (!existsSync(file)) return [];
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8"));
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Idempotent seed: the public rooms (by name) and the corpus of each room theme. */
+export function seedRoomsAndSentences(db: DbOrTx, folder = SENTENCE_DATA_DIR) {
+  for (const room of SEED_ROOMS) {
+    db.insert(rooms)
+      .values({ ...room, maxUsers: SEED_MAX_USERS })
+      .onConflictDoNothing()
+      .run();
+  }
+  return SEED_ROOMS.map((room) => importSentences(db, room.theme, readCorpusFile(room.theme, folder), "corpus"));
+}
+
+// --- results ---------------------------------------------------------------------------------------------------
+
+export interface RecordedGame {
+  gameId: number;
+  /** New figures of each rewarded member (accounts' presentUser plus leveled_up), by user id. */
+  figures: Map<number, NonNullable<ReturnType<typeof applyGameRewards>>>;
+}
+
+/**
+ * Writes a finished game in ONE synchronous transaction: the game row, every result (guests too) and each
+ * member's rewards through accounts' applyGameRewards. A member deleted meanwhile keeps a result without user_id.
+ */
+export function recordGame(db: DbOrTx, room: { id: number; name: string }, game: FinishedGame): RecordedGame {
+  return db.transaction((tx) => {
+    const { id: gameId } = tx
+      .insert(games)
+      .values({
+        roomId: room.id,
+        roomName: room.name,
+        sentenceId: game.sentence.id,
+        participants: game.participants,
+        startedAt: new Date(game.startedAt),
+        finishedAt: new Date(game.finishedAt),
+      })
+      .returning({ id: games.id })
+      .get();
+    const figures: RecordedGame["figures"] = new Map();
+    const rows = game.standings.map((entry) => {
+      let userId = entry.userId;
+      if (userId !== null && entry.rewards) {
+        const updated = applyGameRewards(tx, userId, entry.rewards, game.finishedAt);
+        if (updated) figures.set(userId, updated);
+        else userId = null;
+      }
+      return {
+        gameId,
+        roomId: room.id,
+        roomName: room.name,
+        userId,
+        nickname: entry.name,
+        playerKey: entry.sessionId,
+        sentenceId: entry.sentenceId,
+        wpm: entry.wpm,
+        accuracy: entry.accuracy,
+        errorCount: entry.errorCount,
+        completionTime: entry.completionTime,
+        position: entry.position,
+        participants: game.participants,
+        createdAt: new Date(game.finishedAt),
+      };
+    });
+    if (rows.length > 0) tx.insert(gameResults).values(rows).run();
+    return { gameId, figures };
+  });
+}
+
+/** A member's results, newest first (the profile's records, spec part 2 "Game result record"). */
+export function userResults(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .select({
+      id: gameResults.id,
+      roomName: gameResults.roomName,
+      wpm: gameResults.wpm,
+      accuracy: gameResults.accuracy,
+      completionTime: gameResults.completionTime,
+      position: gameResults.position,
+      createdAt: gameResults.createdAt,
+    })
+    .from(gameResults)
+    .where(eq(gameResults.userId, userId))
+    .orderBy(desc(gameResults.createdAt), desc(gameResults.id))
+    .limit(limit)
+    .all();
+}
+
+const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Midnight of the current Asia/Seoul day (UTC+9 all year, no daylight saving) as a UTC instant. */
+export const seoulDayStart = (now: number) => Math.floor((now + SEOUL_OFFSET_MS) / DAY_MS) * DAY_MS - SEOUL_OFFSET_MS;
+
+/** Figures for the admin dashboard: games played in total and today (Asia/Seoul), and result rows. */
+export function roomsStats(db: DbOrTx, now: number) {
+  const since = new Date(seoulDayStart(now));
+  const one = <T>(rows: { n: number }[]) => (rows[0]?.n ?? 0) as T;
+  return {
+    total_games_played: one<number>(db.select({ n: count() }).from(games).all()),
+    games_played_today: one<number>(db.select({ n: count() }).from(games).where(gte(games.finishedAt, since)).all()),
+    total_results: one<number>(db.select({ n: count() }).from(gameResults).all()),
+    results_today: one<number>(
+      db.select({ n: count() }).from(gameResults).where(gte(gameResults.createdAt, since)).all(),
+    ),
+  };
+}

@@ -1,0 +1,37 @@
+import type { RaceSettings } from "./sentence-race";
+
+/** Tunables of the rooms module; defaults follow product-rules.md. Tests and the benchmark may override them. */
+export interface RoomsSettings {
+  race: Partial<RaceSettings>;
+  /** A player whose last socket dropped keeps their place this long (reconnect without losing the game). */
+  reconnectGraceMs: number;
+  /** room:list_update is coalesced: at most one per this interval, carrying the rooms that changed. */
+  listUpdateMs: number;
+  chatMaxLength: number;
+  /** More than `chatBurst` messages within `chatWindowMs` is the rate limit. */
+  chatBurst: number;
+  chatWindowMs: number;
+  /** Sentence pools and the room table are re-read after this long (the CLI imports from another process). */
+  cacheMs: number;
+}
+
+export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
+  race: {},
+  reconnectGraceMs: 5_000,
+  listUpdateMs: 1_000,
+  chatMaxLength: 200,
+  chatBurst: 5,
+  chatWindowMs: 3_000,
+  cacheMs: 30_000,
+};
+
+export const ROOM_MESSAGES = {
+  notFound: "방을 찾을 수 없습니다.",
+  full: "방이 가득 찼습니다.",
+  notInRoom: "먼저 방에 입장해주세요.",
+  chatTooLong: (max: number) => `메시지는 ${max}자 이하로 입력해주세요.`,
+  rateLimited: "메시지를 너무 빠르게 보내고 있습니다. 잠시 후 다시 시도해주세요.",
+  joined: (name: string) => `${name}님이 입장했습니다.`,
+  left: (name: string) => `${name}님이 퇴장했습니다.`,
+  noFinishers: "이번 게임에서는 문장을 완성한 사람이 없습니다.",
+} as const;

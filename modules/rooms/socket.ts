@@ -1,0 +1,63 @@
+import { t } from "elysia";
+import type { ModuleContext } from "../kernel/define-module";
+import { type AppSocket, onEvent } from "../kernel/socket";
+import type { RoomsRuntime } from "./runtime";
+
+/**
+ * Room ids arrive as numbers or, from a route parameter, as numeric strings. Fields the spec's client also
+ * sends (user_id, username, nickname, session_id) are not declared: identity comes from the handshake only,
+ * and undeclared fields are dropped by onEvent before the handler sees the payload.
+ */
+const RoomId = t.Union([t.Integer({ minimum: 1, maximum: 2_147_483_647 }), t.String({ pattern: "^[1-9][0-9]{0,9}$" })]);
+const toId = (value: number | string) => Number(value);
+
+export const JoinPayload = t.Object({ room_id: RoomId });
+export const LeavePayload = t.Object({ room_id: t.Optional(t.Union([RoomId, t.Null()])) });
+/** Longer than any chat message or sentence, so a huge string fails here and never reaches the game. */
+const TEXT_LIMIT = 1_000;
+export const ChatPayload = t.Object({
+  room_id: RoomId,
+  message: t.String({ maxLength: TEXT_LIMIT }),
+  is_game_answer: t.Optional(t.Union([t.Boolean(), t.Null()])),
+});
+export const SubmissionPayload = t.Object({
+  room_id: RoomId,
+  sentence_id: RoomId,
+  typed_text: t.String({ maxLength: TEXT_LIMIT }),
+  elapsed_time: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 3_600 }), t.Null()])),
+});
+const Anything = t.Unknown();
+
+/** Registers the room events of spec part 1 §7 for one socket. */
+export function registerRoomSocket(runtime: RoomsRuntime, socket: AppSocket, ctx: ModuleContext) {
+  const log = ctx.log;
+  runtime.connect(socket);
+
+  onEvent(socket, log, "join_room", JoinPayload, ({ room_id }) => {
+    runtime.join(socket, toId(room_id));
+  });
+  // Guests join with join_anonymous; the nickname a client sends is ignored (guest_NNNN comes from its id).
+  onEvent(socket, log, "join_anonymous", JoinPayload, ({ room_id }) => {
+    runtime.join(socket, toId(room_id));
+  });
+  onEvent(socket, log, "leave_room", t.Optional(LeavePayload), () => {
+    runtime.leave(socket);
+  });
+  onEvent(socket, log, "disconnect_cleanup", Anything, () => {
+    runtime.leave(socket);
+  });
+  onEvent(socket, log, "get_rooms", Anything, () => {
+    runtime.sendList(socket);
+  });
+  onEvent(socket, log, "chat_message", ChatPayload, ({ room_id, message, is_game_answer }) => {
+    runtime.hostOf(socket, toId(room_id)).chat(socket, message, is_game_answer === true);
+  });
+  onEvent(socket, log, "game:submission", SubmissionPayload, (payload) => {
+    runtime.hostOf(socket, toId(payload.room_id)).submit(socket, {
+      typedText: payload.typed_text,
+      sentenceId: toId(payload.sentence_id),
+      elapsedTime: payload.elapsed_time ?? undefined,
+    });
+  });
+  socket.on("disconnect", () => runtime.disconnect(socket));
+}
