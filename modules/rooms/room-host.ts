@@ -60,17 +60,17 @@ const setRoomOfSocket = (socket: AppSocket, roomId: number | undefined) => {
 };
 
 /** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
+export const playerIdOf = (identity: SocketIdentity) =>
+  identity.kind === "user" ? `u:${identity.userId}` : `g:${identity.clientId}`;
+
+/** The player as others see it; a guest's public session id is a hash of the client id. */
 export function playerOf(identity: SocketIdentity): RacePlayer {
+  const id = playerIdOf(identity);
   if (identity.kind === "user") {
-    return {
-      id: `u:${identity.userId}`,
-      name: identity.username,
-      userId: identity.userId,
-      sessionId: `u_${identity.userId}`,
-    };
+    return { id, name: identity.username, userId: identity.userId, sessionId: `u_${identity.userId}` };
   }
   const hash = createHash("sha256").update(identity.clientId).digest("hex").slice(0, 12);
-  return { id: `g:${identity.clientId}`, name: identity.nickname, userId: null, sessionId: `g_${hash}` };
+  return { id, name: identity.nickname, userId: null, sessionId: `g_${hash}` };
 }
 
 const iso = (at: number) => new Date(at).toISOString();
@@ -113,7 +113,7 @@ export class RoomHost {
 
   /** Throws when a new player would not fit (someone already in the room, e.g. another tab, always fits). */
   assertRoomFor(identity: SocketIdentity) {
-    if (this.members.has(playerOf(identity).id)) return;
+    if (this.members.has(playerIdOf(identity))) return;
     if (this.members.size >= this.room.maxUsers) throw badRequest(ROOM_MESSAGES.full, "room_full");
   }
 
@@ -167,17 +167,17 @@ export class RoomHost {
    * once when it was their last socket; a dropped connection keeps their place for the grace period.
    */
   removeSocket(socket: AppSocket, immediate: boolean) {
-    const player = playerOf(socket.data.identity);
-    const member = this.members.get(player.id);
+    const playerId = playerIdOf(socket.data.identity);
+    const member = this.members.get(playerId);
     socket.leave(this.channel);
     setRoomOfSocket(socket, undefined);
     if (!member?.sockets.delete(socket) || member.sockets.size > 0) return;
     if (immediate) {
-      this.removeMember(player.id);
+      this.removeMember(playerId);
       return;
     }
-    member.grace = this.ctx.clock.setTimeout(() => this.removeMember(player.id), this.env.settings.reconnectGraceMs);
-    this.env.graceStarted(player.id, this.room.id);
+    member.grace = this.ctx.clock.setTimeout(() => this.removeMember(playerId), this.env.settings.reconnectGraceMs);
+    this.env.graceStarted(playerId, this.room.id);
   }
 
   /** Ends a grace period at once (the player joined another room meanwhile). */
@@ -246,7 +246,7 @@ export class RoomHost {
   // --- chat and submissions ------------------------------------------------------------------------------------
 
   private memberOf(socket: AppSocket): Member {
-    const member = this.members.get(playerOf(socket.data.identity).id);
+    const member = this.members.get(playerIdOf(socket.data.identity));
     if (!member?.sockets.has(socket)) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
     return member;
   }
@@ -471,6 +471,8 @@ export class RoomHost {
         };
       }
     }
+    // Levels and medals in the participants panel changed.
+    if (recorded.figures.size === 0) return;
     this.emitUsersUpdate();
     this.env.roomChanged(this.room.id);
   }

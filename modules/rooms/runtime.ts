@@ -2,7 +2,7 @@ import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
 import type { AppServer, AppSocket } from "../kernel/socket";
-import { type HostEnv, playerOf, presentIdleRoom, RoomHost, type RoomView, roomOfSocket } from "./room-host";
+import { type HostEnv, playerIdOf, presentIdleRoom, RoomHost, type RoomView, roomOfSocket } from "./room-host";
 import type { RoomRow } from "./schema";
 import { DEFAULT_RACE_SETTINGS, type Sentence } from "./sentence-race";
 import { listRoomRows, loadSentencePool } from "./service";
@@ -20,6 +20,8 @@ export class RoomsRuntime implements HostEnv {
   private readonly dirty = new Set<number>();
   private flushTimer: TimerHandle | null = null;
   private rowsCache: { at: number; rows: RoomRow[] } | null = null;
+  /** The whole list, rebuilt only after a change: every connecting socket gets it (room:list). */
+  private listCache: { at: number; rooms: RoomView[] } | null = null;
   private readonly pools = new Map<string, { at: number; pool: Sentence[] }>();
   /** Players inside a reconnect grace period → the room keeping their place. */
   private readonly graces = new Map<string, number>();
@@ -46,6 +48,7 @@ export class RoomsRuntime implements HostEnv {
   }
 
   roomChanged(roomId: number) {
+    this.listCache = null;
     this.dirty.add(roomId);
     if (this.flushTimer || this.stopped) return;
     this.flushTimer = this.ctx.clock.setTimeout(() => this.flush(), this.settings.listUpdateMs);
@@ -77,6 +80,7 @@ export class RoomsRuntime implements HostEnv {
   /** Forget cached rows and pools (after a room is created or sentences are imported in this process). */
   invalidate() {
     this.rowsCache = null;
+    this.listCache = null;
     this.pools.clear();
   }
 
@@ -106,7 +110,13 @@ export class RoomsRuntime implements HostEnv {
   }
 
   list(): RoomView[] {
-    return this.rows().map((row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()));
+    const now = this.ctx.clock.now();
+    if (this.listCache && now - this.listCache.at < this.settings.cacheMs) return this.listCache.rooms;
+    const rooms = this.rows().map(
+      (row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()),
+    );
+    this.listCache = { at: now, rooms };
+    return rooms;
   }
 
   private flush() {
@@ -169,4 +179,4 @@ export class RoomsRuntime implements HostEnv {
   }
 }
 
-const playerKey = (socket: AppSocket) => playerOf(socket.data.identity).id;
+const playerKey = (socket: AppSocket) => playerIdOf(socket.data.identity);
