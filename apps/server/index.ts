@@ -67,7 +67,7 @@ export async function startServer(options: StartOptions = {}) {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    for (const module of modules) await module.onStop?.();
+    for (const module of modules) await module.onStop?.(ctx);
     io.disconnectSockets(true);
     engine.close();
     await app.stop(true);

@@ -1,8 +1,10 @@
 import { tempConfig } from "../../db/testing";
+import type { AppModule } from "../../modules/kernel/define-module";
 import type { ContextOptions } from "./context";
 import { startServer } from "./index";
 
 export interface TestServerOptions extends ContextOptions {
+  modules?: readonly AppModule[];
   seed?: boolean;
   env?: Record<string, string>;
 }

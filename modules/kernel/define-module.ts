@@ -44,7 +44,7 @@ export interface AppModule<Name extends string = string> {
   /** Subscribe to events, warm caches. Runs in the server, not in the CLI. */
   onBoot?: (ctx: ModuleContext) => void | Promise<void>;
   /** Stop timers and loops (server shutdown, tests). */
-  onStop?: () => void | Promise<void>;
+  onStop?: (ctx: ModuleContext) => void | Promise<void>;
 }
 
 export const defineModule = <const M extends AppModule>(module: M) => module;

@@ -32,13 +32,10 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
       const runtime = runtimes.get(ctx);
       if (runtime) registerRoomSocket(runtime, socket, ctx);
     },
-    // The kernel calls onStop without arguments today: then every runtime of this process stops.
-    onStop(ctx?: ModuleContext) {
-      for (const [owner, runtime] of runtimes) {
-        if (ctx && owner !== ctx) continue;
-        runtime.stop();
-        runtimes.delete(owner);
-      }
+    // Several servers may share a process (tests): stop only this context's rooms.
+    onStop(ctx: ModuleContext) {
+      runtimes.get(ctx)?.stop();
+      runtimes.delete(ctx);
     },
   });
 }
