@@ -1,0 +1,122 @@
+/**
+ * Shared set-up for browser tests: a real server (startTestServer, temp SQLite, serving dist/web) and Debian
+ * Chromium driven by playwright-core. Other areas' e2e files reuse these helpers:
+ *
+ *   const e2e = await startE2E();                 // in beforeAll
+ *   const page = await e2e.newPage();             // desktop; e2e.newPage({ width: 375, height: 740 }) for a phone
+ *   const user = await e2e.createUser();          // registered through the API
+ *   await signIn(page, e2e.url, user);            // through the login form
+ *   await e2e.stop();                             // in afterAll
+ *
+ * The web app must be built first (`bun scripts/build-web.ts`); a missing build is built once here.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../apps/server/testing";
+import { accountsApi } from "../modules/accounts";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 375, height: 740 } as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+async function ensureWebBuild() {
+  if (existsSync(join(import.meta.dir, "../dist/web/index.html"))) return;
+  const { buildWeb } = await import("../scripts/build-web");
+  await buildWeb();
+}
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+let userCounter = 0;
+/** A unique valid username (≤ 12 characters, letters and digits) and e-mail. */
+export function uniqueUser(prefix = "e2e"): Omit<TestUser, "id"> {
+  userCounter++;
+  const tag = `${Date.now().toString(36).slice(-4)}${userCounter}`;
+  const username = `${prefix}${tag}`.slice(0, 12);
+  return { username, email: `user${tag}@example.com`, password: `Tj-${crypto.randomUUID().slice(0, 12)}` };
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  url: string;
+  /** A fresh browser context (own storage and cookies) with one page; closed by `stop`. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  createUser(overrides?: Partial<Omit<TestUser, "id">>): Promise<TestUser>;
+  /** The accounts service of the running server (setAdmin, requirePasswordReset, …). */
+  accounts(): ReturnType<typeof accountsApi>["service"];
+  stop(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  await ensureWebBuild();
+  const server = await startTestServer();
+  const browser = await launchBrowser();
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    browser,
+    url: server.url,
+    async newPage(viewport = DESKTOP) {
+      const context = await browser.newContext({ viewport, locale: "ko-KR" });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    },
+    async createUser(overrides = {}) {
+      const input = { ...uniqueUser(), ...overrides };
+      const { status, body } = await server.api("POST", "/api/users/register", { body: input });
+      if (status !== 201) throw new Error(`register failed: ${status} ${JSON.stringify(body)}`);
+      return { ...input, id: body.id };
+    },
+    accounts: () => accountsApi(server.ctx).service,
+    async stop() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.stop();
+    },
+  };
+}
+
+/** Logs in through the /login form and waits for the home page. */
+export async function signIn(page: Page, url: string, user: Pick<TestUser, "email" | "password">, remember = false) {
+  await page.goto(`${url}/login`);
+  await page.getByLabel("이메일").fill(user.email);
+  await page.getByLabel("비밀번호", { exact: true }).fill(user.password);
+  if (remember) await page.getByLabel("로그인 상태 유지 (30일)").check();
+  await page.getByRole("button", { name: "로그인", exact: true }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+/** Reads a localStorage key of the page's origin. */
+export const storedItem = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
+
+/** The page is wider than its viewport (a horizontal scrollbar on a phone). */
+export const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+/** Opens the phone menu when the toggle is visible (narrow viewports fold the navbar links into it). */
+export async function openMenuIfFolded(page: Page) {
+  const toggle = page.getByRole("button", { name: "메뉴 열기" });
+  if (await toggle.isVisible()) await toggle.click();
+}

@@ -1,0 +1,73 @@
+/**
+ * The session in jotai: the state atom is private; components read the derived atoms and call `session.*`,
+ * which runs the machine's actions against the app's API client, token store, store and router.
+ */
+import { atom } from "jotai";
+import { api, setSessionLostHandler } from "../../lib/api";
+import { navigateTo } from "../../lib/navigation";
+import { setSocketTokenSource, socketManager } from "../../lib/socket";
+import { appStore } from "../../lib/store";
+import { tokens } from "../../lib/tokens";
+import * as machine from "./machine";
+import type { LoginInput, User } from "./types";
+
+const sessionState = atom<machine.SessionState>(machine.initialSession);
+
+export const sessionAtom = atom((get) => get(sessionState));
+export const sessionStatusAtom = atom((get) => get(sessionState).status);
+export const sessionErrorAtom = atom((get) => get(sessionState).error);
+/** The signed-in user, or null (a user who must reset the password is not signed in). */
+export const currentUserAtom = atom((get) => {
+  const { status, user } = get(sessionState);
+  return status === "authenticated" ? user : null;
+});
+export const isAuthenticatedAtom = atom((get) => get(sessionState).status === "authenticated");
+export const isAdminAtom = atom((get) => get(currentUserAtom)?.is_admin === true);
+
+export interface UserStats {
+  level: number;
+  experience: number;
+  coins: number;
+  points: number;
+  gold_medals: number;
+  silver_medals: number;
+  bronze_medals: number;
+}
+/** Level, coins, points and medals of the signed-in user, updated live by `user:stats_update`. */
+export const userStatsAtom = atom<UserStats | null>((get) => {
+  const user = get(currentUserAtom);
+  if (!user) return null;
+  const { level, experience, coins, points, gold_medals, silver_medals, bronze_medals } = user;
+  return { level, experience, coins, points, gold_medals, silver_medals, bronze_medals };
+});
+
+const dispatch = (event: machine.SessionEvent) =>
+  appStore.set(sessionState, machine.sessionReducer(appStore.get(sessionState), event));
+
+const deps: machine.SessionDeps = { api, tokens, dispatch, navigate: navigateTo };
+
+export const session = {
+  start: () => machine.startSession(deps),
+  login: (input: LoginInput): Promise<User> => machine.login(deps, input),
+  logout: (options?: { to?: string | null }) => machine.logout(deps, options),
+  reload: () => machine.reloadUser(deps),
+  /** Local figures changed by a page (e.g. a purchase): merged like a live stats update. */
+  applyStats: (stats: Partial<User>) => dispatch({ type: "STATS_UPDATED", stats }),
+  dismissError: () => dispatch({ type: "ERROR_DISMISSED" }),
+  get: () => appStore.get(sessionState),
+};
+
+let wired = false;
+/** Connects the session to the API client's lost-session signal and to the socket. Called once by main.tsx. */
+export function wireSession() {
+  if (wired) return;
+  wired = true;
+  setSessionLostHandler(() => machine.sessionLost(deps));
+  // A reset-only token cannot open a member socket; such a user stays a guest until the new password is set.
+  setSocketTokenSource(() =>
+    appStore.get(sessionState).status === "password_reset_required" ? null : tokens.access(),
+  );
+  socketManager.subscribe("user:stats_update", (payload: unknown) => {
+    if (payload && typeof payload === "object") session.applyStats(payload as Partial<User>);
+  });
+}

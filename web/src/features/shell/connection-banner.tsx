@@ -1,0 +1,17 @@
+import { useAtomValue } from "jotai";
+import { connectionErrorAtom, connectionStateAtom } from "../../lib/socket";
+
+/** The spec §8 connection texts with a reload prompt, while the real-time connection is down. */
+export function ConnectionBanner() {
+  const error = useAtomValue(connectionErrorAtom);
+  const state = useAtomValue(connectionStateAtom);
+  if (!error || state === "open") return null;
+  return (
+    <div className="banner banner-warning" role="alert">
+      <span className="banner-text">{error}</span>
+      <button type="button" className="btn btn-small btn-light" onClick={() => window.location.reload()}>
+        새로고침
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Navigation for code outside React (the API client, the session actions). main.tsx points it at the router;
+ * before that, or in tests, it falls back to a full page load.
+ */
+import type { User } from "../features/session/types";
+
+/** Router history state the shell's pages hand to each other. */
+export interface AppHistoryState {
+  /** /login: a notice shown above the form (session lost, log in first, …). */
+  loginMessage?: string;
+  /** /login: the e-mail of a just-registered account (success banner, prefilled field). */
+  registeredEmail?: string;
+  /** /login: an e-mail to prefill without the registration banner (after a password reset). */
+  email?: string;
+  /** /password-reset: the user returned by a login that requires a new password. */
+  resetUser?: User;
+}
+
+export type Navigator = (to: string, state?: AppHistoryState) => void;
+
+let current: Navigator = (to) => globalThis.location?.assign(to);
+
+export function setNavigator(navigator: Navigator) {
+  current = navigator;
+}
+
+export const navigateTo: Navigator = (to, state) => current(to, state);

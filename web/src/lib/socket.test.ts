@@ -1,0 +1,274 @@
+import { describe, expect, test } from "bun:test";
+import { CONNECTION_TEXT, type ConnectionState, createSocketManager, type SocketLike, type Timers } from "./socket";
+import type { TokenChange } from "./tokens";
+
+type Handler = (...args: never[]) => void;
+
+class FakeEmitter {
+  handlers = new Map<string, Set<Handler>>();
+  on(event: string, handler: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)!.add(handler);
+  }
+  off(event: string, handler?: Handler) {
+    if (handler) this.handlers.get(event)?.delete(handler);
+    else this.handlers.delete(event);
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const handler of this.handlers.get(event) ?? []) (handler as (...a: unknown[]) => void)(...args);
+  }
+}
+
+/** Stands in for socket.io-client: records handshakes and emits, lets the test play the server. */
+class FakeSocket extends FakeEmitter implements SocketLike {
+  connected = false;
+  active = false;
+  io = new FakeEmitter();
+  handshakes: Record<string, unknown>[] = [];
+  emitted: { event: string; args: unknown[] }[] = [];
+  disconnects = 0;
+  constructor(private auth: (cb: (d: Record<string, unknown>) => void) => void) {
+    super();
+  }
+  connect() {
+    this.active = true;
+    this.auth((data) => this.handshakes.push(data));
+  }
+  disconnect() {
+    this.disconnects++;
+    const was = this.connected;
+    this.connected = false;
+    this.active = false;
+    if (was) this.fire("disconnect", "io client disconnect");
+  }
+  emit(event: string, ...args: unknown[]) {
+    this.emitted.push({ event, args });
+  }
+  serverAccepts() {
+    this.connected = true;
+    this.fire("connect");
+  }
+  serverRefuses(code: string, message = "인증에 실패했습니다.") {
+    this.active = false; // a middleware refusal ends the attempt (socket.io-client destroys the socket)
+    this.fire("connect_error", Object.assign(new Error(message), { data: { code } }));
+  }
+}
+
+/** Manual clock: timers run only when the test advances time. */
+function fakeTimers() {
+  let now = 0;
+  let nextId = 1;
+  const pending = new Map<number, { at: number; fn: () => void; every?: number }>();
+  const timers: Timers = {
+    setInterval: (fn, ms) => {
+      pending.set(nextId, { at: now + ms, fn, every: ms });
+      return nextId++;
+    },
+    setTimeout: (fn, ms) => {
+      pending.set(nextId, { at: now + ms, fn });
+      return nextId++;
+    },
+    clearInterval: (id) => void pending.delete(id as number),
+    clearTimeout: (id) => void pending.delete(id as number),
+  };
+  function advance(ms: number) {
+    const end = now + ms;
+    for (;;) {
+      const due = [...pending.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      const [id, timer] = due;
+      now = timer.at;
+      if (timer.every) timer.at += timer.every;
+      else pending.delete(id);
+      timer.fn();
+    }
+    now = end;
+  }
+  return { timers, advance, now: () => now };
+}
+
+function harness(options: { token?: string | null; renew?: (failed: string) => Promise<boolean> } = {}) {
+  let token = options.token ?? null;
+  const clock = fakeTimers();
+  const states: ConnectionState[] = [];
+  const errors: (string | null)[] = [];
+  const tokenListeners = new Set<(c: TokenChange) => void>();
+  const renewCalls: string[] = [];
+  let fake: FakeSocket | null = null;
+  const manager = createSocketManager({
+    createSocket: (auth) => {
+      fake = new FakeSocket(auth);
+      return fake;
+    },
+    token: () => token,
+    clientId: () => "anon12345",
+    renewSession: async (failed) => {
+      renewCalls.push(failed);
+      return options.renew ? options.renew(failed) : false;
+    },
+    subscribeTokens: (listener) => {
+      tokenListeners.add(listener);
+      return () => tokenListeners.delete(listener);
+    },
+    setState: (s) => states.push(s),
+    setError: (e) => errors.push(e),
+    timers: clock.timers,
+    now: clock.now,
+    log: { warn: () => {} },
+  });
+  return {
+    manager,
+    clock,
+    states,
+    errors,
+    renewCalls,
+    socket: () => fake!,
+    setToken(next: string | null, change: TokenChange) {
+      token = next;
+      for (const listener of tokenListeners) listener(change);
+    },
+  };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe("handshake", () => {
+  test("carries the token and the anonymous id; a guest sends only the id", () => {
+    const member = harness({ token: "t1" });
+    member.manager.start();
+    expect(member.socket().handshakes).toEqual([{ token: "t1", client_id: "anon12345" }]);
+    member.socket().serverAccepts();
+    expect(member.states.at(-1)).toBe("open");
+
+    const guest = harness();
+    guest.manager.start();
+    expect(guest.socket().handshakes).toEqual([{ client_id: "anon12345" }]);
+  });
+
+  test("login and logout reconnect with the new identity; a token rotation does not", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.setToken("t1", "set");
+    expect(h.socket().handshakes.at(-1)).toEqual({ token: "t1", client_id: "anon12345" });
+    h.socket().serverAccepts();
+    h.setToken("t2", "refreshed");
+    expect(h.socket().handshakes).toHaveLength(2);
+    h.setToken(null, "cleared");
+    expect(h.socket().handshakes.at(-1)).toEqual({ client_id: "anon12345" });
+  });
+});
+
+describe("auth_failed", () => {
+  test("renews the session through the API client, then reconnects with the new token", async () => {
+    let h: ReturnType<typeof harness>;
+    h = harness({
+      token: "expired",
+      renew: async () => {
+        h.setToken("fresh", "refreshed");
+        return true;
+      },
+    });
+    h.manager.start();
+    h.socket().serverRefuses("auth_failed");
+    await flush();
+    expect(h.renewCalls).toEqual(["expired"]);
+    expect(h.socket().handshakes.map((x) => x.token)).toEqual(["expired", "fresh"]);
+    h.socket().serverAccepts();
+    expect(h.states.at(-1)).toBe("open");
+  });
+
+  test("when the session cannot be renewed the socket comes back as a guest", async () => {
+    let h: ReturnType<typeof harness>;
+    h = harness({
+      token: "expired",
+      renew: async () => {
+        h.setToken(null, "cleared");
+        return false;
+      },
+    });
+    h.manager.start();
+    h.socket().serverRefuses("auth_failed");
+    await flush();
+    expect(h.socket().handshakes.at(-1)).toEqual({ client_id: "anon12345" });
+    expect(h.socket().handshakes).toHaveLength(2);
+  });
+
+  test("a second refusal in a row is not renewed again and shows the connection error", async () => {
+    const h = harness({ token: "bad", renew: async () => true });
+    h.manager.start();
+    h.socket().serverRefuses("auth_failed");
+    await flush();
+    h.socket().serverRefuses("auth_failed", "인증 실패");
+    await flush();
+    expect(h.renewCalls).toHaveLength(1);
+    expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed("인증 실패"));
+    expect(h.states.at(-1)).toBe("closed");
+  });
+});
+
+describe("heartbeats", () => {
+  test("ping every 15 s; a pong within 3 s keeps the connection", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.clock.advance(15_000);
+    expect(h.socket().emitted.map((e) => e.event)).toEqual(["ping"]);
+    h.socket().fire("pong", {});
+    h.clock.advance(10_000);
+    expect(h.socket().disconnects).toBe(0);
+  });
+
+  test("a missing pong forces a reconnect after 3 s", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.clock.advance(15_000 + 2_999);
+    expect(h.socket().disconnects).toBe(0);
+    h.clock.advance(1);
+    expect(h.socket().disconnects).toBe(1);
+    expect(h.socket().handshakes).toHaveLength(2);
+  });
+
+  test("keep_alive every 30 s; a missing alive forces a reconnect after 5 s", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    for (let t = 0; t < 30_000; t += 15_000) {
+      h.clock.advance(15_000);
+      h.socket().fire("pong");
+    }
+    expect(h.socket().emitted.filter((e) => e.event === "keep_alive")).toHaveLength(1);
+    h.clock.advance(4_999);
+    expect(h.socket().disconnects).toBe(0);
+    h.clock.advance(1);
+    expect(h.socket().disconnects).toBe(1);
+  });
+});
+
+describe("connection texts", () => {
+  test("a first failure shows the reason; failed reconnects show the reconnect texts", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().fire("connect_error", new Error("xhr poll error"));
+    expect(h.errors.at(-1)).toBe("서버 연결에 실패했습니다: xhr poll error");
+    h.socket().io.fire("reconnect_attempt", 1);
+    h.socket().io.fire("reconnect_error", new Error("x"));
+    expect(h.errors.at(-1)).toBe("재연결에 실패했습니다.");
+    h.socket().io.fire("reconnect_failed");
+    expect(h.errors.at(-1)).toBe("재연결 시도가 모두 실패했습니다.");
+    expect(h.states.at(-1)).toBe("closed");
+    h.socket().serverAccepts();
+    expect(h.errors.at(-1)).toBeNull();
+  });
+
+  test("subscribers receive server events and can unsubscribe", () => {
+    const h = harness();
+    const seen: unknown[] = [];
+    const off = h.manager.subscribe("user:stats_update", (payload: unknown) => seen.push(payload));
+    h.socket().fire("user:stats_update", { level: 2 });
+    off();
+    h.socket().fire("user:stats_update", { level: 3 });
+    expect(seen).toEqual([{ level: 2 }]);
+  });
+});

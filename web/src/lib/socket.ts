@@ -1,0 +1,273 @@
+/**
+ * The one socket.io connection (spec part 1 §4 "Connection", §8, §9). Reconnects forever (1 s growing to 5 s,
+ * 10 s connect timeout); pings every 15 s and expects `pong` within 3 s, sends `keep_alive` every 30 s and
+ * expects `alive` within 5 s, and forces a reconnect when an answer is missing. The handshake carries the current
+ * token and the anonymous id; a refused token (`auth_failed`) renews the session through the API client and
+ * reconnects. Logging in or out reconnects with the new identity. Pages subscribe with `socketManager.subscribe`
+ * or `useSocketEvent`; listeners survive reconnects (the Socket object is kept for the app's lifetime).
+ */
+import { atom } from "jotai";
+import { useEffect, useRef } from "react";
+import { io } from "socket.io-client";
+import { anonymousId } from "./anonymous-id";
+import { api } from "./api";
+import { appStore } from "./store";
+import { type TokenChange, tokens } from "./tokens";
+
+export type ConnectionState = "closed" | "opening" | "open";
+
+export const CONNECTION_TEXT = {
+  failed: (reason: string) => `서버 연결에 실패했습니다: ${reason}`,
+  reconnectFailed: "재연결에 실패했습니다.",
+  reconnectExhausted: "재연결 시도가 모두 실패했습니다.",
+} as const;
+
+export const SOCKET_OPTIONS = {
+  path: "/socket.io",
+  transports: ["websocket", "polling"],
+  reconnection: true,
+  reconnectionAttempts: Number.POSITIVE_INFINITY,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  timeout: 10_000,
+  autoConnect: false,
+} as const;
+
+export const HEARTBEATS = [
+  { send: "ping", answer: "pong", everyMs: 15_000, waitMs: 3_000 },
+  { send: "keep_alive", answer: "alive", everyMs: 30_000, waitMs: 5_000 },
+] as const;
+
+type Handler = (...args: never[]) => void;
+type AuthCallback = (data: Record<string, unknown>) => void;
+
+/** The part of socket.io-client's Socket the manager uses (a fake one in tests). */
+export interface SocketLike {
+  readonly connected: boolean;
+  readonly active: boolean;
+  connect(): unknown;
+  disconnect(): unknown;
+  on(event: string, handler: Handler): unknown;
+  off(event: string, handler?: Handler): unknown;
+  emit(event: string, ...args: unknown[]): unknown;
+  io: { on(event: string, handler: Handler): unknown };
+}
+
+export interface Timers {
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(id: unknown): void;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export interface SocketManagerDeps {
+  createSocket(auth: (cb: AuthCallback) => void): SocketLike;
+  /** The token the handshake should carry now (null: connect as a guest). */
+  token(): string | null;
+  clientId(): string;
+  /** The retry rule for a refused handshake: true when a fresh token is stored (see api.renewSession). */
+  renewSession(failedToken: string): Promise<boolean>;
+  subscribeTokens?(listener: (change: TokenChange) => void): () => void;
+  setState(state: ConnectionState): void;
+  setError(text: string | null): void;
+  timers?: Timers;
+  now?: () => number;
+  log?: Pick<Console, "warn">;
+}
+
+export type SocketManager = ReturnType<typeof createSocketManager>;
+
+export function createSocketManager(deps: SocketManagerDeps) {
+  const timers: Timers = deps.timers ?? {
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  };
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? console;
+  let socket: SocketLike | null = null;
+  let started = false;
+  let reconnecting = false;
+  let authRetried = false;
+  let sentToken: string | null = null;
+  let heartbeatTimers: unknown[] = [];
+  const awaiting = new Map<string, unknown>();
+
+  function ensureSocket(): SocketLike {
+    if (socket) return socket;
+    const created = deps.createSocket((cb) => {
+      sentToken = deps.token();
+      cb(sentToken ? { token: sentToken, client_id: deps.clientId() } : { client_id: deps.clientId() });
+    });
+    socket = created;
+    created.on("connect", onConnect);
+    created.on("disconnect", onDisconnect as Handler);
+    created.on("connect_error", onConnectError as Handler);
+    for (const beat of HEARTBEATS) created.on(beat.answer, () => answered(beat.answer));
+    created.io.on("reconnect_attempt", () => {
+      reconnecting = true;
+      deps.setState("opening");
+    });
+    created.io.on("reconnect_error", () => deps.setError(CONNECTION_TEXT.reconnectFailed));
+    created.io.on("reconnect_failed", () => {
+      deps.setError(CONNECTION_TEXT.reconnectExhausted);
+      deps.setState("closed");
+    });
+    deps.subscribeTokens?.((change) => {
+      // A new identity (login, logout, session lost) needs a new handshake; a rotation does not: the next
+      // handshake reads the newest token anyway.
+      if (change !== "refreshed") reconnect();
+    });
+    return created;
+  }
+
+  function onConnect() {
+    reconnecting = false;
+    authRetried = false;
+    deps.setError(null);
+    deps.setState("open");
+    startHeartbeats();
+  }
+
+  function onDisconnect(reason: string) {
+    stopHeartbeats();
+    deps.setState(socket?.active ? "opening" : "closed");
+    if (reason === "io server disconnect") log.warn("[socket] 서버가 연결을 끊었습니다.");
+  }
+
+  function onConnectError(error: Error & { data?: { code?: string } }) {
+    const code = error?.data?.code;
+    if (code === "auth_failed" && sentToken && !authRetried) {
+      authRetried = true;
+      deps.setState("opening");
+      const failed = sentToken;
+      deps.renewSession(failed).then(
+        () => connectIfIdle(),
+        (renewError: unknown) => {
+          // The server could not be reached to renew: try again later with whatever token is stored then.
+          deps.setError(CONNECTION_TEXT.failed((renewError as Error)?.message ?? "unknown"));
+          deps.setState("closed");
+          timers.setTimeout(() => {
+            authRetried = false;
+            connectIfIdle();
+          }, SOCKET_OPTIONS.reconnectionDelayMax);
+        },
+      );
+      return;
+    }
+    if (code || !reconnecting) deps.setError(CONNECTION_TEXT.failed(error?.message || "unknown"));
+    deps.setState(socket?.active ? "opening" : "closed");
+  }
+
+  function connectIfIdle() {
+    const current = ensureSocket();
+    if (!current.connected && !current.active) {
+      deps.setState("opening");
+      current.connect();
+    }
+  }
+
+  function startHeartbeats() {
+    stopHeartbeats();
+    heartbeatTimers = HEARTBEATS.map((beat) =>
+      timers.setInterval(() => {
+        if (!socket?.connected || awaiting.has(beat.answer)) return;
+        socket.emit(beat.send, { timestamp: now() });
+        awaiting.set(
+          beat.answer,
+          timers.setTimeout(() => {
+            awaiting.delete(beat.answer);
+            log.warn(`[socket] ${beat.answer} 응답이 ${beat.waitMs}ms 안에 오지 않아 다시 연결합니다.`);
+            reconnect();
+          }, beat.waitMs),
+        );
+      }, beat.everyMs),
+    );
+  }
+
+  function answered(answer: string) {
+    const timer = awaiting.get(answer);
+    if (timer !== undefined) timers.clearTimeout(timer);
+    awaiting.delete(answer);
+  }
+
+  function stopHeartbeats() {
+    for (const id of heartbeatTimers) timers.clearInterval(id);
+    heartbeatTimers = [];
+    for (const id of awaiting.values()) timers.clearTimeout(id);
+    awaiting.clear();
+  }
+
+  /** Drops the current connection and opens a new one (fresh handshake with the current token). */
+  function reconnect() {
+    if (!started) return;
+    const current = ensureSocket();
+    stopHeartbeats();
+    authRetried = false;
+    reconnecting = false;
+    if (current.connected || current.active) current.disconnect();
+    deps.setState("opening");
+    current.connect();
+  }
+
+  return {
+    /** Opens the connection once (main.tsx calls it when the session is resolved). */
+    start() {
+      if (started) return;
+      started = true;
+      connectIfIdle();
+    },
+    reconnect,
+    stop() {
+      started = false;
+      stopHeartbeats();
+      socket?.disconnect();
+      deps.setState("closed");
+    },
+    /** The socket (created on first use; connected once `start` ran). */
+    getSocket: (): SocketLike => ensureSocket(),
+    emit(event: string, ...args: unknown[]) {
+      ensureSocket().emit(event, ...args);
+    },
+    /** Listens to a server event until the returned function is called. */
+    subscribe<Args extends unknown[]>(event: string, handler: (...args: Args) => void): () => void {
+      const current = ensureSocket();
+      const listener = handler as unknown as Handler;
+      current.on(event, listener);
+      return () => {
+        current.off(event, listener);
+      };
+    },
+  };
+}
+
+const connectionState = atom<ConnectionState>("closed");
+const connectionError = atom<string | null>(null);
+/** closed / opening / open (spec part 1 §4 "Connection"). */
+export const connectionStateAtom = atom((get) => get(connectionState));
+/** The spec §8 connection text to show with a reload prompt, or null. */
+export const connectionErrorAtom = atom((get) => get(connectionError));
+
+/** Tokens for sockets are chosen by the session (a reset-only token must not open a member socket). */
+let tokenSource: () => string | null = () => tokens.access();
+export function setSocketTokenSource(source: () => string | null) {
+  tokenSource = source;
+}
+
+export const socketManager = createSocketManager({
+  createSocket: (auth) => io({ ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth }),
+  token: () => tokenSource(),
+  clientId: () => anonymousId(),
+  renewSession: (failedToken) => api.renewSession(failedToken, { redirectOnAuthFailure: false }),
+  subscribeTokens: (listener) => tokens.subscribe(listener),
+  setState: (state) => appStore.set(connectionState, state),
+  setError: (text) => appStore.set(connectionError, text),
+});
+
+/** Subscribes a component to a server event for as long as it is mounted (the latest handler is always used). */
+export function useSocketEvent<Args extends unknown[]>(event: string, handler: (...args: Args) => void) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => socketManager.subscribe<Args>(event, (...args) => latest.current(...args)), [event]);
+}

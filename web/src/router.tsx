@@ -1,0 +1,50 @@
+/**
+ * Code-based TanStack Router tree (file-based routing would need `tsr generate`; see stack-notes). Each product
+ * area owns one file in ./routes that exports its routes; this file only assembles them.
+ */
+import { createRouter } from "@tanstack/react-router";
+import type { AppHistoryState } from "./lib/navigation";
+import { appStore } from "./lib/store";
+import { adminRoutes } from "./routes/admin";
+import { boardRoutes } from "./routes/board";
+import { duelRoutes } from "./routes/duel";
+import { guildsRoutes } from "./routes/guilds";
+import { homeRoutes } from "./routes/home";
+import { loginRoutes } from "./routes/login";
+import { passwordResetRoutes } from "./routes/password-reset";
+import { profileRoutes } from "./routes/profile";
+import { rankingRoutes } from "./routes/ranking";
+import { registerRoutes } from "./routes/register";
+import { roomsRoutes } from "./routes/rooms";
+import { rootRoute } from "./routes/root";
+
+const routeTree = rootRoute.addChildren([
+  ...homeRoutes,
+  ...loginRoutes,
+  ...registerRoutes,
+  ...passwordResetRoutes,
+  ...roomsRoutes,
+  ...guildsRoutes,
+  ...boardRoutes,
+  ...duelRoutes,
+  ...rankingRoutes,
+  ...profileRoutes,
+  ...adminRoutes,
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { store: appStore },
+  defaultPreload: false,
+  scrollRestoration: true,
+});
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+declare module "@tanstack/history" {
+  interface HistoryState extends AppHistoryState {}
+}
