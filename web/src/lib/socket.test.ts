@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { CONNECTION_TEXT, type ConnectionState, createSocketManager, type SocketLike, type Timers } from "./socket";
+import {
+  CONNECTION_TEXT,
+  type ConnectionState,
+  createSocketManager,
+  SERVER_CLOSED,
+  type SocketLike,
+  type Timers,
+} from "./socket";
 import type { TokenChange } from "./tokens";
 
 type Handler = (...args: never[]) => void;
@@ -47,6 +54,11 @@ class FakeSocket extends FakeEmitter implements SocketLike {
   serverAccepts() {
     this.connected = true;
     this.fire("connect");
+  }
+  serverDisconnects() {
+    this.connected = false;
+    this.active = false;
+    this.fire("disconnect", "io server disconnect");
   }
   serverRefuses(code: string, message = "인증에 실패했습니다.") {
     this.active = false; // a middleware refusal ends the attempt (socket.io-client destroys the socket)
@@ -270,5 +282,37 @@ describe("connection texts", () => {
     off();
     h.socket().fire("user:stats_update", { level: 3 });
     expect(seen).toEqual([{ level: 2 }]);
+  });
+});
+
+describe("server-side disconnect", () => {
+  test("after a long-lived connection: the text is shown and one reconnect is tried after 5 s", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    for (let elapsed = 0; elapsed < 60_000; elapsed += 1_000) {
+      h.clock.advance(1_000);
+      h.socket().fire("pong");
+      h.socket().fire("alive");
+    }
+    expect(h.socket().handshakes).toHaveLength(1);
+    h.socket().serverDisconnects();
+    expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed(SERVER_CLOSED));
+    expect(h.states.at(-1)).toBe("closed");
+    h.clock.advance(4_999);
+    expect(h.socket().handshakes).toHaveLength(1);
+    h.clock.advance(1);
+    expect(h.socket().handshakes).toHaveLength(2);
+  });
+
+  test("a connection the server ends right away is not retried in a loop", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.clock.advance(1_000);
+    h.socket().serverDisconnects();
+    h.clock.advance(60_000);
+    expect(h.socket().handshakes).toHaveLength(1);
+    expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed(SERVER_CLOSED));
   });
 });

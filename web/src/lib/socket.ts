@@ -38,6 +38,11 @@ export const HEARTBEATS = [
   { send: "keep_alive", answer: "alive", everyMs: 30_000, waitMs: 5_000 },
 ] as const;
 
+/** Shown as the {reason} when the server ended the connection itself. */
+export const SERVER_CLOSED = "서버가 연결을 종료했습니다";
+/** A connection that lasted this long before the server ended it is retried once (a restart, not a refusal). */
+export const STABLE_CONNECTION_MS = 10_000;
+
 type Handler = (...args: never[]) => void;
 type AuthCallback = (data: Record<string, unknown>) => void;
 
@@ -91,6 +96,7 @@ export function createSocketManager(deps: SocketManagerDeps) {
   let reconnecting = false;
   let authRetried = false;
   let sentToken: string | null = null;
+  let connectedAt = 0;
   let heartbeatTimers: unknown[] = [];
   const awaiting = new Map<string, unknown>();
 
@@ -123,6 +129,7 @@ export function createSocketManager(deps: SocketManagerDeps) {
   }
 
   function onConnect() {
+    connectedAt = now();
     reconnecting = false;
     authRetried = false;
     deps.setError(null);
@@ -132,8 +139,21 @@ export function createSocketManager(deps: SocketManagerDeps) {
 
   function onDisconnect(reason: string) {
     stopHeartbeats();
+    if (reason === "io server disconnect") {
+      // socket.io does not reconnect after a server-side disconnect. A long-lived connection ended this way is
+      // most likely a server restart: try once more after the longest reconnect delay. A connection the server
+      // ends right away (deliberately refused) is not retried in a loop; the reload prompt remains.
+      log.warn("[socket] 서버가 연결을 종료했습니다.");
+      deps.setError(CONNECTION_TEXT.failed(SERVER_CLOSED));
+      deps.setState("closed");
+      if (started && now() - connectedAt >= STABLE_CONNECTION_MS) {
+        timers.setTimeout(() => {
+          if (started) connectIfIdle();
+        }, SOCKET_OPTIONS.reconnectionDelayMax);
+      }
+      return;
+    }
     deps.setState(socket?.active ? "opening" : "closed");
-    if (reason === "io server disconnect") log.warn("[socket] 서버가 연결을 끊었습니다.");
   }
 
   function onConnectError(error: Error & { data?: { code?: string } }) {

@@ -8,6 +8,7 @@ import {
   login,
   logout,
   PasswordResetRequiredError,
+  reloadUser,
   type SessionEvent,
   type SessionState,
   sessionLost,
@@ -360,5 +361,15 @@ describe("errors", () => {
   test("a successful login clears an earlier error", () => {
     const failed = sessionReducer(initialSession, { type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE });
     expect(sessionReducer(failed, { type: "LOGIN_SUCCEEDED", user: user() }).error).toBeNull();
+  });
+});
+
+describe("reload", () => {
+  test("re-reads the signed-in user", async () => {
+    const h = harness({ [TOKEN_KEY]: "good" }, { "GET /api/users/me": () => json(200, user({ coins: 50 })) });
+    h.deps.dispatch({ type: "LOGIN_SUCCEEDED", user: user() });
+    await reloadUser(h.deps);
+    expect(h.state().user?.coins).toBe(50);
+    expect(h.state().status).toBe("authenticated");
   });
 });

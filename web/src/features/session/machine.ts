@@ -151,8 +151,9 @@ export async function reloadUser(deps: SessionDeps): Promise<void> {
 export async function login(deps: SessionDeps, input: LoginInput): Promise<User> {
   const answer = await deps.api.post<LoginResponse>("/api/users/login", input, { auth: false });
   if (answer.password_reset_required) {
-    deps.tokens.set(answer.access_token, null);
+    // State first: listeners of the token change (the socket) must already see a reset-only session.
     deps.dispatch({ type: "RESET_REQUIRED", user: answer.user });
+    deps.tokens.set(answer.access_token, null);
     throw new PasswordResetRequiredError(answer.user);
   }
   deps.tokens.set(answer.access_token, answer.refresh_token ?? null);
