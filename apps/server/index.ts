@@ -68,7 +68,8 @@ export async function startServer(options: StartOptions = {}) {
     if (stopped) return;
     stopped = true;
     for (const module of modules) await module.onStop?.(ctx);
-    io.disconnectSockets(true);
+    // Closing the engine drops transports without a socket.io disconnect packet, so browsers reconnect on
+    // their own after a restart (a server-side disconnect would tell them not to).
     engine.close();
     await app.stop(true);
     ctx.sqlite.close();
