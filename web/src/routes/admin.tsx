@@ -1,32 +1,59 @@
-/** Area: administrator console (issue 5). Replace this file's routes; keep the export name `adminRoutes`. */
-import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+/** Area: administrator console (issue 5). Pages live in features/admin; non-administrators go to /. */
+import { createRoute, redirect } from "@tanstack/react-router";
+import "../features/admin/admin.css";
+import { DashboardPage } from "../features/admin/dashboard-page";
+import { LogsPage } from "../features/admin/logs-page";
+import { USER_SORT_FIELDS, type UserListSearch, type UserSortField } from "../features/admin/types";
+import { UserDetailPage } from "../features/admin/user-detail-page";
+import { UsersPage } from "../features/admin/users-page";
 import { requireAdmin } from "./guards";
 import { rootRoute } from "./root";
+
+const positivePage = (value: unknown) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+};
+
+/** Every key optional (links need not spell the defaults); the page fills the defaults in. */
+function userListSearch(search: Record<string, unknown>): Partial<UserListSearch> {
+  return {
+    page: positivePage(search.page),
+    search: typeof search.search === "string" && search.search ? search.search.slice(0, 100) : undefined,
+    status: search.status === "active" || search.status === "inactive" ? search.status : undefined,
+    sort_by: USER_SORT_FIELDS.includes(search.sort_by as UserSortField) ? (search.sort_by as UserSortField) : undefined,
+    sort_order: search.sort_order === "asc" || search.sort_order === "desc" ? search.sort_order : undefined,
+  };
+}
 
 const adminDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/dashboard",
   beforeLoad: requireAdmin(),
-  component: () => <ComingSoon title="관리자 대시보드" />,
+  component: DashboardPage,
 });
 const adminUsersRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/users",
   beforeLoad: requireAdmin(),
-  component: () => <ComingSoon title="사용자 관리" />,
+  validateSearch: userListSearch,
+  component: UsersPage,
 });
 const adminUserRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/users/$userId",
-  beforeLoad: requireAdmin(),
-  component: () => <ComingSoon title="사용자 상세" />,
+  beforeLoad: (options) => {
+    requireAdmin()(options);
+    // Without a usable id there is no user to show (spec part 2 §2): back to the list.
+    if (!/^[1-9]\d{0,15}$/.test(options.params.userId)) throw redirect({ to: "/admin/users" });
+  },
+  component: UserDetailPage,
 });
 const adminLogsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/logs",
   beforeLoad: requireAdmin(),
-  component: () => <ComingSoon title="관리자 로그" />,
+  validateSearch: (search: Record<string, unknown>): { page?: number } => ({ page: positivePage(search.page) }),
+  component: LogsPage,
 });
 
 export const adminRoutes = [adminDashboardRoute, adminUsersRoute, adminUserRoute, adminLogsRoute] as const;
