@@ -1,0 +1,803 @@
+/**
+ * Load benchmark of the typing rooms (issue 3, "Benchmark"). ONE process is the orchestrator and the load
+ * generator, so every latency is measured on one clock (performance.now()). For every step (players in rooms of
+ * 20) it runs the server under test, pinned to core 0, alternating A = our real server (apps/server, socket.io
+ * on bun-engine, with the fast broadcast path) and B = bench/raw-baseline-server.ts (raw Bun pub/sub doing the
+ * same fan-out): A, B, A, B. The generator pins itself to core 1.
+ *
+ * Traffic: every player is a guest (join_anonymous); chat at 0.1 message/s per player (one Poisson process over
+ * all players), one game:submission per game per player (the announced sentence typed with a few errors at
+ * 250–550 타/분 after game:state in_progress), and the game broadcasts the rooms send by themselves.
+ *
+ * Measured in a window after warm-up: server CPU (utime+stime of /proc/<pid>/stat) per delivered event frame,
+ * chat_message → chat:message latency at every receiver (the send time travels in the message text), delivery
+ * ratio of those chat messages, game:submission → own game:submission_complete latency, server RSS per connected
+ * player (VmRSS with N joined − VmRSS idle, over N). The generator samples its event-loop lag (10-ms timer) and
+ * its CPU; a run where lag p99 > 20 ms or CPU > 90 % is marked invalid. Then a separate phase measures scoring +
+ * one-transaction result writes at saturation (bench/scoring-bench.ts, pinned to core 0).
+ *
+ * Usage: bench/run.sh [--steps 1000,5000,10000] [--rounds 2] [--window 60] [--warmup 15] [--variants A,B]
+ *        (variant A0 = our server with socket.io's own per-socket broadcast, BENCH_FAST_BROADCAST=0)
+ * Writes bench/results/rooms-load-<timestamp>.json and prints a table.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { keystrokes } from "../modules/kernel/typing";
+import { startLagLog } from "./lag-log";
+import { ProtocolClient, payloadOf } from "./protocol-client";
+
+// --- options ---------------------------------------------------------------------------------------------------
+
+type Variant = "A" | "B" | "A0";
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+}
+
+const OPTIONS = {
+  steps: option("steps", "1000,5000,10000").split(",").map(Number),
+  rounds: Number(option("rounds", "2")),
+  windowS: Number(option("window", "60")),
+  warmupS: Number(option("warmup", "15")),
+  variants: option("variants", "A,B").split(",") as Variant[],
+  /** Variants run once per step after the alternated rounds (e.g. A0, to see what the fast path saves). */
+  extraVariants: option("extra", "").split(",").filter(Boolean) as Variant[],
+  scoring: option("scoring", "1") !== "0",
+  roomSize: 20,
+  chatRatePerPlayer: 0.1,
+  connectConcurrency: Number(option("concurrency", "200")),
+  lagLimitMs: 20,
+  cpuLimit: 0.9,
+  /** Other processes' CPU (in cores) above which a run is thrown out as disturbed. */
+  foreignLimit: 0.1,
+  /** Runs thrown out because other processes disturbed them are repeated this many times. */
+  retries: Number(option("retries", "3")),
+  quietWaitS: Number(option("quiet-wait", "600")),
+};
+for (const steps of OPTIONS.steps) if (!(steps > 0 && steps <= 10_000)) throw new Error("steps: 1..10000 players");
+if (!(OPTIONS.windowS > 0 && OPTIONS.windowS <= 600)) throw new Error("window: 1..600 s");
+if (!(OPTIONS.rounds >= 1 && OPTIONS.rounds <= 5)) throw new Error("rounds: 1..5");
+
+const ROOT = join(import.meta.dir, "..");
+const BUN = process.execPath;
+const SERVER_CORE = "0";
+const GENERATOR_CORE = "1";
+const now = () => performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// --- /proc readings --------------------------------------------------------------------------------------------
+
+const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+/** utime + stime of a process (all its threads) in microseconds. */
+function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+}
+
+/** VmRSS in KiB. */
+function processRssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+}
+
+/** Busy time of the whole machine (all cores) in microseconds, from /proc/stat. */
+function machineBusyMicros(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]; // "cpu  user nice system idle iowait irq softirq steal"
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return ((user + nice + system + irq + softirq + steal) * 1_000_000) / CLOCK_TICKS;
+}
+
+/**
+ * Other processes on this 2-core machine (other sessions' tests, browsers) would skew every figure. Waits
+ * (bounded) until the machine is nearly idle before a run.
+ */
+async function waitForQuiet(maxWaitS: number) {
+  const deadline = now() + maxWaitS * 1000;
+  for (;;) {
+    const before = machineBusyMicros();
+    await sleep(2000);
+    const busy = (machineBusyMicros() - before) / 2_000_000; // cores
+    if (busy < OPTIONS.foreignLimit) return busy;
+    if (now() > deadline) {
+      console.log(
+        `  machine still busy (${(busy * 100).toFixed(0)} % of a core used by other processes); running anyway`,
+      );
+      return busy;
+    }
+    console.log(`  waiting for a quiet machine: ${(busy * 100).toFixed(0)} % of a core busy with other processes`);
+    await sleep(5000);
+  }
+}
+
+function machine() {
+  const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
+  return {
+    nproc: cpus().length,
+    cpu_model: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? "unknown",
+    bun: Bun.version,
+    kernel: readFileSync("/proc/sys/kernel/osrelease", "utf8").trim(),
+    fd_limit: Number(Bun.spawnSync(["sh", "-c", "ulimit -n"]).stdout.toString().trim()),
+  };
+}
+
+function pinSelf(core: string) {
+  const done = Bun.spawnSync(["taskset", "-cp", core, String(process.pid)]);
+  if (done.exitCode !== 0) console.warn(`could not pin the generator to core ${core}`);
+}
+
+// --- statistics ------------------------------------------------------------------------------------------------
+
+class Samples {
+  private values = new Float64Array(1 << 16);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = value;
+  }
+  concat(other: Samples) {
+    for (let i = 0; i < other.length; i++) this.push(other.values[i]);
+    return this;
+  }
+  percentiles(...ps: number[]): number[] {
+    if (this.length === 0) return ps.map(() => Number.NaN);
+    const sorted = this.values.slice(0, this.length).sort();
+    return ps.map((p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+  }
+}
+
+// --- the server under test -------------------------------------------------------------------------------------
+
+interface LaunchedServer {
+  variant: Variant;
+  pid: number;
+  port: number;
+  rooms: number[];
+  stop(): Promise<void>;
+}
+
+async function launch(variant: Variant, roomCount: number): Promise<LaunchedServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-bench-"));
+  const entry = variant === "B" ? "bench/raw-baseline-server.ts" : "bench/server-under-test.ts";
+  const proc = Bun.spawn(["taskset", "-c", SERVER_CORE, BUN, join(ROOT, entry)], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      SEED: "1",
+      BENCH_ROOMS: String(roomCount),
+      BENCH_FAST_BROADCAST: variant === "A0" ? "0" : "1",
+    },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const ready = await readReady(proc.stdout, 120_000);
+  return {
+    variant,
+    pid: proc.pid,
+    port: ready.port,
+    rooms: ready.rooms,
+    async stop() {
+      proc.kill("SIGTERM");
+      const exited = await Promise.race([proc.exited.then(() => true), sleep(15_000).then(() => false)]);
+      if (!exited) proc.kill("SIGKILL");
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads the server's stdout until its BENCH_READY line, then keeps draining it (echoing) so it never blocks. */
+async function readReady(stream: ReadableStream<Uint8Array>, timeoutMs: number) {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const deadline = now() + timeoutMs;
+  while (now() < deadline) {
+    const chunk = await Promise.race([reader.read(), sleep(deadline - now()).then(() => null)]);
+    if (!chunk || chunk.done) break;
+    buffer += decoder.decode(chunk.value, { stream: true });
+    const line = buffer.split("\n").find((l) => l.startsWith("BENCH_READY "));
+    if (line) {
+      void (async () => {
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) return;
+          const text = decoder.decode(next.value).trim();
+          if (text) console.log(`  [server] ${text.slice(0, 300)}`);
+        }
+      })();
+      return JSON.parse(line.slice("BENCH_READY ".length)) as { port: number; rooms: number[] };
+    }
+  }
+  throw new Error(`server did not start: ${buffer.slice(0, 500)}`);
+}
+
+// --- simulated players -----------------------------------------------------------------------------------------
+
+const CHAT_LINES = [
+  "안녕하세요 다들 반가워요",
+  "이번 문장 은근히 어렵네요",
+  "오타 때문에 속도가 안 나와요",
+  "다음 판에는 꼭 1등 할게요",
+  "오늘 손이 좀 풀린 것 같아요",
+  "받침 많은 문장은 정말 헷갈려요",
+  "좋은 하루 보내세요",
+  "방금 거의 다 맞췄는데 아쉽네요",
+];
+/** Both servers put message_type last in chat:message; player chat ends with this. */
+const PLAYER_CHAT_END = '"message_type":"chat"}]';
+
+interface Player {
+  index: number;
+  roomIndex: number;
+  roomId: number;
+  client: ProtocolClient;
+  sessionId: string;
+  /** `"session_id":"<mine>"`, to spot my own game:submission_complete without parsing it. */
+  sessionNeedle: string;
+  joined: boolean;
+  lastGame: string | null;
+  submittedAt: number | null;
+  chatTimes: number[];
+  submitTimer: Timer | null;
+}
+
+/** Everything one run counts. Counters only count inside the measurement window unless said otherwise. */
+class RunMetrics {
+  recording = false;
+  windowStart = Number.POSITIVE_INFINITY;
+  windowEnd = Number.POSITIVE_INFINITY;
+  delivered = 0;
+  deliveredChars = 0;
+  byEvent = new Map<string, number>();
+  chatSent = 0;
+  chatExpected = 0;
+  chatReceived = 0;
+  chatLatency = new Samples();
+  rateLimitSkips = 0;
+  submissionsSent = 0;
+  submissionsCompleted = 0;
+  submissionLatency = new Samples();
+  feedback = 0;
+  errors = new Map<string, number>();
+  lag = new Samples();
+  closedUnexpectedly = 0;
+  inWindow = (at: number) => at >= this.windowStart && at < this.windowEnd;
+}
+
+function typo(text: string, random: () => number): string {
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) if (random() < 0.03 && chars[i] !== " ") chars[i] = "ㅁ";
+  return chars.join("");
+}
+
+function makePlayer(index: number, roomIndex: number, roomId: number, port: number, m: RunMetrics): Player {
+  const player: Player = {
+    index,
+    roomIndex,
+    roomId,
+    client: undefined as never,
+    sessionId: "",
+    sessionNeedle: "",
+    joined: false,
+    lastGame: null,
+    submittedAt: null,
+    chatTimes: [],
+    submitTimer: null,
+  };
+  player.client = new ProtocolClient({
+    url: `http://127.0.0.1:${port}`,
+    auth: { client_id: `bench-player-${index.toString().padStart(6, "0")}` },
+    onEvent: (name, frame, at) => onPlayerEvent(player, name, frame, at, m),
+    onClose: () => {
+      if (player.joined) m.closedUnexpectedly++;
+      player.joined = false;
+    },
+  });
+  return player;
+}
+
+/**
+ * Per received event. The frequent ones (chat:message, game:submission_complete) are read with string searches,
+ * not JSON.parse: at 10,000 players the generator takes ~35,000 frames/s and must not stall on its own garbage.
+ */
+function onPlayerEvent(player: Player, name: string, frame: string, at: number, m: RunMetrics) {
+  if (m.inWindow(at)) {
+    m.delivered++;
+    m.byEvent.set(name, (m.byEvent.get(name) ?? 0) + 1);
+  }
+  switch (name) {
+    case "chat:message": {
+      if (!frame.endsWith(PLAYER_CHAT_END)) return;
+      // The message text ends with " @<send time>"; chat lines contain no other "@".
+      const mark = frame.indexOf(" @");
+      const sentAt = Number(frame.slice(mark + 2, frame.indexOf('"', mark)));
+      if (m.inWindow(sentAt)) {
+        m.chatReceived++;
+        m.chatLatency.push(at - sentAt);
+      }
+      return;
+    }
+    case "game:state": {
+      if (!frame.includes('"status":"in_progress"')) return;
+      const payload = payloadOf(frame) as GameStatePayload;
+      if (payload.sentence) scheduleSubmission(player, { ...payload, sentence: payload.sentence }, m);
+      return;
+    }
+    case "game:submission_complete":
+      if (player.submittedAt !== null && frame.includes(player.sessionNeedle)) {
+        if (m.inWindow(player.submittedAt)) {
+          m.submissionsCompleted++;
+          m.submissionLatency.push(at - player.submittedAt);
+        }
+        player.submittedAt = null;
+      }
+      return;
+    case "game:personal_feedback":
+      if (m.inWindow(at)) m.feedback++;
+      return;
+    case "room:joined:anonymous":
+      player.sessionId = (payloadOf(frame) as { session_id: string }).session_id;
+      player.sessionNeedle = `"session_id":"${player.sessionId}"`;
+      player.joined = true;
+      return;
+    case "error": {
+      const payload = payloadOf(frame) as { event?: string; code?: string } | null;
+      const key = `${payload?.event ?? "?"}:${payload?.code ?? "?"}`;
+      m.errors.set(key, (m.errors.get(key) ?? 0) + 1);
+      return;
+    }
+  }
+}
+
+interface GameStatePayload {
+  status: string;
+  sentence: { id: number; text: string } | null;
+  started_at: string | null;
+  game_duration: number;
+}
+
+function scheduleSubmission(
+  player: Player,
+  state: GameStatePayload & { sentence: { id: number; text: string } },
+  m: RunMetrics,
+) {
+  const game = `${state.started_at}`;
+  if (player.lastGame === game) return;
+  player.lastGame = game;
+  const text: string = state.sentence.text;
+  const speed = 250 + Math.random() * 300; // 타/분
+  const typingMs = (keystrokes(text) / speed) * 60_000;
+  const limitMs = (Number(state.game_duration) - 1.5) * 1000;
+  const delay = Math.max(800, Math.min(typingMs, limitMs));
+  if (player.submitTimer) clearTimeout(player.submitTimer);
+  player.submitTimer = setTimeout(() => {
+    player.submitTimer = null;
+    const sentAt = now();
+    const ok = player.client.emit("game:submission", {
+      room_id: player.roomId,
+      sentence_id: state.sentence.id,
+      typed_text: typo(text, Math.random),
+      elapsed_time: Math.round(delay) / 1000,
+    });
+    if (!ok) return;
+    player.submittedAt = sentAt;
+    if (m.inWindow(sentAt)) m.submissionsSent++;
+  }, delay);
+}
+
+async function connectAll(players: Player[], concurrency: number) {
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < players.length) {
+      const player = players[next++];
+      try {
+        await player.client.connect();
+        player.client.emit("join_anonymous", { room_id: player.roomId });
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  // Joins are answered by room:joined:anonymous; wait for them (bounded).
+  const deadline = now() + 60_000;
+  while (players.some((p) => !p.joined && p.client.connected) && now() < deadline) await sleep(100);
+  return { failed, joined: players.filter((p) => p.joined).length };
+}
+
+/** Chat as one Poisson process over all players (the superposition of N processes at 0.1/s each). */
+function startChat(players: Player[], rooms: Map<number, Player[]>, m: RunMetrics) {
+  const rate = OPTIONS.chatRatePerPlayer * players.length; // messages per second
+  let nextAt = now();
+  let sequence = 0;
+  const timer = setInterval(() => {
+    const t = now();
+    for (let guard = 0; nextAt <= t && guard < 10_000; guard++) {
+      nextAt += (-Math.log(1 - Math.random()) / rate) * 1000;
+      const player = players[Math.floor(Math.random() * players.length)];
+      if (!player.joined) continue;
+      // The server allows 5 messages in 3 s; a real client would not exceed it either.
+      player.chatTimes = player.chatTimes.filter((at) => at > t - 3_000);
+      if (player.chatTimes.length >= 5) {
+        m.rateLimitSkips++;
+        continue;
+      }
+      const sentAt = now();
+      const line = CHAT_LINES[sequence++ % CHAT_LINES.length];
+      if (!player.client.emit("chat_message", { room_id: player.roomId, message: `${line} @${sentAt.toFixed(3)}` })) {
+        continue;
+      }
+      player.chatTimes.push(sentAt);
+      if (m.inWindow(sentAt)) {
+        m.chatSent++;
+        // chat:message goes to the whole room, the sender included.
+        m.chatExpected += rooms.get(player.roomId)?.filter((p) => p.joined).length ?? 0;
+      }
+    }
+  }, 5);
+  return () => clearInterval(timer);
+}
+
+function startLagSampler(m: RunMetrics) {
+  const interval = 10;
+  let last = now();
+  const timer = setInterval(() => {
+    const t = now();
+    if (m.recording) m.lag.push(Math.max(0, t - last - interval));
+    last = t;
+  }, interval);
+  return () => clearInterval(timer);
+}
+
+// --- one run ---------------------------------------------------------------------------------------------------
+
+interface RunResult {
+  variant: Variant;
+  players: number;
+  round: number;
+  connected: number;
+  connect_failures: number;
+  ramp_seconds: number;
+  window_seconds: number;
+  delivered: number;
+  delivered_per_second: number;
+  mean_frame_chars: number;
+  by_event: Record<string, number>;
+  server_cpu_seconds: number;
+  server_cpu_utilisation: number;
+  server_cpu_us_per_delivered: number;
+  chat_sent: number;
+  chat_expected: number;
+  chat_received: number;
+  chat_delivery_ratio: number;
+  chat_latency_ms: { p50: number; p99: number; max: number };
+  rate_limit_skips: number;
+  submissions_sent: number;
+  submissions_completed: number;
+  submission_latency_ms: { p50: number; p99: number };
+  personal_feedback: number;
+  errors: Record<string, number>;
+  rss_idle_kib: number;
+  rss_connected_kib: number;
+  rss_peak_kib: number;
+  rss_per_player_kib: number;
+  generator_cpu_utilisation: number;
+  other_processes_cpu: number;
+  generator_lag_ms: { p50: number; p99: number; max: number };
+  closed_unexpectedly: number;
+  valid: boolean;
+  invalid_reasons: string[];
+  chatSamples?: Samples;
+  submissionSamples?: Samples;
+}
+
+async function runOnce(variant: Variant, playerCount: number, round: number): Promise<RunResult> {
+  const roomCount = Math.ceil(playerCount / OPTIONS.roomSize);
+  console.log(`\n▶ ${variant} · ${playerCount} players · ${roomCount} rooms · round ${round}`);
+  const server = await launch(variant, roomCount);
+  const m = new RunMetrics();
+  const stopLag = startLagSampler(m);
+  let stopChat = () => {};
+  const players: Player[] = [];
+  try {
+    await sleep(1500);
+    const rssIdle = processRssKiB(server.pid);
+    const byRoom = new Map<number, Player[]>();
+    for (let i = 0; i < playerCount; i++) {
+      const roomIndex = Math.floor(i / OPTIONS.roomSize);
+      const roomId = server.rooms[roomIndex];
+      const player = makePlayer(i, roomIndex, roomId, server.port, m);
+      players.push(player);
+      byRoom.set(roomId, [...(byRoom.get(roomId) ?? []), player]);
+    }
+    const rampStart = now();
+    const { failed, joined } = await connectAll(players, OPTIONS.connectConcurrency);
+    const rampSeconds = (now() - rampStart) / 1000;
+    console.log(`  joined ${joined}/${playerCount} in ${rampSeconds.toFixed(1)} s (${failed} connect failures)`);
+    await sleep(3000);
+    const rssConnected = processRssKiB(server.pid);
+
+    stopChat = startChat(players, byRoom, m);
+    await sleep(OPTIONS.warmupS * 1000);
+
+    const cpu0 = processCpuMicros(server.pid);
+    const gen0 = process.cpuUsage();
+    const machine0 = machineBusyMicros();
+    m.windowStart = now();
+    m.windowEnd = m.windowStart + OPTIONS.windowS * 1000;
+    m.recording = true;
+    if (process.env.BENCH_LAG_LOG === "1") console.log(`  window from ${Date.now() % 1_000_000}`);
+    let rssPeak = rssConnected;
+    const windowEnd = m.windowEnd;
+    while (now() < windowEnd) {
+      await sleep(Math.min(1000, windowEnd - now()));
+      rssPeak = Math.max(rssPeak, processRssKiB(server.pid));
+    }
+    const cpu1 = processCpuMicros(server.pid);
+    const gen1 = process.cpuUsage(gen0);
+    const machine1 = machineBusyMicros();
+    const elapsedS = (now() - m.windowStart) / 1000;
+    m.recording = false;
+    if (process.env.BENCH_LAG_LOG === "1") console.log(`  window to ${Date.now() % 1_000_000}`);
+    stopChat();
+    await sleep(3000); // chat and submissions sent in the window may still be on their way
+
+    const serverCpuUs = cpu1 - cpu0;
+    const generatorCpu = (gen1.user + gen1.system) / 1_000_000 / elapsedS;
+    // Everything busy on the machine minus the server and the generator: other processes, in cores.
+    const foreign = Math.max(0, (machine1 - machine0 - serverCpuUs - (gen1.user + gen1.system)) / 1e6 / elapsedS);
+    const [lag50, lag99, lagMax] = m.lag.percentiles(50, 99, 100);
+    const [c50, c99, cMax] = m.chatLatency.percentiles(50, 99, 100);
+    const [s50, s99] = m.submissionLatency.percentiles(50, 99);
+    const reasons: string[] = [];
+    if (lag99 > OPTIONS.lagLimitMs) reasons.push(`generator lag p99 ${lag99.toFixed(1)} ms > ${OPTIONS.lagLimitMs} ms`);
+    if (generatorCpu > OPTIONS.cpuLimit) reasons.push(`generator CPU ${(generatorCpu * 100).toFixed(0)} % > 90 %`);
+    if (joined < playerCount) reasons.push(`${playerCount - joined} players not joined`);
+    if (foreign > OPTIONS.foreignLimit) {
+      reasons.push(`${DISTURBED}: other processes used ${(foreign * 100).toFixed(0)} % of a core`);
+    }
+    const result: RunResult = {
+      variant,
+      players: playerCount,
+      round,
+      connected: joined,
+      connect_failures: failed,
+      ramp_seconds: round2(rampSeconds),
+      window_seconds: round2(elapsedS),
+      delivered: m.delivered,
+      delivered_per_second: Math.round(m.delivered / elapsedS),
+      mean_frame_chars: 0,
+      by_event: Object.fromEntries([...m.byEvent].sort((a, b) => b[1] - a[1])),
+      server_cpu_seconds: round2(serverCpuUs / 1e6),
+      server_cpu_utilisation: round3(serverCpuUs / 1e6 / elapsedS),
+      server_cpu_us_per_delivered: round3(serverCpuUs / Math.max(1, m.delivered)),
+      chat_sent: m.chatSent,
+      chat_expected: m.chatExpected,
+      chat_received: m.chatReceived,
+      chat_delivery_ratio: round5(m.chatReceived / Math.max(1, m.chatExpected)),
+      chat_latency_ms: { p50: round2(c50), p99: round2(c99), max: round2(cMax) },
+      rate_limit_skips: m.rateLimitSkips,
+      submissions_sent: m.submissionsSent,
+      submissions_completed: m.submissionsCompleted,
+      submission_latency_ms: { p50: round2(s50), p99: round2(s99) },
+      personal_feedback: m.feedback,
+      errors: Object.fromEntries(m.errors),
+      rss_idle_kib: rssIdle,
+      rss_connected_kib: rssConnected,
+      rss_peak_kib: rssPeak,
+      rss_per_player_kib: round2((rssConnected - rssIdle) / Math.max(1, joined)),
+      generator_cpu_utilisation: round3(generatorCpu),
+      other_processes_cpu: round3(foreign),
+      generator_lag_ms: { p50: round2(lag50), p99: round2(lag99), max: round2(lagMax) },
+      closed_unexpectedly: m.closedUnexpectedly,
+      valid: reasons.length === 0,
+      invalid_reasons: reasons,
+      chatSamples: m.chatLatency,
+      submissionSamples: m.submissionLatency,
+    };
+    let chars = 0;
+    for (const p of players) chars += p.client.receivedChars;
+    let frames = 0;
+    for (const p of players) frames += p.client.received;
+    result.mean_frame_chars = Math.round(chars / Math.max(1, frames));
+    printRun(result);
+    return result;
+  } finally {
+    stopChat();
+    stopLag();
+    await server.stop();
+    for (const p of players) {
+      if (p.submitTimer) clearTimeout(p.submitTimer);
+      p.client.close();
+    }
+    await sleep(2000);
+  }
+}
+
+const DISTURBED = "disturbed";
+
+/** A run, repeated when other processes disturbed it (bounded by --retries). */
+async function runMeasured(variant: Variant, playerCount: number, round: number): Promise<RunResult> {
+  let result: RunResult | undefined;
+  for (let attempt = 0; attempt <= OPTIONS.retries; attempt++) {
+    await waitForQuiet(OPTIONS.quietWaitS);
+    result = await runOnce(variant, playerCount, round);
+    if (!result.invalid_reasons.some((r) => r.startsWith(DISTURBED))) return result;
+    if (attempt < OPTIONS.retries) console.log("  run disturbed by other processes: repeating it");
+  }
+  return result!;
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
+const round5 = (v: number) => Math.round(v * 100000) / 100000;
+
+function printRun(r: RunResult) {
+  console.log(
+    `  ${r.variant}: ${r.delivered_per_second} frames/s, server CPU ${(r.server_cpu_utilisation * 100).toFixed(1)} %, ` +
+      `${r.server_cpu_us_per_delivered} µs/frame; chat p50 ${r.chat_latency_ms.p50} ms p99 ${r.chat_latency_ms.p99} ms, ` +
+      `delivered ${(r.chat_delivery_ratio * 100).toFixed(3)} %; submission p99 ${r.submission_latency_ms.p99} ms ` +
+      `(${r.submissions_completed}/${r.submissions_sent}); RSS ${r.rss_per_player_kib} KiB/player; ` +
+      `generator CPU ${(r.generator_cpu_utilisation * 100).toFixed(0)} % lag p99 ${r.generator_lag_ms.p99} ms; ` +
+      `other processes ${(r.other_processes_cpu * 100).toFixed(0)} % of a core` +
+      (r.valid ? "" : ` — INVALID: ${r.invalid_reasons.join("; ")}`),
+  );
+  if (Object.keys(r.errors).length > 0) console.log(`  errors: ${JSON.stringify(r.errors)}`);
+}
+
+// --- scoring at saturation -------------------------------------------------------------------------------------
+
+async function scoringPhase() {
+  console.log("\n▶ scoring + result writes at saturation (bench/scoring-bench.ts on core 0)");
+  const proc = Bun.spawn(["taskset", "-c", SERVER_CORE, BUN, join(ROOT, "bench/scoring-bench.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const text = await new Response(proc.stdout).text();
+  await proc.exited;
+  const line = text.split("\n").find((l) => l.startsWith("BENCH_SCORING "));
+  if (!line) throw new Error(`scoring bench failed: ${text.slice(0, 500)}`);
+  const result = JSON.parse(line.slice("BENCH_SCORING ".length));
+  console.log(`  ${JSON.stringify(result)}`);
+  return result;
+}
+
+// --- summary ---------------------------------------------------------------------------------------------------
+
+function summarise(runs: RunResult[]) {
+  const rows = [];
+  for (const players of OPTIONS.steps) {
+    const of = (variant: Variant) => runs.filter((r) => r.players === players && r.variant === variant);
+    const mean = (list: RunResult[], pick: (r: RunResult) => number) =>
+      list.length === 0 ? Number.NaN : list.reduce((sum, r) => sum + pick(r), 0) / list.length;
+    const summary: Record<string, unknown> = { players };
+    for (const variant of [...OPTIONS.variants, ...OPTIONS.extraVariants]) {
+      const list = of(variant);
+      if (list.length === 0) continue;
+      const chat = list.reduce((s, r) => s.concat(r.chatSamples!), new Samples());
+      const subs = list.reduce((s, r) => s.concat(r.submissionSamples!), new Samples());
+      const [c50, c99] = chat.percentiles(50, 99);
+      const [, s99] = subs.percentiles(50, 99);
+      const expected = list.reduce((s, r) => s + r.chat_expected, 0);
+      const received = list.reduce((s, r) => s + r.chat_received, 0);
+      summary[variant] = {
+        runs: list.length,
+        valid: list.every((r) => r.valid),
+        cpu_us_per_delivered: round3(mean(list, (r) => r.server_cpu_us_per_delivered)),
+        server_cpu_utilisation: round3(mean(list, (r) => r.server_cpu_utilisation)),
+        delivered_per_second: Math.round(mean(list, (r) => r.delivered_per_second)),
+        chat_p50_ms: round2(c50),
+        chat_p99_ms: round2(c99),
+        chat_delivery_ratio: round5(received / Math.max(1, expected)),
+        submission_p99_ms: round2(s99),
+        rss_per_player_kib: round2(mean(list, (r) => r.rss_per_player_kib)),
+        generator_cpu: round3(Math.max(...list.map((r) => r.generator_cpu_utilisation))),
+        generator_lag_p99_ms: round2(Math.max(...list.map((r) => r.generator_lag_ms.p99))),
+      };
+    }
+    const a = summary.A as { cpu_us_per_delivered: number } | undefined;
+    const b = summary.B as { cpu_us_per_delivered: number } | undefined;
+    const a0 = summary.A0 as { cpu_us_per_delivered: number } | undefined;
+    if (a && b) summary.ratio_A_over_B = round2(a.cpu_us_per_delivered / b.cpu_us_per_delivered);
+    if (a0 && b) summary.ratio_A0_over_B = round2(a0.cpu_us_per_delivered / b.cpu_us_per_delivered);
+    rows.push(summary);
+  }
+  return rows;
+}
+
+function printTable(rows: Record<string, unknown>[]) {
+  const header = [
+    "players",
+    "variant",
+    "µs/frame",
+    "ratio/B",
+    "server CPU",
+    "frames/s",
+    "chat p50",
+    "chat p99",
+    "delivered",
+    "submit p99",
+    "KiB/player",
+    "gen CPU",
+    "gen lag p99",
+    "valid",
+  ];
+  const lines = [header];
+  for (const row of rows) {
+    for (const variant of [...OPTIONS.variants, ...OPTIONS.extraVariants]) {
+      // biome-ignore lint/suspicious/noExplicitAny: summary rows
+      const v = row[variant] as any;
+      if (!v) continue;
+      const ratio = variant === "B" ? "1" : String(row[`ratio_${variant}_over_B`] ?? "");
+      lines.push([
+        String(row.players),
+        variant,
+        String(v.cpu_us_per_delivered),
+        ratio,
+        `${(v.server_cpu_utilisation * 100).toFixed(1)} %`,
+        String(v.delivered_per_second),
+        `${v.chat_p50_ms} ms`,
+        `${v.chat_p99_ms} ms`,
+        `${(v.chat_delivery_ratio * 100).toFixed(3)} %`,
+        `${v.submission_p99_ms} ms`,
+        String(v.rss_per_player_kib),
+        `${(v.generator_cpu * 100).toFixed(0)} %`,
+        `${v.generator_lag_p99_ms} ms`,
+        v.valid ? "yes" : "NO",
+      ]);
+    }
+  }
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  console.log("");
+  for (const line of lines) console.log(line.map((cell, i) => cell.padStart(widths[i])).join("  "));
+}
+
+// --- main ------------------------------------------------------------------------------------------------------
+
+async function main() {
+  pinSelf(GENERATOR_CORE);
+  startLagLog("generator");
+  const info = machine();
+  console.log(`machine: ${JSON.stringify(info)}`);
+  console.log(`options: ${JSON.stringify(OPTIONS)}`);
+  const started = new Date();
+  const runs: RunResult[] = [];
+  for (const players of OPTIONS.steps) {
+    for (let round = 1; round <= OPTIONS.rounds; round++) {
+      for (const variant of OPTIONS.variants) runs.push(await runMeasured(variant, players, round));
+    }
+    for (const variant of OPTIONS.extraVariants) runs.push(await runMeasured(variant, players, 1));
+  }
+  const scoring = OPTIONS.scoring ? await scoringPhase() : null;
+  const summary = summarise(runs);
+  printTable(summary);
+  if (scoring) console.log(`\nsubmissions scored per second at saturation: ${JSON.stringify(scoring)}`);
+  const outDir = join(import.meta.dir, "results");
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `rooms-load-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  const clean = runs.map(({ chatSamples: _c, submissionSamples: _s, ...rest }) => rest);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ machine: info, options: OPTIONS, started, summary, scoring, runs: clean }, null, 2)}\n`,
+  );
+  console.log(`\nwrote ${file}`);
+}
+
+await main();
+process.exit(0);

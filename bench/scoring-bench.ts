@@ -1,0 +1,118 @@
+/**
+ * Submissions scored per second at saturation, without sockets: the work the server does per submission and per
+ * game, back to back on one core. Each game goes through the rooms module's own code: the sentence race
+ * (sentenceRace.move: checks, modules/kernel/typing.ts scoring, positions; finish: standings and rewards) and
+ * `recordGame` (the game row, every result and each member's rewards in ONE synchronous SQLite transaction, on a
+ * file database with the server's pragmas). 20 players per game; run once with guests only (the load test's
+ * population) and once with members only (20 reward updates per transaction, the heaviest case).
+ *
+ * Bounded: each case runs for BENCH_SCORING_SECONDS (default 5) or 200,000 games, whichever comes first.
+ * Prints `BENCH_SCORING {…}`.
+ */
+import { createContext, seedAll } from "../apps/server/context";
+import { modules } from "../apps/server/modules";
+import { users } from "../db/core/schema";
+import { tempConfig } from "../db/testing";
+import { createRandom } from "../modules/kernel/clock";
+import { createRoom } from "../modules/rooms";
+import { type FinishedGame, type RacePlayer, type RaceState, sentenceRace } from "../modules/rooms/sentence-race";
+import { loadSentencePool, recordGame } from "../modules/rooms/service";
+
+const SECONDS = Math.min(60, Number(process.env.BENCH_SCORING_SECONDS ?? 5));
+const MAX_GAMES = 200_000;
+const PLAYERS = 20;
+
+const config = tempConfig({ LOG_LEVEL: "warn" });
+const ctx = createContext(config, modules);
+await seedAll(ctx, modules);
+const room = createRoom(ctx, { name: "채점 시험 방", theme: "free", maxUsers: PLAYERS });
+const pool = loadSentencePool(ctx.db, "free");
+const random = createRandom();
+
+const memberIds = ctx.db
+  .insert(users)
+  .values(
+    Array.from({ length: PLAYERS }, (_, i) => ({
+      username: `채점${i}`,
+      usernameKey: `채점${i}`,
+      email: `scoring-${i}@bench.invalid`,
+      passwordHash: "not-a-password-hash",
+    })),
+  )
+  .returning({ id: users.id })
+  .all()
+  .map((r) => r.id);
+
+function playersOf(kind: "guests" | "members"): RacePlayer[] {
+  return Array.from({ length: PLAYERS }, (_, i) =>
+    kind === "members"
+      ? { id: `u:${memberIds[i]}`, name: `채점${i}`, userId: memberIds[i], sessionId: `u_${memberIds[i]}` }
+      : { id: `g:bench-${i}`, name: `guest_${1000 + i}`, userId: null, sessionId: `g_bench${i}` },
+  );
+}
+
+function typo(text: string): string {
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) if (random.next() < 0.03 && chars[i] !== " ") chars[i] = "ㅁ";
+  return chars.join("");
+}
+
+/** One whole game: join, countdown, sentence, 20 scored submissions (the last one finishes it), one write. */
+function playGame(players: RacePlayer[], clock: { now: number }): number {
+  let state: RaceState = sentenceRace.setup({ roomId: room.id, pool });
+  const at = () => ({ now: clock.now, random });
+  for (const player of players) state = sentenceRace.onPlayerJoin(state, player, at()).state;
+  for (let guard = 0; guard < 8 && state.status !== "in_progress"; guard++) {
+    clock.now = sentenceRace.nextTickAt(state) ?? clock.now;
+    state = sentenceRace.tick(state, at()).state;
+  }
+  const text = state.sentence!.text;
+  let finished: FinishedGame | null = null;
+  let scored = 0;
+  clock.now = state.startedAt! + 8_000; // a plausible typing time (the race rejects > 1,500 타/분)
+  for (const player of players) {
+    clock.now += 200;
+    const elapsed = (clock.now - state.startedAt!) / 1000;
+    const result = sentenceRace.move(
+      state,
+      player.id,
+      { typedText: typo(text), sentenceId: state.sentence!.id, elapsedTime: elapsed },
+      at(),
+    );
+    if (!result.ok) continue;
+    scored++;
+    state = result.state;
+    for (const effect of result.effects) if (effect.type === "finished") finished = effect.game;
+  }
+  if (finished) recordGame(ctx.db, { id: room.id, name: room.name }, finished);
+  clock.now += 60_000;
+  return scored;
+}
+
+function measure(kind: "guests" | "members") {
+  const players = playersOf(kind);
+  const clock = { now: Date.now() };
+  for (let i = 0; i < 50; i++) playGame(players, clock); // warm-up (JIT, SQLite page cache)
+  let games = 0;
+  let submissions = 0;
+  const start = performance.now();
+  const deadline = start + SECONDS * 1000;
+  while (performance.now() < deadline && games < MAX_GAMES) {
+    submissions += playGame(players, clock);
+    games++;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    games,
+    submissions,
+    seconds: Math.round(seconds * 100) / 100,
+    submissions_per_second: Math.round(submissions / seconds),
+    games_per_second: Math.round(games / seconds),
+  };
+}
+
+const result = { players_per_game: PLAYERS, guests: measure("guests"), members: measure("members") };
+console.log(`BENCH_SCORING ${JSON.stringify(result)}`);
+ctx.sqlite.close();
+config.cleanup();
+process.exit(0);
