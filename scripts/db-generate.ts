@@ -47,5 +47,7 @@ function writeIndex(folder: string) {
     "",
   ].join("\n");
   writeFileSync(join(folder, "index.ts"), body);
+  // Biome sorts imports; format the generated file so lint stays green without a manual pass.
+  Bun.spawnSync([process.execPath, "x", "biome", "check", "--write", join(folder, "index.ts")], { cwd: root });
   console.log(`wrote ${relative(root, join(folder, "index.ts"))}`);
 }

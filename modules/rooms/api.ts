@@ -35,6 +35,8 @@ export function importSentences(
 
 /** Admin dashboard figures: games in total and today (Asia/Seoul), plus result rows. */
 export const roomsStats = (ctx: ModuleContext) => service.roomsStats(ctx.db, ctx.clock.now());
+export const countGames = (ctx: ModuleContext, range?: { from: number; to: number }) =>
+  service.countGames(ctx.db, range);
 
 /** A member's game result records, newest first (profile). */
 export const userGameResults = (ctx: ModuleContext, userId: number, limit = 200) =>

@@ -43,7 +43,7 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
 export const roomsModule = createRoomsModule();
 
 // The public API other modules and the CLI may use.
-export { createRoom, importSentences, listRooms, roomsStats, userGameResults } from "./api";
+export { countGames, createRoom, importSentences, listRooms, roomsStats, userGameResults } from "./api";
 export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
 export type { RoomView } from "./room-host";

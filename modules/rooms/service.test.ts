@@ -8,7 +8,7 @@ import { createTestContext } from "../../db/testing";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { isAppError } from "../kernel/errors";
-import { createRoom, importSentences, listRooms, roomsStats } from ".";
+import { countGames, createRoom, importSentences, listRooms, roomsStats } from ".";
 import { readSentenceFile, roomsCommands } from "./commands";
 import { computeRewards } from "./rewards";
 import { gameResults, games, rooms, sentences } from "./schema";
@@ -218,5 +218,8 @@ describe("results", () => {
     const stats = roomsStats({ ...ctx, clock: { ...ctx.clock, now: () => now } });
     expect(stats.total_games_played).toBe(base + 3);
     expect(stats.games_played_today).toBe(2);
+    const seoulDay = { from: Date.UTC(2026, 2, 1, 15, 0), to: Date.UTC(2026, 2, 2, 15, 0) };
+    expect(countGames(ctx, seoulDay)).toBe(2);
+    expect(countGames(ctx)).toBe(base + 3);
   });
 });

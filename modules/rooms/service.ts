@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { count, desc, eq, gte } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { applyGameRewards } from "../accounts";
 import { badRequest, conflict, notFound } from "../kernel/errors";
@@ -244,6 +244,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const seoulDayStart = (now: number) => Math.floor((now + SEOUL_OFFSET_MS) / DAY_MS) * DAY_MS - SEOUL_OFFSET_MS;
 
 /** Figures for the admin dashboard: games played in total and today (Asia/Seoul), and result rows. */
+/** Games finished in [from, to) (epoch ms), or all games: the admin dashboard's per-day figures. */
+export function countGames(db: DbOrTx, range?: { from: number; to: number }) {
+  const where = range
+    ? and(gte(games.finishedAt, new Date(range.from)), lt(games.finishedAt, new Date(range.to)))
+    : undefined;
+  return db.select({ n: count() }).from(games).where(where).get()?.n ?? 0;
+}
+
 export function roomsStats(db: DbOrTx, now: number) {
   const since = new Date(seoulDayStart(now));
   const one = <T>(rows: { n: number }[]) => (rows[0]?.n ?? 0) as T;
