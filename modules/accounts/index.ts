@@ -21,5 +21,6 @@ export const accountsModule = defineModule({
 export { accountsApi } from "./api";
 export type { AuthUser, Guards } from "./auth";
 export { guestNickname } from "./auth";
+export { ErrorSchema, UserSchema } from "./model";
 export { type PublicUser, presentUser } from "./presenter";
 export { type AccountsService, applyGameRewards, type GameRewardDelta } from "./service";

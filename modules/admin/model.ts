@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { UserSchema } from "../accounts";
 import { USERNAME_MAX } from "../kernel/account-rules";
 
 // Bodies are strict (unknown fields refused with 422). The product rules with their Korean messages are checked
@@ -53,33 +54,8 @@ export const ActionBody = t.Optional(
   t.Object({ reason: t.Optional(t.Nullable(t.String({ maxLength: REASON_MAX }))) }, strict),
 );
 
-/** The administrator view of a user (spec part 2 §3), the same object as accounts' presentUser. */
-export const AdminUserSchema = t.Object({
-  id: t.Integer(),
-  username: t.String(),
-  email: t.String(),
-  level: t.Integer(),
-  experience: t.Integer(),
-  next_level_experience: t.Integer(),
-  points: t.Integer(),
-  coins: t.Integer(),
-  total_earned_points: t.Integer(),
-  total_spent_points: t.Integer(),
-  gold_medals: t.Integer(),
-  silver_medals: t.Integer(),
-  bronze_medals: t.Integer(),
-  win_streak: t.Integer(),
-  max_win_streak: t.Integer(),
-  games_played: t.Integer(),
-  avg_wpm: t.Number(),
-  avg_accuracy: t.Number(),
-  is_admin: t.Boolean(),
-  is_active: t.Boolean(),
-  password_reset_required: t.Boolean(),
-  login_count: t.Integer(),
-  last_login_at: t.Nullable(t.String({ format: "date-time" })),
-  created_at: t.String({ format: "date-time" }),
-});
+/** The administrator view of a user (spec part 2 §3): accounts' user object, one schema for both. */
+export const AdminUserSchema = UserSchema;
 
 export const UserListResponse = t.Object({
   users: t.Array(AdminUserSchema),
