@@ -60,7 +60,7 @@ export const UserSchema = t.Object({
   created_at: t.String({ format: "date-time" }),
 });
 
-export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+export { ErrorSchema } from "../kernel/http";
 
 export const LoginResponse = t.Object({
   access_token: t.String(),

@@ -113,4 +113,4 @@ export const DashboardResponse = t.Object({
   daily: t.Array(t.Object({ date: t.String(), registrations: t.Integer(), games: t.Integer() })),
 });
 
-export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+export { ErrorSchema } from "../kernel/http";

@@ -79,5 +79,5 @@ export const CommentListSchema = t.Array(CommentSchema);
 
 export const ViewSchema = t.Object({ id: t.Integer(), view_count: t.Integer(), counted: t.Boolean() });
 
-export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+export { ErrorSchema } from "../kernel/http";
 export const DetailResponse = t.Object({ detail: t.String() });

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 
-export const ErrorSchema = t.Object({ detail: t.Union([t.String(), t.Array(t.Any())]) });
+export { ErrorSchema } from "../kernel/http";
 
 const GameStatus = t.Union([
   t.Literal("waiting"),
