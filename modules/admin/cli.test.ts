@@ -183,6 +183,42 @@ describe("madang logs and stats", () => {
   });
 });
 
+describe("madang rooms and sentences", () => {
+  test("create a room and import sentences: visible in the API and in the admin log", async () => {
+    const file = join(t.server.ctx.config.dataDir, "extra.txt");
+    await Bun.write(file, "명령줄에서 가져온 첫 문장입니다.\n명령줄에서 가져온 둘째 문장입니다.\n");
+    const created = await json(
+      "rooms",
+      "create",
+      "명령줄 방",
+      "--theme",
+      "cli-theme",
+      "--max-users",
+      "8",
+      "--as",
+      "ops",
+    );
+    expect(created).toMatchObject({ name: "명령줄 방", theme: "cli-theme", max_users: 8 });
+    const imported = await json("sentences", "import", file, "--theme", "cli-theme", "--as", "ops");
+    expect(imported).toEqual({ theme: "cli-theme", inserted: 2, duplicates: 0, invalid: 0 });
+    const list = await json("rooms", "list");
+    expect(list.find((r: { name: string }) => r.name === "명령줄 방")).toMatchObject({ sentences: 2 });
+    const logs = (await api("GET", "/api/admin/logs?page=1&page_size=5")).body.logs;
+    expect(logs.map((l: { action: string }) => l.action).slice(0, 2)).toEqual(["import_sentences", "create_room"]);
+    expect(logs[0].admin_username).toBe("cli:ops");
+    const table = await cli("sentences", "stats");
+    expect(table.stdout).toContain("cli-theme");
+  });
+
+  test("bad input exits 2 with a Korean message", async () => {
+    const noTarget = await cli("sentences", "import", "/nonexistent.json");
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toContain("--theme 또는 --room");
+    const badSize = await cli("rooms", "create", "방", "--theme", "x", "--max-users", "abc");
+    expect(badSize.code).toBe(2);
+  });
+});
+
 describe("help and db", () => {
   test("--help works on every command and exits 0", async () => {
     for (const args of [

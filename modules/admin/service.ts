@@ -27,6 +27,8 @@ export const ACTIONS = {
   revokeAdmin: "revoke_admin",
   deletePost: "delete_post",
   deleteComment: "delete_comment",
+  createRoom: "create_room",
+  importSentences: "import_sentences",
 } as const;
 
 export const SELF_DEACTIVATE = "자기 자신의 계정은 비활성화할 수 없습니다.";

@@ -35,6 +35,7 @@ export function importSentences(
 
 /** Admin dashboard figures: games in total and today (Asia/Seoul), plus result rows. */
 export const roomsStats = (ctx: ModuleContext) => service.roomsStats(ctx.db, ctx.clock.now());
+export const sentenceCounts = (ctx: ModuleContext) => service.sentenceCounts(ctx.db);
 export const countGames = (ctx: ModuleContext, range?: { from: number; to: number }) =>
   service.countGames(ctx.db, range);
 

@@ -1,7 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
 import { runtimes } from "./api";
-import { roomsCommands } from "./commands";
 import "./events";
 import { migrations } from "./migrations";
 import { roomsRoutes } from "./routes";
@@ -18,7 +17,6 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
     dependsOn: ["accounts"],
     migrations,
     routes: (ctx) => roomsRoutes(ctx, () => runtimes.get(ctx)),
-    commands: roomsCommands,
     seed(ctx) {
       const counts = seedRoomsAndSentences(ctx.db);
       const inserted = counts.reduce((sum, c) => sum + c.inserted, 0);
@@ -43,9 +41,18 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
 export const roomsModule = createRoomsModule();
 
 // The public API other modules and the CLI may use.
-export { countGames, createRoom, importSentences, listRooms, roomsStats, userGameResults } from "./api";
+export {
+  countGames,
+  createRoom,
+  importSentences,
+  listRooms,
+  roomsStats,
+  sentenceCounts,
+  userGameResults,
+} from "./api";
 export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
 export type { RoomView } from "./room-host";
+export { readSentenceFile } from "./sentence-file";
 export type { ImportCounts } from "./service";
 export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";

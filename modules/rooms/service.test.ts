@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,9 +9,9 @@ import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { isAppError } from "../kernel/errors";
 import { countGames, createRoom, importSentences, listRooms, roomsStats } from ".";
-import { readSentenceFile, roomsCommands } from "./commands";
 import { computeRewards } from "./rewards";
 import { gameResults, games, rooms, sentences } from "./schema";
+import { readSentenceFile } from "./sentence-file";
 import type { FinishedGame, StandingEntry } from "./sentence-race";
 import {
   loadSentencePool,
@@ -111,7 +111,7 @@ describe("rooms and sentences", () => {
     expect(errorOf(() => importSentences(ctx, 987_654, ["문장"])).detail).toBe("방을 찾을 수 없습니다.");
   });
 
-  test("the CLI reads JSON arrays and one-sentence-per-line text files", async () => {
+  test("sentence files: JSON arrays and one-sentence-per-line text", async () => {
     const json = join(folder, "more.json");
     const text = join(folder, "more.txt");
     writeFileSync(json, JSON.stringify(["제이슨에서 온 문장.", "또 하나의 문장."]));
@@ -122,18 +122,6 @@ describe("rooms and sentences", () => {
     expect(errorOf(() => readSentenceFile(join(folder, "object.json"))).detail).toBe(
       "유효한 문제 목록 형식이 아닙니다. 문자열 배열 형식이어야 합니다.",
     );
-
-    const log = spyOn(console, "log").mockImplementation(() => {});
-    try {
-      const [roomsGroup, sentencesGroup] = roomsCommands(ctx);
-      await sentencesGroup.parseAsync(["import", text, "--theme", "cli"], { from: "user" });
-      expect(log.mock.calls.at(-1)?.[0]).toBe("주제 cli: 추가 2개, 중복 0개, 잘못된 항목 0개");
-      await roomsGroup.parseAsync(["create", "CLI 방", "--theme", "cli", "--max-users", "8"], { from: "user" });
-      expect(log.mock.calls.at(-1)?.[0]).toContain("CLI 방");
-    } finally {
-      log.mockRestore();
-    }
-    expect(listRooms(ctx).find((r) => r.name === "CLI 방")).toMatchObject({ max_users: 8, theme: "cli" });
   });
 });
 
