@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { MSG } from "../../../../modules/kernel/account-rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { TextField } from "../../ui/text-field";
 import { session, sessionErrorAtom, sessionStatusAtom } from "../session/atoms";
 import { isPasswordResetRequired, LOGIN_FAILED } from "../session/machine";
 import { useHistoryState } from "./history-state";
@@ -74,31 +75,25 @@ export function LoginPage() {
             {error}
           </p>
         )}
-        <label className="field">
-          <span className="field-label">이메일</span>
-          <input
-            className="input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">비밀번호</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        </label>
+        <TextField
+          label="이메일"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label="비밀번호"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <label className="checkbox">
           <input
             type="checkbox"

@@ -5,6 +5,7 @@ import { MSG } from "../../../../modules/kernel/account-rules";
 import { api, isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { tokens } from "../../lib/tokens";
+import { TextField } from "../../ui/text-field";
 import { session, sessionAtom } from "../session/atoms";
 import type { User } from "../session/types";
 import { useHistoryState } from "./history-state";
@@ -116,32 +117,26 @@ function PasswordResetForm({ user }: { user: User }) {
             {phase.message}
           </p>
         )}
-        <label className="field">
-          <span className="field-label">새 비밀번호</span>
-          <input
-            className="input"
-            type="password"
-            name="new_password"
-            autoComplete="new-password"
-            value={password}
-            disabled={busy}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">새 비밀번호 확인</span>
-          <input
-            className="input"
-            type="password"
-            name="confirm_password"
-            autoComplete="new-password"
-            value={confirm}
-            disabled={busy}
-            onChange={(e) => setConfirm(e.target.value)}
-            required
-          />
-        </label>
+        <TextField
+          label="새 비밀번호"
+          type="password"
+          name="new_password"
+          autoComplete="new-password"
+          disabled={busy}
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        <TextField
+          label="새 비밀번호 확인"
+          type="password"
+          name="confirm_password"
+          autoComplete="new-password"
+          disabled={busy}
+          required
+          value={confirm}
+          onValue={setConfirm}
+        />
         <div className="button-row">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {phase.kind === "submitting" ? "변경 중..." : "비밀번호 변경"}

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { checkPassword, checkUsername, MSG, USERNAME_MAX } from "../../../../modules/kernel/account-rules";
 import { api, isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { TextField } from "../../ui/text-field";
 import { sessionStatusAtom } from "../session/atoms";
 
 export const REGISTER_FAILED = "회원가입에 실패했습니다. 입력 정보를 확인해주세요.";
@@ -86,19 +87,16 @@ export function RegisterPage() {
             {error}
           </p>
         )}
-        <label className="field">
-          <span className="field-label">아이디</span>
-          <input
-            className="input"
-            name="username"
-            autoComplete="username"
-            maxLength={USERNAME_MAX}
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            aria-describedby="username-rules"
-            required
-          />
-        </label>
+        <TextField
+          label="아이디"
+          name="username"
+          autoComplete="username"
+          maxLength={USERNAME_MAX}
+          aria-describedby="username-rules"
+          required
+          value={username}
+          onValue={setUsername}
+        />
         <ul className="checklist" id="username-rules" aria-live="polite">
           {usernameCheck.checks.map((check) => (
             <CheckItem key={check.label} state={itemState(check.ok, username.length > 0)}>
@@ -107,49 +105,40 @@ export function RegisterPage() {
           ))}
           {usernameCheck.ok && <li className="check-positive">{MSG.usernameOk}</li>}
         </ul>
-        <label className="field">
-          <span className="field-label">이메일</span>
-          <input
-            className="input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">비밀번호</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby="password-rules"
-            required
-          />
-        </label>
+        <TextField
+          label="이메일"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label="비밀번호"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          aria-describedby="password-rules"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <ul className="checklist" id="password-rules" aria-live="polite">
           <CheckItem state={itemState(passwordLength.ok, password.length > 0)}>{passwordLength.label}</CheckItem>
         </ul>
         {passwordCheck.error === MSG.passwordMax && <p className="field-error">{MSG.passwordMax}</p>}
-        <label className="field">
-          <span className="field-label">비밀번호 확인</span>
-          <input
-            className="input"
-            type="password"
-            name="confirm_password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            aria-invalid={mismatch}
-            required
-          />
-        </label>
+        <TextField
+          label="비밀번호 확인"
+          type="password"
+          name="confirm_password"
+          autoComplete="new-password"
+          aria-invalid={mismatch}
+          required
+          value={confirm}
+          onValue={setConfirm}
+        />
         {mismatch && <p className="field-error">{MSG.passwordMismatch}</p>}
         {password.length > 0 && !mismatch && confirm === password && <p className="field-ok">비밀번호가 일치합니다.</p>}
         <button type="submit" className="btn btn-primary btn-block" disabled={!canSubmit}>
