@@ -1,0 +1,22 @@
+/** The board pages' texts (spec part 2 §2, §8). Server-side limits and validation texts are in modules/board/rules. */
+export const BOARD_TEXT = {
+  title: "자유게시판",
+  listLoadFailed: "게시글을 불러오는데 실패했습니다.",
+  empty: "아직 게시글이 없습니다.",
+  writeFirst: "첫 게시글을 작성해보세요",
+  noResults: "검색 결과가 없습니다.",
+  postNotFound: "게시글을 찾을 수 없습니다.",
+  deletePostConfirm: "이 게시글을 삭제하시겠습니까?",
+  deletePostFailed: "게시글 삭제에 실패했습니다.",
+  createUnauthorized: "인증에 실패했습니다. 로그아웃 후 다시 로그인해주세요.",
+  createFailed: "게시글 작성에 실패했습니다. 다시 시도해주세요.",
+  updateFailed: "게시글 수정에 실패했습니다. 다시 시도해주세요.",
+  loginToWrite: "글을 작성하려면 로그인이 필요합니다.",
+  sessionExpired: "세션이 만료되었거나 로그인이 필요합니다. 다시 로그인해주세요.",
+  commentsLoadFailed: "댓글을 불러오는데 실패했습니다.",
+  commentCreateFailed: "댓글 작성에 실패했습니다.",
+  commentEditFailed: "댓글 수정에 실패했습니다.",
+  commentDeleteFailed: "댓글 삭제에 실패했습니다.",
+  replyCreateFailed: "답글 작성에 실패했습니다.",
+  deleteCommentConfirm: "이 댓글을 삭제하시겠습니까?",
+} as const;

@@ -1,0 +1,28 @@
+/** Display formatting shared by pages (spec part 2 §1, §9: board dates as YYYY-MM-DD HH:mm, Seoul time). */
+
+export const INVALID_DATE_TEXT = "날짜 정보 없음";
+
+// One formatter for the whole app: building an Intl.DateTimeFormat is slow compared to using one.
+const seoulParts = new Intl.DateTimeFormat("en-US", {
+  timeZone: "Asia/Seoul",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  // h23, not hour12:false: some engines print midnight as "24" with the latter.
+  hourCycle: "h23",
+});
+
+/**
+ * `YYYY-MM-DD HH:mm` in Seoul time, whatever the viewer's own time zone. Anything that is not a valid date (null,
+ * empty, garbage, an out-of-range number) gives 날짜 정보 없음.
+ */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return INVALID_DATE_TEXT;
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return INVALID_DATE_TEXT;
+  const part: Record<string, string> = {};
+  for (const { type, value: text } of seoulParts.formatToParts(date)) part[type] = text;
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
+}
