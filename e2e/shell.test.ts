@@ -256,7 +256,7 @@ describe("app shell", () => {
 
     await page.getByRole("link", { name: "자유게시판" }).click();
     await page.waitForURL(`${e2e.url}/board`);
-    await page.getByText("준비 중").first().waitFor();
+    await page.getByRole("heading", { name: "자유게시판" }).waitFor();
     expect(await page.title()).toBe("자유게시판 | 타자마당");
 
     await page.goto(`${e2e.url}/rooms/1`);

@@ -1,9 +1,9 @@
 /** Small pieces shared by the board pages. */
 import { Link } from "@tanstack/react-router";
 import { isApiError } from "../../lib/api";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, pageWindow } from "../../lib/format";
 import { BOARD_TEXT } from "./messages";
-import { pageWindow, withPage } from "./pager";
+import { withPage } from "./pager";
 import type { BoardSearch } from "./types";
 
 /** A route's `$postId` as a post id, or null when it cannot be one (then the post is simply not found). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { pageWindow, parseBoardSearch, withPage } from "./pager";
+import { pageWindow } from "../../lib/format";
+import { parseBoardSearch, withPage } from "./pager";
 
 describe("pageWindow", () => {
   test("no pages, no numbers", () => {

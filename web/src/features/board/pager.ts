@@ -4,20 +4,6 @@ import type { BoardSearch } from "./types";
 /** The server's highest accepted page (modules/board/model.ts MAX_PAGE; that file pulls in the server schemas). */
 const MAX_PAGE = 1_000_000;
 
-export const PAGER_WINDOW = 5;
-
-/**
- * Up to `size` consecutive page numbers with the current page in the middle where possible, clamped to 1 and the
- * last page (spec part 2 §2: a window of about 5 pages).
- */
-export function pageWindow(current: number, totalPages: number, size = PAGER_WINDOW): number[] {
-  if (totalPages < 1) return [];
-  const page = Math.min(Math.max(1, current), totalPages);
-  const count = Math.min(size, totalPages);
-  const start = Math.min(Math.max(1, page - Math.floor(size / 2)), totalPages - count + 1);
-  return Array.from({ length: count }, (_, i) => start + i);
-}
-
 // The router parses search values as JSON, so ?q=2024 arrives as a number.
 const text = (value: unknown, max: number) =>
   typeof value === "string" || typeof value === "number" ? String(value).trim().slice(0, max) : "";
