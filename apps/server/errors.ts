@@ -77,7 +77,9 @@ export function errorHandler(log: Logger) {
     switch (code) {
       case "VALIDATION": {
         const issues = (error as unknown as { all: ValidationIssue[] }).all ?? [];
-        const where = (error as unknown as { type: string }).type ?? "body";
+        // Elysia reports numeric query/path coercion failures as "property" without the field's name.
+        const type = (error as unknown as { type?: string }).type;
+        const where = !type ? "body" : type === "property" ? "request" : type;
         return jsonResponse(422, { detail: fieldErrors(where, issues) });
       }
       case "PARSE":
