@@ -1,14 +1,12 @@
-/** Area: home (issue 3, rooms). Replace this file's routes; keep the export name `homeRoutes`. */
+/** Area: home (issue 3, rooms): the live room list. */
 import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+import { HomePage } from "../features/rooms/home-page";
 import { rootRoute } from "./root";
 
 const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/",
-  component: () => (
-    <ComingSoon home title="실시간 타자 방" description="방 목록은 준비 중입니다. 곧 함께 타자를 칠 수 있어요!" />
-  ),
+  component: HomePage,
 });
 
 export const homeRoutes = [homeRoute] as const;

@@ -1,6 +1,6 @@
-/** Area: typing rooms (issue 3). Replace the room page; `/rooms` → `/` (spec part 1 §2) must stay. */
+/** Area: typing rooms (issue 3). `/rooms` → `/` (spec part 1 §2); `/rooms/$roomId` is the room. */
 import { createRoute, redirect } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+import { RoomPage } from "../features/rooms/room-page";
 import { rootRoute } from "./root";
 
 const roomsIndexRoute = createRoute({
@@ -14,7 +14,13 @@ const roomsIndexRoute = createRoute({
 const roomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/rooms/$roomId",
-  component: () => <ComingSoon title="타자 방" />,
+  component: RoomRouteComponent,
 });
+
+/** Keyed by the id so moving from one room to another leaves the first and starts the second fresh. */
+function RoomRouteComponent() {
+  const { roomId } = roomRoute.useParams();
+  return <RoomPage key={roomId} roomId={roomId} />;
+}
 
 export const roomsRoutes = [roomsIndexRoute, roomRoute] as const;

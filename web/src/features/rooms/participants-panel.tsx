@@ -1,0 +1,84 @@
+import { useState } from "react";
+import type { Room } from "./types";
+
+function Medals({ gold, silver, bronze }: { gold: number; silver: number; bronze: number }) {
+  return (
+    <span className="p-medals" role="img" aria-label={`금메달 ${gold}개, 은메달 ${silver}개, 동메달 ${bronze}개`}>
+      <span className="medal medal-gold">
+        <span className="medal-dot" aria-hidden="true" />
+        {gold}
+      </span>
+      <span className="medal medal-silver">
+        <span className="medal-dot" aria-hidden="true" />
+        {silver}
+      </span>
+      <span className="medal medal-bronze">
+        <span className="medal-dot" aria-hidden="true" />
+        {bronze}
+      </span>
+    </span>
+  );
+}
+
+/** Members with level and medals, then guests with the "익명" tag; a side panel on desktop, folded on phones. */
+export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; mySessionId: string | null }) {
+  const [open, setOpen] = useState(false);
+  const users = room?.users ?? [];
+  const guests = room?.anonymous_users ?? [];
+  const total = users.length + guests.length;
+  return (
+    <aside className={`participants card${open ? " participants-open" : ""}`} aria-label="참가자">
+      <button
+        type="button"
+        className="participants-toggle"
+        aria-expanded={open}
+        aria-controls="participants-list"
+        onClick={() => setOpen((v) => !v)}
+      >
+        <span>
+          참가자 <strong>{total}</strong>명
+        </span>
+        <span className="participants-chevron" aria-hidden="true" />
+      </button>
+      <h2 className="participants-title">
+        참가자 <span className="muted">{total}명</span>
+      </h2>
+      <ul className="participants-list" id="participants-list">
+        {users.map((u) => (
+          <li key={u.session_id} className="participant">
+            <span className="p-avatar" aria-hidden="true">
+              {u.username.slice(0, 1)}
+            </span>
+            <span className="p-main">
+              <span className="p-name">
+                {u.username}
+                {u.session_id === mySessionId && <span className="tag tag-me">나</span>}
+              </span>
+              <span className="p-sub">
+                <span className="p-level">Lv.{u.level}</span>
+                <Medals gold={u.gold_medals} silver={u.silver_medals} bronze={u.bronze_medals} />
+              </span>
+            </span>
+          </li>
+        ))}
+        {guests.map((g) => (
+          <li key={g.session_id} className="participant participant-guest">
+            <span className="p-avatar p-avatar-guest" aria-hidden="true">
+              ?
+            </span>
+            <span className="p-main">
+              <span className="p-name">
+                {g.nickname}
+                {g.session_id === mySessionId && <span className="tag tag-me">나</span>}
+              </span>
+              <span className="p-sub">
+                <span className="tag tag-anon">익명</span>
+              </span>
+            </span>
+          </li>
+        ))}
+        {total === 0 && <li className="participants-empty muted">아직 아무도 없습니다.</li>}
+      </ul>
+    </aside>
+  );
+}

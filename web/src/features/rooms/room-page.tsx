@@ -1,0 +1,67 @@
+import "./rooms.css";
+import { Link } from "@tanstack/react-router";
+import { useAtomValue } from "jotai";
+import { useState } from "react";
+import { connectionStateAtom } from "../../lib/socket";
+import { useDocumentTitle } from "../../lib/title";
+import { ChatPanel } from "./chat-panel";
+import { GamePanel } from "./game-panel";
+import { DoorIcon, SearchIcon } from "./icons";
+import { ParticipantsPanel } from "./participants-panel";
+import { RoomHeader } from "./room-header";
+import { canAnswer } from "./room-state";
+import { type RoomFailure, useRoom } from "./use-room";
+
+export const ROOM_NOT_FOUND = "방을 찾을 수 없습니다.";
+
+function RoomUnavailable({ failure }: { failure: RoomFailure }) {
+  const text = failure.kind === "not_found" ? ROOM_NOT_FOUND : failure.message;
+  return (
+    <section className="page page-narrow room-unavailable">
+      <p className="room-unavailable-icon" aria-hidden="true">
+        {failure.kind === "not_found" ? <SearchIcon /> : <DoorIcon />}
+      </p>
+      <h1 className="page-title">{text}</h1>
+      <p className="muted">
+        {failure.kind === "not_found"
+          ? "주소가 잘못되었거나 사라진 방입니다."
+          : "다른 방에 입장하거나 잠시 후 다시 시도해주세요."}
+      </p>
+      <Link to="/" className="btn btn-primary">
+        방 목록으로
+      </Link>
+    </section>
+  );
+}
+
+/** The typing room (spec part 1 §2 "Room"). Keyed by room id by the route, so a new room starts fresh. */
+export function RoomPage({ roomId }: { roomId: string }) {
+  const id = /^[1-9][0-9]{0,9}$/.test(roomId) ? Number(roomId) : Number.NaN;
+  const { state, failure, send } = useRoom(id);
+  const [typed, setTyped] = useState("");
+  const connected = useAtomValue(connectionStateAtom) === "open";
+  useDocumentTitle(failure ? ROOM_NOT_FOUND : (state.room?.name ?? "타자 방"));
+
+  if (failure) return <RoomUnavailable failure={failure} />;
+  const answering = canAnswer(state);
+  return (
+    <div className="room">
+      <RoomHeader room={state.room} status={state.game?.status ?? null} />
+      <div className="room-body">
+        <ParticipantsPanel room={state.room} mySessionId={state.sessionId} />
+        <div className="room-main">
+          <GamePanel state={state} typed={answering ? typed : ""} />
+          <ChatPanel
+            messages={state.messages}
+            mySessionId={state.sessionId}
+            answering={answering}
+            typed={typed}
+            onType={setTyped}
+            onSend={send}
+            disabled={!connected || !state.joined}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

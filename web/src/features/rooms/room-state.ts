@@ -1,0 +1,341 @@
+/**
+ * The room screen's state, driven by the room's socket events (spec part 1 §4 "Room game status", §9). A pure
+ * reducer: the page feeds it events with the local time of arrival, so timers, fading and the chat buffer are
+ * tested without a browser.
+ */
+import type {
+  ChatPayload,
+  Counts,
+  Feedback,
+  GameResults,
+  GameState,
+  JoinedPayload,
+  Room,
+  SubmissionComplete,
+  UsersUpdate,
+} from "./types";
+
+/** The chat keeps this many messages; problems and results are never dropped (spec §9). */
+export const CHAT_BUFFER = 200;
+/** How long a system message stays before it fades. */
+export const SYSTEM_TTL_MS = 5_000;
+/** System messages fade out over this long after they expire, then they are removed. */
+export const FADE_MS = 1_000;
+/** The default game length when a state carries none (spec §9). */
+export const DEFAULT_GAME_SECONDS = 10;
+
+export type EntryKind = "chat" | "system" | "problem" | "result" | "error";
+
+export interface ChatEntry {
+  id: number;
+  kind: EntryKind;
+  text: string;
+  author: string | null;
+  sessionId: string | null;
+  isAnonymous: boolean;
+  at: number;
+  sentenceId?: number;
+  /** A problem that is no longer the current one (a later problem came, or its game finished). */
+  finalized?: boolean;
+  /** The problem's time window in local milliseconds (the highlight timer). */
+  startLocal?: number;
+  durationMs?: number;
+  results?: GameResults["results"];
+  expiresAt?: number;
+  fading?: boolean;
+}
+
+/** The current game's window in local time (server times shifted by the server's clock at arrival). */
+export interface Timing {
+  startLocal: number;
+  endLocal: number;
+  durationMs: number;
+}
+
+export interface RoomState {
+  room: Room | null;
+  joined: boolean;
+  sessionId: string | null;
+  myName: string | null;
+  game: GameState | null;
+  timing: Timing | null;
+  nextGameLocal: number | null;
+  countdown: number | null;
+  endCountdown: number | null;
+  feedback: Feedback | null;
+  /** The sentence the player has sent an answer for and awaits feedback on. */
+  pendingSentenceId: number | null;
+  completed: { count: number; total: number } | null;
+  results: GameResults | null;
+  messages: ChatEntry[];
+  seq: number;
+}
+
+export const initialRoomState: RoomState = {
+  room: null,
+  joined: false,
+  sessionId: null,
+  myName: null,
+  game: null,
+  timing: null,
+  nextGameLocal: null,
+  countdown: null,
+  endCountdown: null,
+  feedback: null,
+  pendingSentenceId: null,
+  completed: null,
+  results: null,
+  messages: [],
+  seq: 0,
+};
+
+export type RoomAction =
+  | { type: "room"; room: Room }
+  | { type: "joined"; payload: JoinedPayload; now: number }
+  | { type: "state"; payload: GameState; now: number }
+  | { type: "chat"; payload: ChatPayload; now: number }
+  | { type: "countdown_message"; message: string; seconds: number; now: number }
+  | { type: "countdown_number"; number: number }
+  | { type: "end_countdown_message"; message: string; seconds: number; now: number }
+  | { type: "end_countdown_number"; number: number }
+  | { type: "submission_complete"; payload: SubmissionComplete; now: number }
+  | { type: "feedback"; payload: Feedback }
+  | { type: "results"; payload: GameResults }
+  | { type: "users"; payload: UsersUpdate }
+  | { type: "counts"; payload: Counts }
+  | { type: "submitting"; sentenceId: number }
+  | { type: "submit_refused" }
+  | { type: "error_message"; text: string; now: number }
+  | { type: "tick"; now: number };
+
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+
+/** Local time of a server instant, using the server's clock reading that arrived with it. */
+function toLocal(iso: string | null, serverTime: string, now: number): number | null {
+  const at = time(iso);
+  const server = time(serverTime);
+  if (Number.isNaN(at)) return null;
+  return Number.isNaN(server) ? at : now + (at - server);
+}
+
+function timingOf(game: GameState, now: number): Timing | null {
+  if (game.status !== "in_progress" && game.status !== "finished") return null;
+  const durationMs = (game.game_duration || DEFAULT_GAME_SECONDS) * 1000;
+  const startLocal = toLocal(game.started_at, game.server_time, now) ?? now;
+  const endLocal = toLocal(game.ends_at, game.server_time, now) ?? startLocal + durationMs;
+  return { startLocal, endLocal, durationMs: endLocal - startLocal };
+}
+
+/** Drops the oldest messages beyond the buffer, never a problem or a result. */
+export function trimMessages(messages: ChatEntry[], limit = CHAT_BUFFER): ChatEntry[] {
+  let excess = messages.length - limit;
+  if (excess <= 0) return messages;
+  return messages.filter((m) => {
+    if (excess <= 0 || m.kind === "problem" || m.kind === "result") return true;
+    excess--;
+    return false;
+  });
+}
+
+function push(state: RoomState, entry: Omit<ChatEntry, "id">): RoomState {
+  const seq = state.seq + 1;
+  return { ...state, seq, messages: trimMessages([...state.messages, { ...entry, id: seq }]) };
+}
+
+const finalizeProblems = (messages: ChatEntry[]) =>
+  messages.some((m) => m.kind === "problem" && !m.finalized)
+    ? messages.map((m) => (m.kind === "problem" && !m.finalized ? { ...m, finalized: true } : m))
+    : messages;
+
+const currentProblem = (state: RoomState) =>
+  state.messages.findLast((m) => m.kind === "problem" && !m.finalized) ?? null;
+
+/** Posts the sentence as the current problem (once per game) and marks the earlier one finalized. */
+function postProblem(state: RoomState, sentenceId: number, text: string, timing: Timing, now: number): RoomState {
+  if (currentProblem(state)?.sentenceId === sentenceId) return state;
+  const finalized = { ...state, messages: finalizeProblems(state.messages) };
+  return push(finalized, {
+    kind: "problem",
+    text,
+    author: null,
+    sessionId: null,
+    isAnonymous: false,
+    at: now,
+    sentenceId,
+    startLocal: timing.startLocal,
+    durationMs: timing.durationMs,
+  });
+}
+
+const system = (text: string, now: number, ttlMs = SYSTEM_TTL_MS): Omit<ChatEntry, "id"> => ({
+  kind: "system",
+  text,
+  author: null,
+  sessionId: null,
+  isAnonymous: false,
+  at: now,
+  expiresAt: now + ttlMs,
+});
+
+/** `fromJoin`: the join's own `my_result` already says whether the player answered this game. */
+function applyGame(state: RoomState, game: GameState, now: number, fromJoin = false): RoomState {
+  const timing = timingOf(game, now);
+  const previous = state.game;
+  const next: RoomState = {
+    ...state,
+    game,
+    timing,
+    nextGameLocal: game.status === "waiting" ? toLocal(game.next_game_at, game.server_time, now) : null,
+  };
+  switch (game.status) {
+    case "waiting":
+      return { ...next, countdown: null, endCountdown: null };
+    case "countdown":
+      return { ...next, countdown: game.countdown_seconds, endCountdown: null };
+    case "in_progress": {
+      const newGame = previous?.status !== "in_progress" || previous.sentence?.id !== game.sentence?.id;
+      let reset = next;
+      if (newGame) reset = { ...reset, countdown: null, endCountdown: null, completed: null, results: null };
+      // Completion is reset for a new game (spec §4).
+      if (newGame && !fromJoin) reset = { ...reset, feedback: null, pendingSentenceId: null };
+      if (!game.sentence || !timing) return reset;
+      return postProblem(reset, game.sentence.id, game.sentence.text, timing, now);
+    }
+    case "finished":
+      return { ...next, countdown: null, endCountdown: null, messages: finalizeProblems(state.messages) };
+  }
+}
+
+function applyChat(state: RoomState, chat: ChatPayload, now: number): RoomState {
+  const base = {
+    text: chat.message,
+    author: chat.is_system ? null : chat.nickname || chat.username,
+    sessionId: chat.session_id ?? null,
+    isAnonymous: chat.is_anonymous,
+    at: now,
+  };
+  switch (chat.message_type) {
+    case "problem": {
+      if (chat.sentence_id === undefined) return state;
+      const durationMs = (chat.game_duration ?? DEFAULT_GAME_SECONDS) * 1000;
+      const timing = state.timing ?? { startLocal: now, endLocal: now + durationMs, durationMs };
+      return postProblem(state, chat.sentence_id, chat.message, timing, now);
+    }
+    case "result":
+      return push(
+        { ...state, messages: finalizeProblems(state.messages) },
+        { ...base, kind: "result", sentenceId: chat.sentence_id, results: chat.results ?? [] },
+      );
+    case "system":
+      return push(state, system(chat.message, now));
+    default:
+      return push(state, { ...base, kind: "chat" });
+  }
+}
+
+/** Marks expired system messages as fading and removes faded ones; the same state when nothing changed. */
+function expire(state: RoomState, now: number): RoomState {
+  let changed = false;
+  const messages: ChatEntry[] = [];
+  for (const m of state.messages) {
+    if (m.expiresAt === undefined || now < m.expiresAt) {
+      messages.push(m);
+    } else if (now >= m.expiresAt + FADE_MS) {
+      changed = true;
+    } else if (!m.fading) {
+      changed = true;
+      messages.push({ ...m, fading: true });
+    } else {
+      messages.push(m);
+    }
+  }
+  return changed ? { ...state, messages } : state;
+}
+
+const withCounts = (room: Room | null, counts: Omit<Counts, "room_id">): Room | null =>
+  room && {
+    ...room,
+    user_count: counts.user_count,
+    anonymous_count: counts.anonymous_count,
+    total_participants: counts.total_participants,
+  };
+
+export function roomReducer(state: RoomState, action: RoomAction): RoomState {
+  switch (action.type) {
+    case "room":
+      return state.joined ? state : { ...state, room: action.room };
+    case "joined": {
+      const { payload, now } = action;
+      const joined: RoomState = {
+        ...state,
+        joined: true,
+        room: payload.room,
+        sessionId: payload.session_id,
+        myName: payload.user?.username ?? payload.nickname ?? null,
+        feedback: payload.my_result,
+        pendingSentenceId: null,
+      };
+      return applyGame(joined, payload.game_state, now, true);
+    }
+    case "state":
+      return applyGame(state, action.payload, action.now);
+    case "chat":
+      return applyChat(state, action.payload, action.now);
+    case "countdown_message":
+      return push({ ...state, countdown: action.seconds }, system(action.message, action.now, action.seconds * 1000));
+    case "countdown_number":
+      return { ...state, countdown: action.number };
+    case "end_countdown_message":
+      return push(state, system(action.message, action.now, action.seconds * 1000));
+    case "end_countdown_number":
+      return { ...state, endCountdown: action.number };
+    case "submission_complete": {
+      const { payload } = action;
+      const completed = { count: payload.completed_count, total: payload.total_players };
+      const name = payload.nickname || payload.username;
+      const place = payload.position === null ? "순위 없음" : `${payload.position}위`;
+      return push({ ...state, completed }, system(`${name}님 완료! ${place} · ${payload.wpm}타/분`, action.now));
+    }
+    case "feedback":
+      return { ...state, feedback: action.payload, pendingSentenceId: null };
+    case "results":
+      return { ...state, results: action.payload, endCountdown: null };
+    case "users":
+      return state.room
+        ? {
+            ...state,
+            room: {
+              ...withCounts(state.room, action.payload)!,
+              max_users: action.payload.max_users,
+              users: action.payload.users,
+              anonymous_users: action.payload.anonymous_users,
+            },
+          }
+        : state;
+    case "counts":
+      return { ...state, room: withCounts(state.room, action.payload) };
+    case "submitting":
+      return { ...state, pendingSentenceId: action.sentenceId };
+    case "submit_refused":
+      return { ...state, pendingSentenceId: null };
+    case "error_message":
+      return push(state, {
+        kind: "error",
+        text: action.text,
+        author: null,
+        sessionId: null,
+        isAnonymous: false,
+        at: action.now,
+      });
+    case "tick":
+      return expire(state, action.now);
+  }
+}
+
+/** True while the player may still send this game's answer (the input then submits instead of chatting). */
+export function canAnswer(state: RoomState): boolean {
+  const { game } = state;
+  if (game?.status !== "in_progress" || !game.sentence) return false;
+  if (state.feedback?.sentence_id === game.sentence.id) return false;
+  return state.pendingSentenceId !== game.sentence.id;
+}

@@ -1,0 +1,167 @@
+/**
+ * One room's live state: joins through the app's one socket (again after every reconnect), leaves on unmount,
+ * feeds the room's events into `roomReducer`, and sends chat lines and answers.
+ */
+import { useAtomValue } from "jotai";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { api, isApiError } from "../../lib/api";
+import { socketManager } from "../../lib/socket";
+import { currentUserAtom } from "../session/atoms";
+import { canAnswer, initialRoomState, type RoomAction, roomReducer } from "./room-state";
+import type { Room, SocketError } from "./types";
+
+/** Cleanup of faded system messages runs this often (spec §9). */
+const CLEANUP_MS = 100;
+/** The server's rate-limit text starts like this; it is shown in red inside the chat instead of an alert. */
+export const RATE_LIMIT_PREFIX = "메시지를 너무 빠르게";
+
+export type RoomFailure = { kind: "not_found" } | { kind: "full"; message: string };
+
+type Payload = { room_id?: number | string | null } & Record<string, unknown>;
+
+/** Room events and how each becomes a reducer action (`now` is the local arrival time). */
+const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
+  "room:joined": (payload, now) => ({ type: "joined", payload, now }),
+  "room:joined:anonymous": (payload, now) => ({ type: "joined", payload, now }),
+  "game:state": (payload, now) => ({ type: "state", payload, now }),
+  "chat:message": (payload, now) => ({ type: "chat", payload, now }),
+  "game:countdown_message": (p: { message: string; seconds: number }, now) => ({
+    type: "countdown_message",
+    message: p.message,
+    seconds: p.seconds,
+    now,
+  }),
+  "game:countdown_number": (p: { number: number }) => ({ type: "countdown_number", number: p.number }),
+  "game:end_countdown_message": (p: { message: string; seconds: number }, now) => ({
+    type: "end_countdown_message",
+    message: p.message,
+    seconds: p.seconds,
+    now,
+  }),
+  "game:end_countdown_number": (p: { number: number }) => ({ type: "end_countdown_number", number: p.number }),
+  "game:submission_complete": (payload, now) => ({ type: "submission_complete", payload, now }),
+  "game:personal_feedback": (payload) => ({ type: "feedback", payload }),
+  "game:results": (payload) => ({ type: "results", payload }),
+  "room:users_update": (payload) => ({ type: "users", payload }),
+  "room:user_joined": (payload) => ({ type: "counts", payload }),
+  "room:user_left": (payload) => ({ type: "counts", payload }),
+  "room:anonymous_joined": (payload) => ({ type: "counts", payload }),
+  "room:anonymous_left": (payload) => ({ type: "counts", payload }),
+};
+
+const JOIN_EVENTS = new Set(["join_room", "join_anonymous"]);
+
+export function useRoom(roomId: number) {
+  const [state, dispatch] = useReducer(roomReducer, initialRoomState);
+  const [failure, setFailure] = useState<RoomFailure | null>(null);
+  const user = useAtomValue(currentUserAtom);
+  const userRef = useRef(user);
+  userRef.current = user;
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  // First paint of the header, and the missing-room page even while the socket is still connecting.
+  useEffect(() => {
+    if (!Number.isSafeInteger(roomId) || roomId < 1) {
+      setFailure({ kind: "not_found" });
+      return;
+    }
+    const controller = new AbortController();
+    api.get<Room>(`/api/rooms/${roomId}`, { signal: controller.signal }).then(
+      (room) => dispatch({ type: "room", room }),
+      (error) => {
+        if (isApiError(error) && error.status === 404) setFailure({ kind: "not_found" });
+      },
+    );
+    return () => controller.abort();
+  }, [roomId]);
+
+  useEffect(() => {
+    if (!Number.isSafeInteger(roomId) || roomId < 1) return;
+    const offs = Object.entries(EVENTS).map(([event, toAction]) =>
+      socketManager.subscribe(event, (payload: Payload) => {
+        if (payload && Number(payload.room_id) === roomId) dispatch(toAction(payload as never, Date.now()));
+      }),
+    );
+    offs.push(
+      socketManager.subscribe("error", (error: SocketError) => {
+        const message = error?.message ?? "";
+        if (error?.event && JOIN_EVENTS.has(error.event)) {
+          if (error.code === "room_not_found") return setFailure({ kind: "not_found" });
+          if (error.code === "room_full") return setFailure({ kind: "full", message });
+        }
+        if (error?.event === "game:submission") dispatch({ type: "submit_refused" });
+        if (message.startsWith(RATE_LIMIT_PREFIX)) dispatch({ type: "error_message", text: message, now: Date.now() });
+        else if (message) window.alert(message);
+      }),
+    );
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [roomId]);
+
+  // Join now and after every (re)connect, with whoever is signed in at that moment; leave on unmount.
+  useEffect(() => {
+    if (!Number.isSafeInteger(roomId) || roomId < 1) return;
+    const join = () => {
+      const current = userRef.current;
+      if (current)
+        socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
+      else socketManager.emit("join_anonymous", { room_id: roomId });
+    };
+    if (socketManager.getSocket().connected) join();
+    const offConnect = socketManager.subscribe("connect", join);
+    // Closing the tab frees the place at once instead of after the server's reconnect grace.
+    const onPageHide = () => socketManager.emit("disconnect_cleanup", { room_id: roomId });
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      offConnect();
+      window.removeEventListener("pagehide", onPageHide);
+      if (!socketManager.getSocket().connected) return;
+      const current = userRef.current;
+      socketManager.emit("leave_room", {
+        room_id: roomId,
+        ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
+      });
+    };
+  }, [roomId]);
+
+  useEffect(() => {
+    const timer = setInterval(() => dispatch({ type: "tick", now: Date.now() }), CLEANUP_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  /** Sends the input line: this game's answer while one is due, else a chat message. True when it was sent. */
+  const send = useCallback(
+    (text: string): boolean => {
+      const current = stateRef.current;
+      const sentence = current.game?.sentence;
+      if (canAnswer(current) && sentence) {
+        if (!text.trim()) return false;
+        const elapsed = current.timing ? Math.max(0, (Date.now() - current.timing.startLocal) / 1000) : undefined;
+        socketManager.emit("game:submission", {
+          room_id: roomId,
+          sentence_id: sentence.id,
+          typed_text: text,
+          elapsed_time: elapsed,
+          is_game_answer: true,
+        });
+        dispatch({ type: "submitting", sentenceId: sentence.id });
+        return true;
+      }
+      const message = text.trim();
+      if (!message) return false;
+      const me = userRef.current;
+      socketManager.emit("chat_message", {
+        room_id: roomId,
+        message,
+        is_game_answer: false,
+        ...(me ? { user_id: me.id, username: me.username } : {}),
+      });
+      return true;
+    },
+    [roomId],
+  );
+
+  return { state, failure, send };
+}
