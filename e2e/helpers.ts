@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../apps/server/testing";
+import { startTestServer, type TestServer, type TestServerOptions } from "../apps/server/testing";
 import { accountsApi } from "../modules/accounts";
 
 export const CHROMIUM_ARGS = [
@@ -30,7 +30,46 @@ export const CHROMIUM_ARGS = [
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 375, height: 740 } as const;
 
+/**
+ * Playwright in-process hands every protocol message to `setImmediate`; under Bun those callbacks do not always
+ * run in the order they were queued, so an event for a page's WebSocket can arrive before the WebSocket object
+ * exists ("Cannot find object to frameReceived: ws@…"), which breaks the whole browser connection. One FIFO queue
+ * drained by a single pending immediate keeps the order.
+ */
+function keepPlaywrightMessagesInOrder() {
+  // biome-ignore lint/suspicious/noExplicitAny: private in-process connection objects of playwright-core
+  const client = (chromium as any)._connection;
+  const server = client?.toImpl?.(client);
+  if (!server || client.__fifo) return;
+  client.__fifo = true;
+  const queue: (() => void)[] = [];
+  let pending = false;
+  const drain = () => {
+    pending = false;
+    for (const task of queue.splice(0)) {
+      try {
+        task();
+      } catch (error) {
+        // As before: a failing message surfaces as an uncaught error without dropping the ones after it.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+  const enqueue = (task: () => void) => {
+    queue.push(task);
+    if (!pending) {
+      pending = true;
+      setImmediate(drain);
+    }
+  };
+  server.onmessage = (message: unknown) => enqueue(() => client.dispatch(message));
+  client.onmessage = (message: unknown) => enqueue(() => server.dispatch(message));
+}
+
 export function launchBrowser(): Promise<Browser> {
+  keepPlaywrightMessagesInOrder();
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
@@ -68,9 +107,10 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+/** A browser and a test server; `options` go to startTestServer (e.g. a module list with short game phases). */
+export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
   await ensureWebBuild();
-  const server = await startTestServer();
+  const server = await startTestServer(options);
   const browser = await launchBrowser();
   const contexts: BrowserContext[] = [];
   return {

@@ -6,62 +6,22 @@
  * Set ROOMS_SCREENSHOTS=/some/dir to also save screenshots of the pages (for a human look).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { modules } from "../apps/server/modules";
-import { startTestServer, type TestServer } from "../apps/server/testing";
+import type { TestServer } from "../apps/server/testing";
 import { accountsApi } from "../modules/accounts";
 import { keystrokes } from "../modules/kernel/typing";
 import { createRoom, createRoomsModule, importSentences } from "../modules/rooms";
-import { DESKTOP, launchBrowser, PHONE, scrollWidth, signIn, type TestUser, uniqueUser } from "./helpers";
-
-/**
- * Playwright in-process hands every protocol message to `setImmediate`; under Bun those callbacks do not always
- * run in the order they were queued, so an event for a page's WebSocket can arrive before the WebSocket object
- * exists ("Cannot find object to frameReceived: ws@…"), which breaks the whole browser connection. One FIFO queue
- * drained by a single pending immediate keeps the order.
- */
-function keepPlaywrightMessagesInOrder() {
-  // biome-ignore lint/suspicious/noExplicitAny: private in-process connection objects of playwright-core
-  const client = (chromium as any)._connection;
-  const server = client?.toImpl?.(client);
-  if (!server || client.__fifo) return;
-  client.__fifo = true;
-  const queue: (() => void)[] = [];
-  let pending = false;
-  const drain = () => {
-    pending = false;
-    for (const task of queue.splice(0)) {
-      try {
-        task();
-      } catch (error) {
-        // As before: a failing message surfaces as an uncaught error without dropping the ones after it.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  };
-  const enqueue = (task: () => void) => {
-    queue.push(task);
-    if (!pending) {
-      pending = true;
-      setImmediate(drain);
-    }
-  };
-  server.onmessage = (message: unknown) => enqueue(() => client.dispatch(message));
-  client.onmessage = (message: unknown) => enqueue(() => server.dispatch(message));
-}
-keepPlaywrightMessagesInOrder();
+import { DESKTOP, type E2E, PHONE, scrollWidth, signIn, startE2E, type TestUser, uniqueUser } from "./helpers";
 
 const SHOTS = process.env.ROOMS_SCREENSHOTS;
 const THEME = "e2e-short";
 const SENTENCES = ["타자 연습은 정말 즐겁다", "오늘도 힘차게 달려보자"];
 
+let e2e: E2E;
 let server: TestServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 let roomId: number;
 let member: TestUser;
 
@@ -72,31 +32,18 @@ const fastRooms = createRoomsModule({
 });
 
 beforeAll(async () => {
-  if (!existsSync(join(import.meta.dir, "../dist/web/index.html"))) {
-    const { buildWeb } = await import("../scripts/build-web");
-    await buildWeb();
-  }
-  server = await startTestServer({ modules: modules.map((m) => (m.name === "rooms" ? fastRooms : m)) });
+  e2e = await startE2E({ modules: modules.map((m) => (m.name === "rooms" ? fastRooms : m)) });
+  server = e2e.server;
   importSentences(server.ctx, THEME, SENTENCES, "e2e");
   roomId = createRoom(server.ctx, { name: "시험 타자 방", theme: THEME, description: "브라우저 시험용 방입니다." }).id;
-  browser = await launchBrowser();
-  const input = uniqueUser("타자");
-  const { status, body } = await server.api("POST", "/api/users/register", { body: input });
-  if (status !== 201) throw new Error(`register failed: ${status} ${JSON.stringify(body)}`);
-  member = { ...input, id: body.id };
+  member = await e2e.createUser(uniqueUser("타자"));
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close().catch(() => {});
-  await server?.stop();
-});
+afterAll(() => e2e?.stop());
 
 async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: "ko-KR" });
-  contexts.push(context);
-  const page = await context.newPage();
+  const page = await e2e.newPage(viewport);
   page.setDefaultTimeout(20_000);
   return page;
 }

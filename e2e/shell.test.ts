@@ -260,9 +260,9 @@ describe("app shell", () => {
     expect(await page.title()).toBe("자유게시판 | 타자마당");
 
     await page.goto(`${e2e.url}/rooms/1`);
-    await page.getByRole("heading", { name: "타자 방" }).waitFor();
+    await page.getByRole("heading", { name: "초보자 방" }).waitFor();
     expect(await page.locator("footer").count()).toBe(0);
-    expect(await page.getByText("Lv.1").count()).toBe(0);
+    expect(await page.locator(".stats-bar").count()).toBe(0);
 
     await page.goto(`${e2e.url}/rooms`);
     await page.waitForURL(`${e2e.url}/`);
