@@ -54,5 +54,6 @@ export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
 export type { RoomView } from "./room-host";
 export { readSentenceFile } from "./sentence-file";
+export type { GameStateView, Sentence } from "./sentence-race";
 export type { ImportCounts } from "./service";
 export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";

@@ -169,20 +169,26 @@ export function gameDurationFor(text: string, settings: RaceSettings = DEFAULT_R
   return Math.min(settings.maxDurationSeconds, Math.max(settings.minDurationSeconds, seconds));
 }
 
+/** The fields of a game in progress, cleared: the state between two games (states are never mutated). */
+const NO_GAME = {
+  sentence: null,
+  nextGameAt: null,
+  countdownEndsAt: null,
+  countdownNumber: null,
+  startedAt: null,
+  gameDuration: null,
+  endsAt: null,
+  endCountdownNumber: null,
+  finishedAt: null,
+  results: [],
+} satisfies Partial<RaceState>;
+
 function toWaiting(state: RaceState, now: number): RaceState {
   return {
     ...state,
     status: "waiting",
-    sentence: null,
+    ...NO_GAME,
     nextGameAt: state.players.length > 0 ? now + state.settings.waitMs : null,
-    countdownEndsAt: null,
-    countdownNumber: null,
-    startedAt: null,
-    gameDuration: null,
-    endsAt: null,
-    endCountdownNumber: null,
-    finishedAt: null,
-    results: [],
   };
 }
 
@@ -361,16 +367,7 @@ export const sentenceRace = {
       players: [],
       pool: settings.pool ?? [],
       recent: [],
-      sentence: null,
-      nextGameAt: null,
-      countdownEndsAt: null,
-      countdownNumber: null,
-      startedAt: null,
-      gameDuration: null,
-      endsAt: null,
-      endCountdownNumber: null,
-      finishedAt: null,
-      results: [],
+      ...NO_GAME,
       streaks: {},
     };
   },

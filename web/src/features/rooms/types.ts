@@ -2,30 +2,17 @@
  * Wire shapes of the rooms module's socket events (modules/rooms/README.md "Socket events"). The Room entity is
  * the server's own type; the event payloads are written out here because the server builds them inline.
  */
-import type { RoomView } from "../../../../modules/rooms";
+import type { GameStateView, RoomView, Sentence } from "../../../../modules/rooms";
 
 export type Room = RoomView;
 export type RoomUser = Room["users"][number];
 export type RoomGuest = Room["anonymous_users"][number];
 export type GameStatus = Room["game_status"];
 
-export interface Sentence {
-  id: number;
-  text: string;
-}
+export type { Sentence };
 
-/** `game:state`; times are ISO 8601 UTC, `game_duration` in seconds. */
-export interface GameState {
-  room_id: number;
-  status: GameStatus;
-  sentence: Sentence | null;
-  started_at: string | null;
-  game_duration: number;
-  countdown_seconds: number;
-  next_game_at: string | null;
-  ends_at: string | null;
-  server_time: string;
-}
+/** `game:state`: the mode's view plus the server's clock; times are ISO 8601 UTC, `game_duration` in seconds. */
+export type GameState = GameStateView & { server_time: string };
 
 /** `game:personal_feedback` (and `my_result` of a join). */
 export interface Feedback {
