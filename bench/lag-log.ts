@@ -2,7 +2,15 @@
  * Optional diagnostics for the benchmark's processes (BENCH_LAG_LOG=1): logs every event-loop stall longer than
  * 25 ms with the heap size, so a latency outlier can be told apart as GC or work.
  */
-import { heapStats } from "bun:jsc";
+import { heapSize } from "bun:jsc";
+
+/**
+ * SIGUSR2 makes the process run a full garbage collection, so the generator can read the RSS of live data as well
+ * as the RSS it finds (which includes garbage not yet collected). Benchmark processes only.
+ */
+export function collectOnSignal() {
+  process.on("SIGUSR2", () => Bun.gc(true));
+}
 
 export function startLagLog(label: string, thresholdMs = 25) {
   if (process.env.BENCH_LAG_LOG !== "1") return;
@@ -12,9 +20,9 @@ export function startLagLog(label: string, thresholdMs = 25) {
     const lag = t - last - 5;
     last = t;
     if (lag > thresholdMs) {
-      const heap = heapStats();
+      // heapSize() is cheap; heapStats() walks the heap and would itself stall a big server, again and again.
       console.log(
-        `[lag ${label}] ${Math.round(lag)} ms at ${Date.now() % 1_000_000} heap ${Math.round(heap.heapSize / 1e6)} MB objects ${heap.objectCount}`,
+        `[lag ${label}] ${Math.round(lag)} ms at ${Date.now() % 1_000_000} heap ${Math.round(heapSize() / 1e6)} MB`,
       );
     }
   }, 5).unref();

@@ -21,7 +21,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerWebSocket } from "bun";
 import { keystrokes, scoreTyping } from "../modules/kernel/typing";
-import { startLagLog } from "./lag-log";
+import { collectOnSignal, startLagLog } from "./lag-log";
 
 const HOST = process.env.HOST ?? "127.0.0.1";
 const PORT = Number(process.env.PORT ?? 0);
@@ -403,6 +403,7 @@ server = Bun.serve<Player, never>({
 // One ping for everyone, like the engine's per-socket timer but without it (the baseline is the floor).
 setInterval(() => server.publish("all", "2"), PING_INTERVAL_MS);
 startLagLog("baseline");
+collectOnSignal();
 console.log(`BENCH_READY ${JSON.stringify({ port: server.port, rooms: [...rooms.keys()] })}`);
 
 const stop = () => {

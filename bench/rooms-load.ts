@@ -49,6 +49,8 @@ const OPTIONS = {
   chatRatePerPlayer: 0.1,
   connectConcurrency: Number(option("concurrency", "200")),
   lagLimitMs: 20,
+  /** Share of the window the generator may spend blocked (> 5 ms at a stretch): beyond it, p99 latencies lie. */
+  stallLimit: 0.01,
   cpuLimit: 0.9,
   /** Other processes' CPU (in cores) above which a run is thrown out as disturbed. */
   foreignLimit: 0.1,
@@ -71,11 +73,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
 
-/** utime + stime of a process (all its threads) in microseconds. */
-function processCpuMicros(pid: number): number {
+/** utime and stime of a process (all its threads) in microseconds. */
+function processCpuSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  return {
+    user: (Number(fields[11]) * 1_000_000) / CLOCK_TICKS,
+    system: (Number(fields[12]) * 1_000_000) / CLOCK_TICKS,
+  };
+}
+
+function processCpuMicros(pid: number): number {
+  const { user, system } = processCpuSplit(pid);
+  return user + system;
 }
 
 /** VmRSS in KiB. */
@@ -166,7 +176,11 @@ interface LaunchedServer {
 async function launch(variant: Variant, roomCount: number): Promise<LaunchedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-bench-"));
   const entry = variant === "B" ? "bench/raw-baseline-server.ts" : "bench/server-under-test.ts";
-  const proc = Bun.spawn(["taskset", "-c", SERVER_CORE, BUN, join(ROOT, entry)], {
+  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile (also as markdown) there when it stops.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const proc = Bun.spawn(["taskset", "-c", SERVER_CORE, BUN, ...profile, join(ROOT, entry)], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -273,6 +287,8 @@ class RunMetrics {
   feedback = 0;
   errors = new Map<string, number>();
   lag = new Samples();
+  /** Time the generator's event loop was blocked by more than 5 ms at a stretch. */
+  stalledMs = 0;
   closedUnexpectedly = 0;
   inWindow = (at: number) => at >= this.windowStart && at < this.windowEnd;
 }
@@ -457,10 +473,46 @@ function startLagSampler(m: RunMetrics) {
   let last = now();
   const timer = setInterval(() => {
     const t = now();
-    if (m.recording) m.lag.push(Math.max(0, t - last - interval));
+    if (m.recording) {
+      const lag = Math.max(0, t - last - interval);
+      m.lag.push(lag);
+      if (lag > 5) m.stalledMs += lag;
+    }
     last = t;
   }, interval);
   return () => clearInterval(timer);
+}
+
+/** Bytes queued in the kernel towards the players (Send-Q of the server's sockets). */
+function queuedBytes(port: number): number {
+  const out = Bun.spawnSync(["ss", "-Htn", "state", "established", `( sport = :${port} )`]).stdout.toString();
+  let total = 0;
+  for (const line of out.split("\n")) total += Number(line.trim().split(/\s+/)[1] ?? 0) || 0;
+  return total;
+}
+
+/**
+ * After the joins the server still owes every player the room lists it sent on connect (room:list carries every
+ * room with its players: about 1 MB each at 10,000 players). Waits (bounded) until the server is back to a steady
+ * load, so the measurement window does not pay for the ramp.
+ */
+async function settle(server: LaunchedServer) {
+  const start = now();
+  let calm = 0;
+  for (let second = 0; second < 180 && calm < 3; second++) {
+    const before = processCpuMicros(server.pid);
+    await sleep(1000);
+    const load = (processCpuMicros(server.pid) - before) / 1e6;
+    calm = load < 0.5 ? calm + 1 : 0;
+    if (process.env.BENCH_LAG_LOG === "1") {
+      console.log(
+        `  settle: server CPU ${(load * 100).toFixed(0)} %, kernel send queues ${queuedBytes(server.port)} B`,
+      );
+    }
+  }
+  const seconds = (now() - start) / 1000;
+  console.log(`  settled in ${seconds.toFixed(0)} s`);
+  return seconds;
 }
 
 // --- one run ---------------------------------------------------------------------------------------------------
@@ -472,6 +524,7 @@ interface RunResult {
   connected: number;
   connect_failures: number;
   ramp_seconds: number;
+  settle_seconds: number;
   window_seconds: number;
   delivered: number;
   delivered_per_second: number;
@@ -480,6 +533,8 @@ interface RunResult {
   server_cpu_seconds: number;
   server_cpu_utilisation: number;
   server_cpu_us_per_delivered: number;
+  server_user_us_per_delivered: number;
+  server_system_us_per_delivered: number;
   chat_sent: number;
   chat_expected: number;
   chat_received: number;
@@ -495,9 +550,13 @@ interface RunResult {
   rss_connected_kib: number;
   rss_peak_kib: number;
   rss_per_player_kib: number;
+  rss_idle_after_gc_kib: number;
+  rss_connected_after_gc_kib: number;
+  rss_per_player_after_gc_kib: number;
   generator_cpu_utilisation: number;
   other_processes_cpu: number;
   generator_lag_ms: { p50: number; p99: number; max: number };
+  generator_stalled_share: number;
   closed_unexpectedly: number;
   valid: boolean;
   invalid_reasons: string[];
@@ -516,6 +575,9 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
   try {
     await sleep(1500);
     const rssIdle = processRssKiB(server.pid);
+    process.kill(server.pid, "SIGUSR2");
+    await sleep(1500);
+    const rssIdleGc = processRssKiB(server.pid);
     const byRoom = new Map<number, Player[]>();
     for (let i = 0; i < playerCount; i++) {
       const roomIndex = Math.floor(i / OPTIONS.roomSize);
@@ -528,13 +590,17 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     const { failed, joined } = await connectAll(players, OPTIONS.connectConcurrency);
     const rampSeconds = (now() - rampStart) / 1000;
     console.log(`  joined ${joined}/${playerCount} in ${rampSeconds.toFixed(1)} s (${failed} connect failures)`);
-    await sleep(3000);
+    const settleSeconds = await settle(server);
     const rssConnected = processRssKiB(server.pid);
+    process.kill(server.pid, "SIGUSR2");
+    await sleep(2000);
+    const rssConnectedGc = processRssKiB(server.pid);
 
     stopChat = startChat(players, byRoom, m);
     await sleep(OPTIONS.warmupS * 1000);
 
-    const cpu0 = processCpuMicros(server.pid);
+    const split0 = processCpuSplit(server.pid);
+    const cpu0 = split0.user + split0.system;
     const gen0 = process.cpuUsage();
     const machine0 = machineBusyMicros();
     m.windowStart = now();
@@ -547,7 +613,8 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       await sleep(Math.min(1000, windowEnd - now()));
       rssPeak = Math.max(rssPeak, processRssKiB(server.pid));
     }
-    const cpu1 = processCpuMicros(server.pid);
+    const split1 = processCpuSplit(server.pid);
+    const cpu1 = split1.user + split1.system;
     const gen1 = process.cpuUsage(gen0);
     const machine1 = machineBusyMicros();
     const elapsedS = (now() - m.windowStart) / 1000;
@@ -565,6 +632,12 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     const [s50, s99] = m.submissionLatency.percentiles(50, 99);
     const reasons: string[] = [];
     if (lag99 > OPTIONS.lagLimitMs) reasons.push(`generator lag p99 ${lag99.toFixed(1)} ms > ${OPTIONS.lagLimitMs} ms`);
+    const stalledShare = m.stalledMs / 1000 / elapsedS;
+    if (stalledShare > OPTIONS.stallLimit) {
+      reasons.push(
+        `generator stalled ${(stalledShare * 100).toFixed(1)} % of the window (> ${OPTIONS.stallLimit * 100} %)`,
+      );
+    }
     if (generatorCpu > OPTIONS.cpuLimit) reasons.push(`generator CPU ${(generatorCpu * 100).toFixed(0)} % > 90 %`);
     if (joined < playerCount) reasons.push(`${playerCount - joined} players not joined`);
     if (foreign > OPTIONS.foreignLimit) {
@@ -577,6 +650,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       connected: joined,
       connect_failures: failed,
       ramp_seconds: round2(rampSeconds),
+      settle_seconds: round2(settleSeconds),
       window_seconds: round2(elapsedS),
       delivered: m.delivered,
       delivered_per_second: Math.round(m.delivered / elapsedS),
@@ -585,6 +659,9 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       server_cpu_seconds: round2(serverCpuUs / 1e6),
       server_cpu_utilisation: round3(serverCpuUs / 1e6 / elapsedS),
       server_cpu_us_per_delivered: round3(serverCpuUs / Math.max(1, m.delivered)),
+      // User space only: the kernel's loopback TCP work (a large, equal share for both servers) left out.
+      server_user_us_per_delivered: round3((split1.user - split0.user) / Math.max(1, m.delivered)),
+      server_system_us_per_delivered: round3((split1.system - split0.system) / Math.max(1, m.delivered)),
       chat_sent: m.chatSent,
       chat_expected: m.chatExpected,
       chat_received: m.chatReceived,
@@ -600,9 +677,13 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       rss_connected_kib: rssConnected,
       rss_peak_kib: rssPeak,
       rss_per_player_kib: round2((rssConnected - rssIdle) / Math.max(1, joined)),
+      rss_idle_after_gc_kib: rssIdleGc,
+      rss_connected_after_gc_kib: rssConnectedGc,
+      rss_per_player_after_gc_kib: round2((rssConnectedGc - rssIdleGc) / Math.max(1, joined)),
       generator_cpu_utilisation: round3(generatorCpu),
       other_processes_cpu: round3(foreign),
       generator_lag_ms: { p50: round2(lag50), p99: round2(lag99), max: round2(lagMax) },
+      generator_stalled_share: round5(stalledShare),
       closed_unexpectedly: m.closedUnexpectedly,
       valid: reasons.length === 0,
       invalid_reasons: reasons,
@@ -649,9 +730,10 @@ const round5 = (v: number) => Math.round(v * 100000) / 100000;
 function printRun(r: RunResult) {
   console.log(
     `  ${r.variant}: ${r.delivered_per_second} frames/s, server CPU ${(r.server_cpu_utilisation * 100).toFixed(1)} %, ` +
-      `${r.server_cpu_us_per_delivered} µs/frame; chat p50 ${r.chat_latency_ms.p50} ms p99 ${r.chat_latency_ms.p99} ms, ` +
+      `${r.server_cpu_us_per_delivered} µs/frame (user ${r.server_user_us_per_delivered}); chat p50 ${r.chat_latency_ms.p50} ms p99 ${r.chat_latency_ms.p99} ms, ` +
       `delivered ${(r.chat_delivery_ratio * 100).toFixed(3)} %; submission p99 ${r.submission_latency_ms.p99} ms ` +
-      `(${r.submissions_completed}/${r.submissions_sent}); RSS ${r.rss_per_player_kib} KiB/player; ` +
+      `(${r.submissions_completed}/${r.submissions_sent}); RSS ${r.rss_per_player_kib} KiB/player ` +
+      `(${r.rss_per_player_after_gc_kib} after a full GC); ` +
       `generator CPU ${(r.generator_cpu_utilisation * 100).toFixed(0)} % lag p99 ${r.generator_lag_ms.p99} ms; ` +
       `other processes ${(r.other_processes_cpu * 100).toFixed(0)} % of a core` +
       (r.valid ? "" : ` — INVALID: ${r.invalid_reasons.join("; ")}`),
@@ -700,6 +782,8 @@ function summarise(runs: RunResult[]) {
         runs: list.length,
         valid: list.every((r) => r.valid),
         cpu_us_per_delivered: round3(mean(list, (r) => r.server_cpu_us_per_delivered)),
+        user_us_per_delivered: round3(mean(list, (r) => r.server_user_us_per_delivered)),
+        system_us_per_delivered: round3(mean(list, (r) => r.server_system_us_per_delivered)),
         server_cpu_utilisation: round3(mean(list, (r) => r.server_cpu_utilisation)),
         delivered_per_second: Math.round(mean(list, (r) => r.delivered_per_second)),
         chat_p50_ms: round2(c50),
@@ -707,15 +791,19 @@ function summarise(runs: RunResult[]) {
         chat_delivery_ratio: round5(received / Math.max(1, expected)),
         submission_p99_ms: round2(s99),
         rss_per_player_kib: round2(mean(list, (r) => r.rss_per_player_kib)),
+        rss_per_player_after_gc_kib: round2(mean(list, (r) => r.rss_per_player_after_gc_kib)),
         generator_cpu: round3(Math.max(...list.map((r) => r.generator_cpu_utilisation))),
         generator_lag_p99_ms: round2(Math.max(...list.map((r) => r.generator_lag_ms.p99))),
       };
     }
-    const a = summary.A as { cpu_us_per_delivered: number } | undefined;
-    const b = summary.B as { cpu_us_per_delivered: number } | undefined;
-    const a0 = summary.A0 as { cpu_us_per_delivered: number } | undefined;
-    if (a && b) summary.ratio_A_over_B = round2(a.cpu_us_per_delivered / b.cpu_us_per_delivered);
-    if (a0 && b) summary.ratio_A0_over_B = round2(a0.cpu_us_per_delivered / b.cpu_us_per_delivered);
+    type Cost = { cpu_us_per_delivered: number; user_us_per_delivered: number } | undefined;
+    const b = summary.B as Cost;
+    for (const variant of ["A", "A0"] as const) {
+      const v = summary[variant] as Cost;
+      if (!v || !b) continue;
+      summary[`ratio_${variant}_over_B`] = round2(v.cpu_us_per_delivered / b.cpu_us_per_delivered);
+      summary[`user_ratio_${variant}_over_B`] = round2(v.user_us_per_delivered / b.user_us_per_delivered);
+    }
     rows.push(summary);
   }
   return rows;
@@ -727,6 +815,8 @@ function printTable(rows: Record<string, unknown>[]) {
     "variant",
     "µs/frame",
     "ratio/B",
+    "user µs",
+    "user ratio",
     "server CPU",
     "frames/s",
     "chat p50",
@@ -734,6 +824,7 @@ function printTable(rows: Record<string, unknown>[]) {
     "delivered",
     "submit p99",
     "KiB/player",
+    "after GC",
     "gen CPU",
     "gen lag p99",
     "valid",
@@ -745,11 +836,14 @@ function printTable(rows: Record<string, unknown>[]) {
       const v = row[variant] as any;
       if (!v) continue;
       const ratio = variant === "B" ? "1" : String(row[`ratio_${variant}_over_B`] ?? "");
+      const userRatio = variant === "B" ? "1" : String(row[`user_ratio_${variant}_over_B`] ?? "");
       lines.push([
         String(row.players),
         variant,
         String(v.cpu_us_per_delivered),
         ratio,
+        String(v.user_us_per_delivered),
+        userRatio,
         `${(v.server_cpu_utilisation * 100).toFixed(1)} %`,
         String(v.delivered_per_second),
         `${v.chat_p50_ms} ms`,
@@ -757,6 +851,7 @@ function printTable(rows: Record<string, unknown>[]) {
         `${(v.chat_delivery_ratio * 100).toFixed(3)} %`,
         `${v.submission_p99_ms} ms`,
         String(v.rss_per_player_kib),
+        String(v.rss_per_player_after_gc_kib),
         `${(v.generator_cpu * 100).toFixed(0)} %`,
         `${v.generator_lag_p99_ms} ms`,
         v.valid ? "yes" : "NO",

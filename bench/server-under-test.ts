@@ -8,7 +8,7 @@
 import { removeFastBroadcast } from "../apps/server/fast-broadcast";
 import { startServer } from "../apps/server/index";
 import { createRoom } from "../modules/rooms";
-import { startLagLog } from "./lag-log";
+import { collectOnSignal, startLagLog } from "./lag-log";
 
 const roomCount = Number(process.env.BENCH_ROOMS ?? 500);
 const running = await startServer({ seed: true });
@@ -19,6 +19,7 @@ for (let i = 1; i <= roomCount; i++) {
   rooms.push(createRoom(running.ctx, { name: `부하 시험 방 ${i}`, theme: "free", maxUsers: 20 }).id);
 }
 startLagLog("server");
+collectOnSignal();
 console.log(`BENCH_READY ${JSON.stringify({ port: running.port, rooms })}`);
 
 const stop = async () => {
