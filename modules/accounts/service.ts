@@ -325,12 +325,61 @@ export interface GameRewardDelta {
   accuracy: number;
 }
 
+/** The columns one game changes; prepared once per connection with placeholders of the same names. */
+const REWARD_COLUMNS = [
+  "level",
+  "experience",
+  "coins",
+  "points",
+  "totalEarnedPoints",
+  "goldMedals",
+  "silverMedals",
+  "bronzeMedals",
+  "winStreak",
+  "maxWinStreak",
+  "gamesPlayed",
+  "wpmSum",
+  "accuracySum",
+  "updatedAt",
+] as const;
+
+function prepareRewardQueries(db: DbOrTx) {
+  const set = Object.fromEntries(REWARD_COLUMNS.map((c) => [c, sql.placeholder(c)]));
+  return {
+    select: db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder("id")))
+      .prepare(),
+    update: db
+      .update(users)
+      .set(set)
+      .where(eq(users.id, sql.placeholder("id")))
+      .prepare(),
+  };
+}
+
+// A game of 20 members writes 20 users in one transaction: building and compiling the two queries each time cost
+// ~15x the work itself (bench/README.md, scoring). A transaction shares its connection's session, so the
+// statements prepared for that session serve every transaction on it.
+const rewardQueries = new WeakMap<object, ReturnType<typeof prepareRewardQueries>>();
+function rewardQueriesFor(tx: DbOrTx) {
+  const key = (tx as unknown as { session?: object }).session ?? tx;
+  let queries = rewardQueries.get(key);
+  if (!queries) {
+    queries = prepareRewardQueries(tx);
+    rewardQueries.set(key, queries);
+  }
+  return queries;
+}
+
 /**
  * Applies one game's rewards to a user inside the caller's (synchronous) transaction, levelling up as
  * often as the experience allows. Returns the new figures for `user:stats_update`.
  */
 export function applyGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDelta, at: number) {
-  const row = tx.select().from(users).where(eq(users.id, userId)).get();
+  const queries = rewardQueriesFor(tx);
+  const row = queries.select.get({ id: userId });
   if (!row) return null;
   let level = row.level;
   let experience = row.experience + delta.experience;
@@ -355,6 +404,6 @@ export function applyGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDe
     accuracySum: row.accuracySum + delta.accuracy,
     updatedAt: new Date(at),
   };
-  tx.update(users).set(next).where(eq(users.id, userId)).run();
+  queries.update.run({ ...next, id: userId });
   return { ...presentUser({ ...row, ...next }), leveled_up: level > row.level };
 }
