@@ -1,7 +1,17 @@
 import { tempConfig } from "../../db/testing";
+import { accountsApi } from "../../modules/accounts";
 import type { AppModule } from "../../modules/kernel/define-module";
 import type { ContextOptions } from "./context";
 import { startServer } from "./index";
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+  refreshToken: string;
+}
 
 export interface TestServerOptions extends ContextOptions {
   modules?: readonly AppModule[];
@@ -37,9 +47,36 @@ export async function startTestServer(options: TestServerOptions = {}) {
     } catch {}
     return { status: response.status, body: body as T, headers: response.headers };
   }
+  let users = 0;
+  /**
+   * Registers a member through the API and logs them in (optionally made an administrator first). E-mail is
+   * `<username>@example.com` unless given; returns the tokens of that login.
+   */
+  async function createUser(
+    username = `user${++users}`,
+    options: { admin?: boolean; password?: string; email?: string; userAgent?: string } = {},
+  ): Promise<TestUser> {
+    const email = options.email ?? `${username.toLowerCase()}@example.com`;
+    const password = options.password ?? "test-pass-2026";
+    const reg = await api("POST", "/api/users/register", { body: { username, email, password } });
+    if (reg.status !== 201) throw new Error(`register ${username}: ${reg.status} ${JSON.stringify(reg.body)}`);
+    if (options.admin) accountsApi(server.ctx).service.setAdmin(reg.body.id, true);
+    const headers: Record<string, string> = options.userAgent ? { "user-agent": options.userAgent } : {};
+    const login = await api("POST", "/api/users/login", { body: { email, password }, headers });
+    if (login.status !== 200) throw new Error(`login ${username}: ${login.status} ${JSON.stringify(login.body)}`);
+    return {
+      id: reg.body.id,
+      username,
+      email,
+      password,
+      token: login.body.access_token,
+      refreshToken: login.body.refresh_token,
+    };
+  }
   return {
     ...server,
     api,
+    createUser,
     async stop() {
       await server.stop();
       config.cleanup();

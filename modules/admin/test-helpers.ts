@@ -1,15 +1,7 @@
-import { startTestServer } from "../../apps/server/testing";
-import { accountsApi } from "../accounts";
+import { startTestServer, type TestUser } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
 
-export interface TestUser {
-  id: number;
-  username: string;
-  email: string;
-  password: string;
-  token: string;
-  refreshToken: string;
-}
+export type { TestUser };
 
 export const PASSWORD = "admin-pass-2026";
 
@@ -28,22 +20,8 @@ export async function startAdminServer(options: { systemClock?: boolean } = {}) 
     });
   }
 
-  async function user(username: string, { admin = false } = {}): Promise<TestUser> {
-    const email = `${username.toLowerCase()}@example.com`;
-    const reg = await server.api("POST", "/api/users/register", { body: { username, email, password: PASSWORD } });
-    if (reg.status !== 201) throw new Error(`register ${username}: ${reg.status} ${JSON.stringify(reg.body)}`);
-    if (admin) accountsApi(server.ctx).service.setAdmin(reg.body.id, true);
-    const res = await login(email);
-    if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${JSON.stringify(res.body)}`);
-    return {
-      id: reg.body.id,
-      username,
-      email,
-      password: PASSWORD,
-      token: res.body.access_token,
-      refreshToken: res.body.refresh_token,
-    };
-  }
+  const user = (username: string, options: { admin?: boolean } = {}) =>
+    server.createUser(username, { ...options, password: PASSWORD, userAgent: "admin-test-agent" });
 
   return { server, clock, user, login };
 }

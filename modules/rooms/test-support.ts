@@ -98,13 +98,9 @@ let counter = 0;
 /** Registers and logs in a member; returns the token and id. */
 export async function member(server: TestServer, prefix = "선수") {
   counter++;
-  const username = `${prefix}${counter}`;
   const email = `player${counter}-${Date.now()}@example.com`;
-  const password = "good-pass-42";
-  const reg = await server.api("POST", "/api/users/register", { body: { username, email, password } });
-  if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
-  const login = await server.api("POST", "/api/users/login", { body: { email, password } });
-  return { id: reg.body.id as number, username, token: login.body.access_token as string };
+  const { id, username, token } = await server.createUser(`${prefix}${counter}`, { email });
+  return { id, username, token };
 }
 
 /** Closes a client and waits until the server has handled the disconnect (no sleeping on a guess). */
