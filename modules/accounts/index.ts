@@ -1,7 +1,6 @@
 import { defineModule } from "../kernel/define-module";
 import { accountsApi } from "./api";
 import { installSocketAuth } from "./auth";
-import { accountsCommands } from "./commands";
 import { migrations } from "./migrations";
 import { accountsRoutes } from "./routes";
 
@@ -9,7 +8,6 @@ export const accountsModule = defineModule({
   name: "accounts",
   migrations,
   routes: accountsRoutes,
-  commands: accountsCommands,
   attachIo(io, ctx) {
     installSocketAuth(io, accountsApi(ctx).guards);
     // A deactivated user (or one who must reset the password) is cut off from live rooms at once.

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { clientIp } from "../../apps/server/request-info";
 import type { ModuleContext } from "../kernel/define-module";
+import { clientIp } from "../kernel/request-info";
 import { accountsApi } from "./api";
 import {
   DetailResponse,

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
-import { clientIp } from "../../apps/server/request-info";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
+import { clientIp } from "../kernel/request-info";
 import { boardApi } from "./api";
 import {
   CommentBody,

@@ -6,7 +6,7 @@ import { statsCommand } from "./stats";
 import { usersCommand } from "./users";
 
 /**
- * `madang users …` (replaces the accounts module's minimal group), `madang logs`, `madang stats`,
+ * `madang users …`, `madang logs`, `madang stats`,
  * `madang rooms …` and `madang sentences …`.
  */
 export function adminCommands(ctx: ModuleContext): Command[] {

@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { formatTable, globalOptions, parseIntOption, printJson, seoulTime } from "../../../cli/output";
 import { accountsApi } from "../../accounts";
+import { formatTable, globalOptions, parseIntOption, printJson, seoulTime } from "../../kernel/cli-output";
 import type { ModuleContext } from "../../kernel/define-module";
 import { adminApi } from "../api";
 import { actionLabel, describeDetails } from "../labels";

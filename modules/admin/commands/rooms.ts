@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { formatTable, globalOptions, parseIntOption, printJson } from "../../../cli/output";
+import { formatTable, globalOptions, parseIntOption, printJson } from "../../kernel/cli-output";
 import type { ModuleContext } from "../../kernel/define-module";
 import { badRequest } from "../../kernel/errors";
 import { createRoom, importSentences, listRooms, readSentenceFile, sentenceCounts } from "../../rooms";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { formatRecord, formatTable, globalOptions, printJson } from "../../../cli/output";
+import { formatRecord, formatTable, globalOptions, printJson } from "../../kernel/cli-output";
 import type { ModuleContext } from "../../kernel/define-module";
 import { adminApi } from "../api";
 

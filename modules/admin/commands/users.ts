@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { accountsApi, type PublicUser } from "../../accounts";
 import {
   type Column,
   formatRecord,
@@ -9,8 +10,7 @@ import {
   parseIntOption,
   printJson,
   seoulTime,
-} from "../../../cli/output";
-import { accountsApi, type PublicUser } from "../../accounts";
+} from "../../kernel/cli-output";
 import type { ModuleContext } from "../../kernel/define-module";
 import { badRequest } from "../../kernel/errors";
 import { adminApi } from "../api";

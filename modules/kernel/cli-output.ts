@@ -1,6 +1,6 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
-import { badRequest } from "../modules/kernel/errors";
+import { badRequest } from "./errors";
 
 /** The program's global options (`--json`, `--as`), read from any sub-command. */
 export function globalOptions(command: Command): { json: boolean; as?: string } {
