@@ -6,14 +6,11 @@ import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { currentUserAtom } from "../session/atoms";
 import { boardApi, type PostInput } from "./board-api";
-import { PostMissing, parsePostId } from "./board-ui";
+import { type PostLoad, PostPending, parsePostId } from "./board-ui";
 import { BOARD_TEXT } from "./messages";
 import { PostForm } from "./post-form";
-import type { Post } from "./types";
 
 const route = getRouteApi("/board/edit/$postId");
-
-type Loaded = { status: "loading" } | { status: "ready"; post: Post } | { status: "missing" } | { status: "error" };
 
 export function BoardEditPage() {
   useDocumentTitle("글 수정");
@@ -21,7 +18,7 @@ export function BoardEditPage() {
   const postId = parsePostId(param);
   const user = useAtomValue(currentUserAtom);
   const navigate = useNavigate();
-  const [state, setState] = useState<Loaded>({ status: "loading" });
+  const [state, setState] = useState<PostLoad>({ status: "loading" });
 
   useEffect(() => {
     if (postId === null) {
@@ -40,17 +37,7 @@ export function BoardEditPage() {
     return () => controller.abort();
   }, [postId]);
 
-  if (state.status === "missing") return <PostMissing />;
-  if (state.status === "error") return <PostMissing failed />;
-  if (state.status === "loading") {
-    return (
-      <section className="board-page board-narrow">
-        <p className="card board-state muted" role="status">
-          게시글을 불러오는 중...
-        </p>
-      </section>
-    );
-  }
+  if (state.status !== "ready") return <PostPending state={state} />;
 
   const { post } = state;
   const params = { postId: String(post.id) };

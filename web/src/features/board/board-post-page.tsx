@@ -6,21 +6,18 @@ import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { currentUserAtom } from "../session/atoms";
 import { boardApi } from "./board-api";
-import { alertFailure, PostDate, PostMissing, parsePostId, wasEdited } from "./board-ui";
+import { alertFailure, PostDate, type PostLoad, PostPending, parsePostId, wasEdited } from "./board-ui";
 import { CommentSection } from "./comments";
 import { BOARD_TEXT } from "./messages";
-import type { Post } from "./types";
 
 const route = getRouteApi("/board/$postId");
-
-type Loaded = { status: "loading" } | { status: "ready"; post: Post } | { status: "missing" } | { status: "error" };
 
 /**
  * Loads the post, then records one view for this visit and reloads the post so the count includes it (spec
  * part 2 §2). `reload` re-reads the post after a comment changed its comment count, without counting a view.
  */
 function usePostVisit(postId: number | null) {
-  const [state, setState] = useState<Loaded>({ status: "loading" });
+  const [state, setState] = useState<PostLoad>({ status: "loading" });
   // The post a view was recorded for in this visit: StrictMode's second effect run must not count again, while
   // moving on to another post (same component, new param) is a new visit.
   const viewed = useRef<number | null>(null);
@@ -77,17 +74,7 @@ export function BoardPostPage() {
     state.status === "ready" ? state.post.title : state.status === "missing" ? "게시글을 찾을 수 없음" : "게시글",
   );
 
-  if (state.status === "missing") return <PostMissing />;
-  if (state.status === "error") return <PostMissing failed />;
-  if (state.status === "loading") {
-    return (
-      <section className="board-page board-narrow">
-        <p className="card board-state muted" role="status">
-          게시글을 불러오는 중...
-        </p>
-      </section>
-    );
-  }
+  if (state.status !== "ready") return <PostPending state={state} />;
 
   const { post } = state;
   const isAuthor = user?.id === post.user_id;

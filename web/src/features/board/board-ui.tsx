@@ -4,7 +4,7 @@ import { isApiError } from "../../lib/api";
 import { formatDateTime, pageWindow } from "../../lib/format";
 import { BOARD_TEXT } from "./messages";
 import { withPage } from "./pager";
-import type { BoardSearch } from "./types";
+import type { BoardSearch, Post } from "./types";
 
 /** A route's `$postId` as a post id, or null when it cannot be one (then the post is simply not found). */
 export function parsePostId(param: string): number | null {
@@ -41,6 +41,25 @@ export function CommentBadge({ count }: { count: number }) {
       {count}
       <span className="sr-only">개</span>
     </span>
+  );
+}
+
+export type PostLoad =
+  | { status: "loading" }
+  | { status: "ready"; post: Post }
+  | { status: "missing" }
+  | { status: "error" };
+
+/** What a post page shows until its post is there: the loading line, not-found, or the load failure. */
+export function PostPending({ state }: { state: Exclude<PostLoad, { status: "ready" }> }) {
+  if (state.status === "missing") return <PostMissing />;
+  if (state.status === "error") return <PostMissing failed />;
+  return (
+    <section className="board-page board-narrow">
+      <p className="card board-state muted" role="status">
+        게시글을 불러오는 중...
+      </p>
+    </section>
   );
 }
 
