@@ -24,7 +24,7 @@ export function createAccessTokens(secret: string, now: () => number) {
   return {
     async sign(userId: number, scope: TokenScope): Promise<string> {
       const iat = Math.floor(now() / 1000);
-      return signer.sign({ sub: String(userId), scope, iat: undefined, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
+      return signer.sign({ sub: String(userId), scope, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
     },
     /** Pins the algorithm, issuer, audience and required claims: `alg: none` or RS/HS confusion fail here. */
     async verify(token: string): Promise<AccessClaims> {

@@ -18,4 +18,4 @@ export const adminModule = defineModule({
 // The public API other modules may use.
 export { adminApi } from "./api";
 export { type GameStatsProvider, registerGameStatsProvider } from "./game-stats";
-export { ACTIONS, type Actor, type AdminLogEntry, seoulDate, seoulDayStart } from "./service";
+export { ACTIONS, type Actor, type AdminLogEntry } from "./service";

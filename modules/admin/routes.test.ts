@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
+import { seoulDate } from "../kernel/seoul-time";
 import { registerGameStatsProvider } from "./game-stats";
-import { seoulDate } from "./service";
 import { startAdminServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startAdminServer>>;

@@ -5,6 +5,7 @@ import { type UserRow, users } from "../../db/core/schema";
 import { type AccountsService, presentUser } from "../accounts";
 import { badRequest } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
+import { DAY_MS, SEOUL_OFFSET_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { GameStatsProvider } from "./game-stats";
 import { REASON_MAX, type UserSortField } from "./model";
 import { type AdminLogRow, adminLogs } from "./schema";
@@ -34,16 +35,8 @@ export const ACTIONS = {
 export const SELF_DEACTIVATE = "자기 자신의 계정은 비활성화할 수 없습니다.";
 export const SELF_DEMOTE = "자기 자신의 관리자 권한은 해제할 수 없습니다.";
 
-const DAY_MS = 86_400_000;
-/** Asia/Seoul has had no daylight saving time since 1988: a fixed UTC+9 offset is exact. */
-const SEOUL_OFFSET_MS = 9 * 3_600_000;
 export const DASHBOARD_DAYS = 30;
 const RECENT_REGISTRATION_DAYS = 7;
-
-/** Start (epoch ms) of the Seoul calendar day containing `at`. */
-export const seoulDayStart = (at: number) => Math.floor((at + SEOUL_OFFSET_MS) / DAY_MS) * DAY_MS - SEOUL_OFFSET_MS;
-/** YYYY-MM-DD of the Seoul calendar day containing `at`. */
-export const seoulDate = (at: number) => new Date(at + SEOUL_OFFSET_MS).toISOString().slice(0, 10);
 
 export interface UserListOptions {
   page: number;

@@ -1,6 +1,7 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { badRequest } from "./errors";
+import { seoulDateTime } from "./seoul-time";
 
 /** The program's global options (`--json`, `--as`), read from any sub-command. */
 export function globalOptions(command: Command): { json: boolean; as?: string } {
@@ -74,14 +75,12 @@ function cellText(value: string | number | boolean | null | undefined): string {
   return String(value).replace(/\s+/g, " ");
 }
 
-const SEOUL_OFFSET_MS = 9 * 3_600_000;
-
 /** `YYYY-MM-DD HH:mm` in Seoul time, the product's display format; null or invalid gives `fallback`. */
 export function seoulTime(value: string | Date | null | undefined, fallback = "없음"): string {
   if (!value) return fallback;
   const at = new Date(value).getTime();
   if (Number.isNaN(at)) return fallback;
-  return new Date(at + SEOUL_OFFSET_MS).toISOString().slice(0, 16).replace("T", " ");
+  return seoulDateTime(at);
 }
 
 /** A whole number in [min, max] from an option, or a usage error naming the option. */

@@ -8,6 +8,7 @@ import { createTestContext } from "../../db/testing";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { isAppError } from "../kernel/errors";
+import { seoulDayStart } from "../kernel/seoul-time";
 import { countGames, createRoom, importSentences, listRooms, roomsStats } from ".";
 import { computeRewards } from "./rewards";
 import { gameResults, games, rooms, sentences } from "./schema";
@@ -19,7 +20,6 @@ import {
   recordGame,
   SEED_ROOMS,
   seedRoomsAndSentences,
-  seoulDayStart,
   userResults,
 } from "./service";
 

@@ -4,6 +4,7 @@ import { and, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { applyGameRewards } from "../accounts";
 import { badRequest, conflict, notFound } from "../kernel/errors";
+import { seoulDayStart } from "../kernel/seoul-time";
 import { gameResults, games, type RoomRow, rooms, sentences } from "./schema";
 import type { FinishedGame, Sentence } from "./sentence-race";
 
@@ -237,11 +238,6 @@ export function userResults(db: DbOrTx, userId: number, limit: number) {
     .limit(limit)
     .all();
 }
-
-const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Midnight of the current Asia/Seoul day (UTC+9 all year, no daylight saving) as a UTC instant. */
-export const seoulDayStart = (now: number) => Math.floor((now + SEOUL_OFFSET_MS) / DAY_MS) * DAY_MS - SEOUL_OFFSET_MS;
 
 /** Figures for the admin dashboard: games played in total and today (Asia/Seoul), and result rows. */
 /** Games finished in [from, to) (epoch ms), or all games: the admin dashboard's per-day figures. */
