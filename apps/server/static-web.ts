@@ -39,7 +39,12 @@ export function staticWeb(webDist: string) {
           });
         }
         // A missing file with an extension is a real 404; anything else is a client route.
-        if (extname(path)) return new Response("Not Found", { status: 404 });
+        if (extname(path)) {
+          return new Response("파일을 찾을 수 없습니다.", {
+            status: 404,
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          });
+        }
         return indexHtml();
       },
       hidden,
