@@ -1,7 +1,7 @@
 import { Server as Engine } from "@socket.io/bun-engine";
 import { Server } from "socket.io";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
-import type { AppServer } from "../../modules/kernel/socket";
+import { type AppServer, type AppSocket, createSocketDispatcher, type SocketEvent } from "../../modules/kernel/socket";
 import { isAllowedOrigin } from "./security";
 
 /** Largest socket.io message: chat is 200 characters, a submission one sentence; 64 KiB is generous. */
@@ -26,8 +26,32 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   io.bind(engine as never);
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
+  const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx.log);
+  const connecting = ordered.filter((m) => m.onConnect);
+  const disconnecting = ordered.filter((m) => m.onDisconnect);
+  // Shared listeners (socket.io calls them with `this` = the socket): nothing is allocated per connection here.
+  function onDisconnect(this: AppSocket, reason: string) {
+    for (const module of disconnecting) module.onDisconnect?.(this, reason, ctx);
+  }
   io.on("connection", (socket) => {
-    for (const module of ordered) module.socket?.(io, socket, ctx);
+    socket.onAny(dispatch);
+    if (disconnecting.length > 0) socket.on("disconnect", onDisconnect);
+    for (const module of connecting) module.onConnect?.(socket, ctx);
   });
   return { engine, io };
+}
+
+/** Every module's client → server events in one table; two modules answering one event is a boot error. */
+export function socketEventTable(modules: readonly AppModule[], ctx: ModuleContext): Map<string, SocketEvent> {
+  const table = new Map<string, SocketEvent>();
+  const owners = new Map<string, string>();
+  for (const module of modules) {
+    for (const [event, entry] of Object.entries(module.socketEvents?.(ctx) ?? {})) {
+      const owner = owners.get(event);
+      if (owner) throw new Error(`socket event ${event} is registered by both ${owner} and ${module.name}`);
+      owners.set(event, module.name);
+      table.set(event, entry);
+    }
+  }
+  return table;
 }

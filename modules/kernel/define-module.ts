@@ -6,7 +6,7 @@ import type { Clock, Random } from "./clock";
 import type { Config } from "./config";
 import type { EventBus } from "./events";
 import type { Logger } from "./logger";
-import type { AppServer, AppSocket } from "./socket";
+import type { AppServer, AppSocket, SocketEvents } from "./socket";
 
 /** Everything a module may use from the outside world. Services take what they need from it as plain arguments. */
 export interface ModuleContext {
@@ -35,8 +35,15 @@ export interface AppModule<Name extends string = string> {
   routes?: (ctx: ModuleContext) => AnyElysia;
   /** Called once when the socket.io server exists (start loops that broadcast, keep `io`). */
   attachIo?: (io: AppServer, ctx: ModuleContext) => void;
-  /** Called for every connected socket: register this module's event handlers. */
-  socket?: (io: AppServer, socket: AppSocket, ctx: ModuleContext) => void;
+  /**
+   * The client → server events this module answers, built once per server after `attachIo` (event names are
+   * unique across modules; checked at boot). One shared dispatcher validates and routes them for every socket.
+   */
+  socketEvents?: (ctx: ModuleContext) => SocketEvents;
+  /** A socket connected (after authentication): per-connection set-up such as joining a broadcast room. */
+  onConnect?: (socket: AppSocket, ctx: ModuleContext) => void;
+  /** A socket disconnected (socket.io's reason, e.g. "transport close"). */
+  onDisconnect?: (socket: AppSocket, reason: string, ctx: ModuleContext) => void;
   /** commander commands mounted by the `madang` CLI. */
   commands?: (ctx: ModuleContext) => Command[];
   /** Idempotent seed data (run by `npm start` and `madang db seed`). */

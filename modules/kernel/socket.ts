@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Server, Socket } from "socket.io";
 import { isAppError } from "./errors";
@@ -32,35 +32,66 @@ export function emitSocketError(socket: AppSocket, message: string, code?: strin
 }
 
 export const INVALID_PAYLOAD = "요청 형식이 올바르지 않습니다.";
+export const HANDLER_FAILED = "요청을 처리하지 못했습니다. 잠시 후 다시 시도해주세요.";
+
+/** One client → server event: its payload schema and what to do with a valid payload. */
+export interface SocketEvent<S extends TSchema = TSchema> {
+  schema: S;
+  /** May return a value (sent to an acknowledgement callback) or a promise of one; may throw an AppError. */
+  handle: (socket: AppSocket, payload: Static<S>) => unknown;
+}
+
+/** A module's client → server events by name (built once per server, shared by every socket). */
+// biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own schema type
+export type SocketEvents = Record<string, SocketEvent<any>>;
 
 /**
- * Registers a handler whose payload is checked against a TypeBox schema first. A bad payload, a thrown
- * AppError or any other failure becomes an `error` event on that socket; nothing throws out of a handler.
- * When the client passes an acknowledgement callback, it receives `{ success, error? }` or the result.
+ * Keeps the payload type of `handle` tied to its schema. Socket payloads are JSON as sent: use TypeBox's
+ * `Type.Integer`, not Elysia's `t.Integer`, which also accepts numeric strings (HTTP coerces them; a socket
+ * handler would get the string).
  */
-export function onEvent<S extends TSchema>(
-  socket: AppSocket,
-  log: Logger,
-  event: string,
+export const socketEvent = <S extends TSchema>(
   schema: S,
-  handler: (payload: import("@sinclair/typebox").Static<S>) => unknown,
-) {
-  socket.on(event, async (...args: unknown[]) => {
-    const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : undefined;
+  handle: (socket: AppSocket, payload: Static<S>) => unknown,
+): SocketEvent<S> => ({ schema, handle });
+
+type Ack = (result: unknown) => void;
+
+/**
+ * One listener shared by every socket (installed with `socket.onAny`, so `this` is the socket): it looks the event
+ * up in the server's table, checks the payload against the schema, and turns a bad payload, a thrown AppError or
+ * any other failure into an `error` event on that socket; nothing throws out of a handler. When the client passes
+ * an acknowledgement callback, it receives `{ success, error? }` or the handler's result. Per-socket closures for
+ * each event would cost about 40 objects per connection (bench/README.md, "Memory").
+ */
+export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>, log: Logger) {
+  const fail = (socket: AppSocket, event: string, error: unknown, ack: Ack | undefined) => {
+    const message = isAppError(error) ? error.detail : HANDLER_FAILED;
+    if (!isAppError(error)) log.error("socket handler failed", { event, error: String(error) });
+    emitSocketError(socket, message, isAppError(error) ? error.code : "internal", event);
+    ack?.({ success: false, error: message });
+  };
+  return function dispatch(this: AppSocket, event: unknown, ...args: unknown[]) {
+    if (typeof event !== "string") return;
+    const entry = events.get(event);
+    if (!entry) return; // events of features this server does not run are ignored, as socket.io would
+    const ack = typeof args[args.length - 1] === "function" ? (args.pop() as Ack) : undefined;
     const raw = args[0] ?? {};
-    if (!Value.Check(schema, raw)) {
-      emitSocketError(socket, INVALID_PAYLOAD, "invalid_payload", event);
+    if (!Value.Check(entry.schema, raw)) {
+      emitSocketError(this, INVALID_PAYLOAD, "invalid_payload", event);
       ack?.({ success: false, error: INVALID_PAYLOAD });
       return;
     }
     try {
-      const result = await handler(Value.Clean(schema, Value.Clone(raw)) as never);
-      ack?.(result ?? { success: true });
+      const result = entry.handle(this, Value.Clean(entry.schema, Value.Clone(raw)));
+      if (result instanceof Promise) {
+        result.then(
+          (value) => ack?.(value ?? { success: true }),
+          (error) => fail(this, event, error, ack),
+        );
+      } else ack?.(result ?? { success: true });
     } catch (error) {
-      const message = isAppError(error) ? error.detail : "요청을 처리하지 못했습니다. 잠시 후 다시 시도해주세요.";
-      if (!isAppError(error)) log.error("socket handler failed", { event, error: String(error) });
-      emitSocketError(socket, message, isAppError(error) ? error.code : "internal", event);
-      ack?.({ success: false, error: message });
+      fail(this, event, error, ack);
     }
-  });
+  };
 }

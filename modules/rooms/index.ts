@@ -7,7 +7,7 @@ import { roomsRoutes } from "./routes";
 import { RoomsRuntime } from "./runtime";
 import { seedRoomsAndSentences } from "./service";
 import { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";
-import { registerRoomSocket } from "./socket";
+import { roomSocketEvents } from "./socket";
 
 /** The rooms module with its tunables (tests and the benchmark may shorten the phases). */
 export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
@@ -26,9 +26,15 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
       runtimes.get(ctx)?.stop();
       runtimes.set(ctx, new RoomsRuntime(io, ctx, settings));
     },
-    socket(_io, socket, ctx) {
+    socketEvents(ctx) {
       const runtime = runtimes.get(ctx);
-      if (runtime) registerRoomSocket(runtime, socket, ctx);
+      return runtime ? roomSocketEvents(runtime) : {};
+    },
+    onConnect(socket, ctx) {
+      runtimes.get(ctx)?.connect(socket);
+    },
+    onDisconnect(socket, _reason, ctx) {
+      runtimes.get(ctx)?.disconnect(socket);
     },
     // Several servers may share a process (tests): stop only this context's rooms.
     onStop(ctx: ModuleContext) {

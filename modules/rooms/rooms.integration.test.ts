@@ -33,7 +33,7 @@ afterEach(async () => {
 async function open(auth: Record<string, string>) {
   const client = await openClient(server, auth);
   clients.push(client);
-  await client.next("room:list");
+  await client.sync();
   return client;
 }
 
@@ -426,6 +426,20 @@ describe("membership", () => {
     g.emit("disconnect_cleanup");
     await g.next("room:left");
     expect((await roomInfo(second.id)).total_participants).toBe(0);
+  });
+
+  test("the full room:list comes when asked (get_rooms), not with every connection", async () => {
+    const room = newRoom();
+    const viewer = await open({ client_id: "list-viewer-01" });
+    expect(viewer.all("room:list")).toEqual([]);
+    viewer.emit("get_rooms");
+    const list = await viewer.next("room:list");
+    expect(list.rooms.find((r: { id: number }) => r.id === room.id)).toMatchObject({
+      name: room.name,
+      total_participants: 0,
+      users: [],
+      anonymous_users: [],
+    });
   });
 
   test("the lobby gets coalesced room:list_update; players in a room do not", async () => {

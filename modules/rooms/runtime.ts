@@ -121,16 +121,21 @@ export class RoomsRuntime implements HostEnv {
 
   private flush() {
     this.flushTimer = null;
-    const rooms = [...this.dirty].flatMap((id) => this.present(id) ?? []);
+    // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
+    const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
+    const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.present(id) ?? []) : [];
     this.dirty.clear();
     if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
   }
 
   // --- sockets -------------------------------------------------------------------------------------------------
 
+  /**
+   * A new socket watches the lobby's room:list_update but gets no room:list: the list carries every room's
+   * users[] (about 1 MB with 10,000 players), and only the home page needs it, which asks with get_rooms.
+   */
   connect(socket: AppSocket) {
     socket.join(LOBBY);
-    this.sendList(socket);
   }
 
   sendList(socket: AppSocket) {

@@ -1,6 +1,6 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import type { ModuleContext } from "../kernel/define-module";
-import { type AppSocket, onEvent } from "../kernel/socket";
+import { type SocketEvents, socketEvent } from "../kernel/socket";
 import type { RoomsRuntime } from "./runtime";
 
 /**
@@ -8,7 +8,10 @@ import type { RoomsRuntime } from "./runtime";
  * sends (user_id, username, nickname, session_id) are not declared: identity comes from the handshake only,
  * and undeclared fields are dropped by onEvent before the handler sees the payload.
  */
-const RoomId = t.Union([t.Integer({ minimum: 1, maximum: 2_147_483_647 }), t.String({ pattern: "^[1-9][0-9]{0,9}$" })]);
+const RoomId = t.Union([
+  Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  t.String({ pattern: "^[1-9][0-9]{0,9}$" }),
+]);
 const toId = (value: number | string) => Number(value);
 
 export const JoinPayload = t.Object({ room_id: RoomId });
@@ -28,36 +31,26 @@ export const SubmissionPayload = t.Object({
 });
 const Anything = t.Unknown();
 
-/** Registers the room events of spec part 1 §7 for one socket. */
-export function registerRoomSocket(runtime: RoomsRuntime, socket: AppSocket, ctx: ModuleContext) {
-  const log = ctx.log;
-  runtime.connect(socket);
-
-  onEvent(socket, log, "join_room", JoinPayload, ({ room_id }) => {
-    runtime.join(socket, toId(room_id));
-  });
-  // Guests join with join_anonymous; the nickname a client sends is ignored (guest_NNNN comes from its id).
-  onEvent(socket, log, "join_anonymous", JoinPayload, ({ room_id }) => {
-    runtime.join(socket, toId(room_id));
-  });
-  onEvent(socket, log, "leave_room", t.Optional(LeavePayload), () => {
-    runtime.leave(socket);
-  });
-  onEvent(socket, log, "disconnect_cleanup", Anything, () => {
-    runtime.leave(socket);
-  });
-  onEvent(socket, log, "get_rooms", Anything, () => {
-    runtime.sendList(socket);
-  });
-  onEvent(socket, log, "chat_message", ChatPayload, ({ room_id, message, is_game_answer }) => {
-    runtime.hostOf(socket, toId(room_id)).chat(socket, message, is_game_answer === true);
-  });
-  onEvent(socket, log, "game:submission", SubmissionPayload, (payload) => {
-    runtime.hostOf(socket, toId(payload.room_id)).submit(socket, {
-      typedText: payload.typed_text,
-      sentenceId: toId(payload.sentence_id),
-      elapsedTime: payload.elapsed_time ?? undefined,
-    });
-  });
-  socket.on("disconnect", () => runtime.disconnect(socket));
+/** The room events of spec part 1 §7 (client → server), answered by this server's rooms runtime. */
+export function roomSocketEvents(runtime: RoomsRuntime): SocketEvents {
+  const join = socketEvent(JoinPayload, (socket, { room_id }) => runtime.join(socket, toId(room_id)));
+  const leave = socketEvent(Anything, (socket) => runtime.leave(socket));
+  return {
+    join_room: join,
+    // Guests join with join_anonymous; the nickname a client sends is ignored (guest_NNNN comes from its id).
+    join_anonymous: join,
+    leave_room: socketEvent(t.Optional(LeavePayload), (socket) => runtime.leave(socket)),
+    disconnect_cleanup: leave,
+    get_rooms: socketEvent(Anything, (socket) => runtime.sendList(socket)),
+    chat_message: socketEvent(ChatPayload, (socket, { room_id, message, is_game_answer }) =>
+      runtime.hostOf(socket, toId(room_id)).chat(socket, message, is_game_answer === true),
+    ),
+    "game:submission": socketEvent(SubmissionPayload, (socket, payload) =>
+      runtime.hostOf(socket, toId(payload.room_id)).submit(socket, {
+        typedText: payload.typed_text,
+        sentenceId: toId(payload.sentence_id),
+        elapsedTime: payload.elapsed_time ?? undefined,
+      }),
+    ),
+  };
 }

@@ -1,6 +1,6 @@
 import { t } from "elysia";
-import { defineModule } from "../kernel/define-module";
-import { onEvent } from "../kernel/socket";
+import { defineModule, type ModuleContext } from "../kernel/define-module";
+import { type AppSocket, socketEvent } from "../kernel/socket";
 
 /**
  * Connection-level socket events every page relies on (spec part 1 §4 "Connection", §9): the client pings every
@@ -9,20 +9,15 @@ import { onEvent } from "../kernel/socket";
  */
 const Beat = t.Optional(t.Object({ timestamp: t.Optional(t.Number()) }));
 
+const answer = (ctx: ModuleContext, reply: "pong" | "alive") =>
+  socketEvent(Beat, (socket: AppSocket, payload) => {
+    socket.emit(reply, {
+      timestamp: payload?.timestamp ?? null,
+      server_time: new Date(ctx.clock.now()).toISOString(),
+    });
+  });
+
 export const systemModule = defineModule({
   name: "system",
-  socket(_io, socket, ctx) {
-    onEvent(socket, ctx.log, "ping", Beat, (payload) => {
-      socket.emit("pong", {
-        timestamp: payload?.timestamp ?? null,
-        server_time: new Date(ctx.clock.now()).toISOString(),
-      });
-    });
-    onEvent(socket, ctx.log, "keep_alive", Beat, (payload) => {
-      socket.emit("alive", {
-        timestamp: payload?.timestamp ?? null,
-        server_time: new Date(ctx.clock.now()).toISOString(),
-      });
-    });
-  },
+  socketEvents: (ctx) => ({ ping: answer(ctx, "pong"), keep_alive: answer(ctx, "alive") }),
 });

@@ -80,7 +80,7 @@ export function HomePage() {
     const rooms = roomsOf(payload);
     if (rooms) dispatch({ type: "update", rooms });
   });
-  // The connection's own room:list arrived before this page mounted: ask for a fresh one.
+  // The server sends the full list only when asked: on mount and after every reconnect.
   useEffect(() => {
     if (connected) socketManager.emit("get_rooms");
   }, [connected]);

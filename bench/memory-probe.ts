@@ -1,0 +1,154 @@
+/**
+ * Where a connected player's memory goes: starts the server under test (bench/server-under-test.ts, core 0),
+ * connects N guests into rooms of 20 (bench/protocol-client.ts, this process), and compares the server's RSS and
+ * live JS objects by type (after a full GC) with everyone joined against idle. Prints per-player figures and the
+ * object types that grew the most.
+ *
+ *   bun bench/memory-probe.ts --players 2000
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { ProtocolClient } from "./protocol-client";
+
+const { values } = parseArgs({
+  options: { players: { type: "string", default: "2000" }, top: { type: "string", default: "40" } },
+});
+const players = Number(values.players);
+const ROOT = join(import.meta.dir, "..");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type HeapStats = { heapSize: number; objectCount: number; objectTypeCounts: Record<string, number> };
+
+const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-probe-"));
+const heapFile = join(dataDir, "heap.json");
+const server = Bun.spawn(["taskset", "-c", "0", process.execPath, join(ROOT, "bench/server-under-test.ts")], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    BENCH_ROOMS: String(Math.ceil(players / 20)),
+    BENCH_HEAP_FILE: heapFile,
+  },
+  stdout: "pipe",
+  stderr: "inherit",
+});
+
+async function readReady(): Promise<{ port: number; rooms: number[] }> {
+  const reader = server.stdout.getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("server exited before ready");
+    text += new TextDecoder().decode(value);
+    const line = text.split("\n").find((l) => l.startsWith("BENCH_READY "));
+    if (line) return JSON.parse(line.slice("BENCH_READY ".length));
+  }
+}
+
+const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1]);
+
+async function snapshot() {
+  rmSync(heapFile, { force: true });
+  process.kill(server.pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    await sleep(100);
+    try {
+      const heap = JSON.parse(readFileSync(heapFile, "utf8")) as HeapStats;
+      await sleep(500);
+      const names = process.env.BENCH_HEAP_SNAPSHOT === "1" ? namesOf(`${heapFile}.heapsnapshot`) : new Map();
+      return { rss: rssKiB(), heap, names };
+    } catch {}
+  }
+  throw new Error("no heap stats");
+}
+
+/** Node counts by "type name" from a V8-format heap snapshot. */
+function namesOf(file: string): Map<string, number> {
+  const snap = JSON.parse(readFileSync(file, "utf8"));
+  const fields: string[] = snap.snapshot.meta.node_fields;
+  const types: string[] = snap.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const typeAt = fields.indexOf("type");
+  const nameAt = fields.indexOf("name");
+  const edgeWidth = snap.snapshot.meta.edge_fields.length;
+  const edgeTypes: string[] = snap.snapshot.meta.edge_types[0];
+  const nodeName = (i: number) => `${types[snap.nodes[i + typeAt]]} ${snap.strings[snap.nodes[i + nameAt]]}`.slice(0, 60);
+  const counts = new Map<string, number>();
+  // Each node keyed by its own name and the first retainer that names it (property or element of whom).
+  const retainer = new Map<number, string>();
+  const edgeCountAt = fields.indexOf("edge_count");
+  let edge = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    for (let k = 0; k < snap.nodes[i + edgeCountAt]; k++, edge += edgeWidth) {
+      const type = edgeTypes[snap.edges[edge]];
+      const nameOrIndex = snap.edges[edge + 1];
+      const to = snap.edges[edge + 2];
+      if (retainer.has(to) || type === "weak") continue;
+      const label = type === "element" || type === "hidden" ? `[${type}]` : snap.strings[nameOrIndex];
+      retainer.set(to, `${label} of ${nodeName(i)}`);
+    }
+  }
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const key = `${nodeName(i)}  ←  ${retainer.get(i) ?? "?"}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+try {
+  const { port, rooms } = await readReady();
+  await sleep(1500);
+  const idle = await snapshot();
+  const clients: ProtocolClient[] = [];
+  let joined = 0;
+  for (let i = 0; i < players; i += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, players - i) }, async (_, k) => {
+        const n = i + k;
+        const client = new ProtocolClient({
+          url: `http://127.0.0.1:${port}`,
+          auth: { client_id: `probe-${n}` },
+          onEvent: (name) => {
+            if (name === "room:joined:anonymous") joined++;
+          },
+        });
+        clients.push(client);
+        await client.connect();
+        client.emit("join_anonymous", { room_id: rooms[Math.floor(n / 20)] });
+      }),
+    );
+  }
+  for (let i = 0; i < 300 && joined < players; i++) await sleep(100);
+  await sleep(3000);
+  const full = await snapshot();
+  const per = (a: number, b: number) => ((a - b) / players).toFixed(2);
+  console.log(`players ${players}, joined ${joined}`);
+  console.log(`RSS per player (after full GC): ${per(full.rss, idle.rss)} KiB`);
+  console.log(`JS heap per player: ${per(full.heap.heapSize / 1024, idle.heap.heapSize / 1024)} KiB`);
+  console.log(`JS objects per player: ${per(full.heap.objectCount, idle.heap.objectCount)}`);
+  const growth = Object.entries(full.heap.objectTypeCounts)
+    .map(([type, count]) => [type, (count - (idle.heap.objectTypeCounts[type] ?? 0)) / players] as const)
+    .filter(([, g]) => g >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(values.top));
+  for (const [type, g] of growth) console.log(`  ${g.toFixed(2).padStart(7)}  ${type}`);
+  if (full.names.size) {
+    const byName = [...full.names]
+      .map(([name, count]) => [name, (count - (idle.names.get(name) ?? 0)) / players] as const)
+      .filter(([, g]) => g >= 0.3)
+      .sort((a, b) => b[1] - a[1]);
+    console.log("by name (V8 snapshot):");
+    for (const [name, g] of byName) console.log(`  ${g.toFixed(2).padStart(7)}  ${name}`);
+  }
+  for (const client of clients) client.close();
+} finally {
+  server.kill("SIGTERM");
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
