@@ -29,13 +29,21 @@ function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
 
 // normalize: false on the instances that mount module routes (routes are re-registered in the parent): unknown
 // body fields are then refused with 422 instead of silently stripped, and nothing unknown is ever stored.
+const SOCKET_PATH = "/socket.io/";
+
 export function createApp(ctx: ModuleContext, modules: readonly AppModule[], engine?: Engine) {
-  const app = new Elysia({ name: "app", normalize: false, serve: { maxRequestBodySize: 1024 * 1024 } })
-    // socket.io first: the engine reads the raw request itself (polling bodies), before any parsing.
+  // The engine's path is a native Bun route: Elysia's handler is async, and an async fetch that upgrades a
+  // websocket keeps about 1 KiB per connection alive (bench/README.md, "Memory"). The engine reads the raw request
+  // itself (polling bodies), before any parsing.
+  const routes = engine
+    ? { [`${SOCKET_PATH}*`]: (request: Request, server: unknown) => engine.handleRequest(request, server as never) }
+    : undefined;
+  const app = new Elysia({ name: "app", normalize: false, serve: { maxRequestBodySize: 1024 * 1024, routes } as never })
     .onRequest(({ request, server }) => {
       const url = new URL(request.url);
-      if (engine && url.pathname.startsWith("/socket.io/") && server) {
-        return engine.handleRequest(request, server as never);
+      if (engine && url.pathname.startsWith(SOCKET_PATH) && server) {
+        // Only when Bun's routes are off (the route above takes these paths): same answer, through Elysia.
+        return Promise.resolve(engine.handleRequest(request, server as never)).then((r) => r ?? new Response(null));
       }
       const length = Number(request.headers.get("content-length") ?? 0);
       if (url.pathname.startsWith("/api/") && length > API_BODY_LIMIT) {

@@ -14,7 +14,8 @@ import type { Adapter, BroadcastOptions } from "socket.io-adapter";
  * Differences from the uws patch: it patches the adapter instances of one server, not `Adapter.prototype` (tests
  * run several servers in one process); a namespace disconnect that keeps the connection open unsubscribes (`delAll`);
  * `socket.to(room).emit` (one excluded socket) still publishes, from the excluded socket's own ws, which Bun skips;
- * a socket's private room (its id) is never a topic, so one topic per player is saved.
+ * a socket's private room (its id) is never a topic, so one topic per player is saved; nor is the whole namespace
+ * (`io.emit`, which nothing here sends in a hot path): every topic a socket is subscribed to costs ~0.2 KiB.
  *
  * Ordering holds because Bun (uWS) drains a socket's pending published frames before any direct `send` on it.
  */
@@ -74,9 +75,8 @@ export function removeFastBroadcast(io: Server<any, any, any, any>) {
   restorers.delete(io);
 }
 
-/** The topic of a room, or of the whole namespace; prefixed so it never meets an Elysia `.ws()` topic. */
-export const fastTopic = (namespace: string, room?: string) =>
-  room === undefined ? `sio${SEPARATOR}${namespace}` : `sio${SEPARATOR}${namespace}${SEPARATOR}${room}`;
+/** The topic of a room; prefixed so it never meets an Elysia `.ws()` topic. */
+export const fastTopic = (namespace: string, room: string) => `sio${SEPARATOR}${namespace}${SEPARATOR}${room}`;
 
 function openWs(socket: PatchedSocket): BunWs | undefined {
   const transport = socket.conn.transport;
@@ -87,15 +87,14 @@ function openWs(socket: PatchedSocket): BunWs | undefined {
 function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | undefined) {
   const nsp = adapter.nsp as { name: string; sockets: Map<string, PatchedSocket> };
   const original = { addAll: adapter.addAll, del: adapter.del, delAll: adapter.delAll, broadcast: adapter.broadcast };
-  /** Sockets whose ws is subscribed to the namespace topic and to every room they are in. */
+  /** Sockets whose ws is subscribed to every room they are in. */
   const subscribed = new Map<string, BunWs>();
   /** Sockets on polling, waiting for the upgrade to websocket. */
   const awaitingUpgrade = new Set<string>();
-  const topic = (room?: string) => fastTopic(nsp.name, room);
+  const topic = (room: string) => fastTopic(nsp.name, room);
   unpatch.set(adapter, () => Object.assign(adapter, original));
 
   const subscribeAll = (id: string, ws: BunWs) => {
-    ws.subscribe(topic());
     for (const room of adapter.sids.get(id) ?? []) if (room !== id) ws.subscribe(topic(room));
     subscribed.set(id, ws);
   };
@@ -133,7 +132,6 @@ function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | und
     const ws = subscribed.get(id);
     if (ws) {
       for (const room of adapter.sids.get(id) ?? []) if (room !== id) ws.unsubscribe(topic(room));
-      ws.unsubscribe(topic());
       subscribed.delete(id);
     }
     awaitingUpgrade.delete(id);
@@ -162,12 +160,9 @@ function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | und
   function fastRoute(options: BroadcastOptions): { publisher: Publisher; topic: string } | undefined {
     const server = getServer();
     const except = options.except ?? new Set<string>();
-    if (!server || subscribed.size === 0 || options.rooms.size > 1 || except.size > 1) return undefined;
-    let room: string | undefined;
-    if (options.rooms.size === 1) {
-      room = options.rooms.values().next().value as string;
-      if (nsp.sockets.has(room)) return undefined; // a private room is not a topic
-    }
+    if (!server || subscribed.size === 0 || options.rooms.size !== 1 || except.size > 1) return undefined;
+    const room = options.rooms.values().next().value as string;
+    if (nsp.sockets.has(room)) return undefined; // a private room is not a topic
     if (except.size === 0) return { publisher: server, topic: topic(room) };
     const excluded = except.values().next().value as string;
     const members = adapter.rooms.get(excluded);

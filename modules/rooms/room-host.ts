@@ -44,7 +44,8 @@ interface Profile {
 interface Member {
   player: RacePlayer;
   kind: "user" | "guest";
-  sockets: Set<AppSocket>;
+  /** Usually one; a Set would cost ~260 bytes per player (bench/README.md, "Memory"). */
+  sockets: AppSocket[];
   joinedAt: number;
   grace: TimerHandle | null;
   profile: Profile;
@@ -130,7 +131,7 @@ export class RoomHost {
       member.grace = null;
       this.env.graceEnded(player.id);
     }
-    member.sockets.add(socket);
+    if (!member.sockets.includes(socket)) member.sockets.push(socket);
     socket.join(this.channel);
     setRoomOfSocket(socket, this.room.id);
     this.env.setLobby(socket, false);
@@ -154,7 +155,7 @@ export class RoomHost {
     return {
       player,
       kind: identity.kind,
-      sockets: new Set(),
+      sockets: [],
       joinedAt: this.ctx.clock.now(),
       grace: null,
       profile,
@@ -171,7 +172,10 @@ export class RoomHost {
     const member = this.members.get(playerId);
     socket.leave(this.channel);
     setRoomOfSocket(socket, undefined);
-    if (!member?.sockets.delete(socket) || member.sockets.size > 0) return;
+    const at = member?.sockets.indexOf(socket) ?? -1;
+    if (!member || at < 0) return;
+    member.sockets.splice(at, 1);
+    if (member.sockets.length > 0) return;
     if (immediate) {
       this.removeMember(playerId);
       return;
@@ -183,7 +187,7 @@ export class RoomHost {
   /** Ends a grace period at once (the player joined another room meanwhile). */
   expireGrace(playerId: string) {
     const member = this.members.get(playerId);
-    if (member?.grace && member.sockets.size === 0) this.removeMember(playerId);
+    if (member?.grace && member.sockets.length === 0) this.removeMember(playerId);
   }
 
   private removeMember(playerId: string) {
@@ -247,7 +251,7 @@ export class RoomHost {
 
   private memberOf(socket: AppSocket): Member {
     const member = this.members.get(playerIdOf(socket.data.identity));
-    if (!member?.sockets.has(socket)) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
+    if (!member?.sockets.includes(socket)) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
     return member;
   }
 
