@@ -23,7 +23,7 @@ type HeapStats = { heapSize: number; objectCount: number; objectTypeCounts: Reco
 
 const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-probe-"));
 const heapFile = join(dataDir, "heap.json");
-const server = Bun.spawn(["taskset", "-c", "0", process.execPath, join(ROOT, "bench/server-under-test.ts")], {
+const server = Bun.spawn(["taskset", "-c", "0", process.execPath, join(ROOT, process.env.PROBE_SERVER ?? "bench/server-under-test.ts")], {
   cwd: ROOT,
   env: {
     ...process.env,
@@ -94,9 +94,11 @@ function namesOf(file: string): Map<string, number> {
       retainer.set(to, `${label} of ${nodeName(i)}`);
     }
   }
+  const sizeAt = fields.indexOf("self_size");
   for (let i = 0; i < snap.nodes.length; i += width) {
     const key = `${nodeName(i)}  ←  ${retainer.get(i) ?? "?"}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    counts.set(`bytes ${key}`, (counts.get(`bytes ${key}`) ?? 0) + snap.nodes[i + sizeAt]);
   }
   return counts;
 }
@@ -141,9 +143,9 @@ try {
   if (full.names.size) {
     const byName = [...full.names]
       .map(([name, count]) => [name, (count - (idle.names.get(name) ?? 0)) / players] as const)
-      .filter(([, g]) => g >= 0.3)
+      .filter(([name, g]) => (name.startsWith("bytes ") ? g >= 16 : g >= 0.3))
       .sort((a, b) => b[1] - a[1]);
-    console.log("by name (V8 snapshot):");
+    console.log("objects by name and first retainer (V8 snapshot; 'bytes' lines: self size per player):");
     for (const [name, g] of byName) console.log(`  ${g.toFixed(2).padStart(7)}  ${name}`);
   }
   for (const client of clients) client.close();

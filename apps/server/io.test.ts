@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from "./testing";
 /** A module with one event of each kind the shared dispatcher must handle. */
 const connected: string[] = [];
 const disconnected: string[] = [];
+let lastHandshake: { headers: object; time: string; issued: number } | null = null;
 const probeModule = defineModule({
   name: "probe",
   socketEvents: () => ({
@@ -29,7 +30,10 @@ const probeModule = defineModule({
       throw new Error("boom");
     }),
   }),
-  onConnect: (socket) => connected.push(socket.id),
+  onConnect: (socket) => {
+    connected.push(socket.id);
+    lastHandshake = socket.handshake;
+  },
   onDisconnect: (socket, reason) => disconnected.push(`${socket.id} ${reason}`),
 });
 
@@ -98,6 +102,20 @@ describe("the shared socket event dispatcher", () => {
     other.disconnect();
     for (let i = 0; i < 200 && !disconnected.some((d) => d.startsWith(`${id} `)); i++) await Bun.sleep(5);
     expect(disconnected).toContain(`${id} client namespace disconnect`);
+  });
+
+  test("a socket keeps only the listed request headers; the handshake still tells its time", async () => {
+    const other = connect(server.url, {
+      path: "/socket.io/",
+      transports: ["websocket"],
+      forceNew: true,
+      extraHeaders: { "user-agent": "tajamadang-test/1.0", cookie: "big=secret", "accept-language": "ko-KR" },
+    });
+    await new Promise<void>((resolve) => other.once("connect", () => resolve()));
+    other.disconnect();
+    expect(lastHandshake?.headers).toEqual({ "user-agent": "tajamadang-test/1.0", "accept-language": "ko-KR" });
+    expect(lastHandshake?.time).toBe(new Date(lastHandshake?.issued ?? 0).toString());
+    expect(Date.now() - (lastHandshake?.issued ?? 0)).toBeLessThan(60_000);
   });
 
   test("two modules answering one event is a boot error", () => {

@@ -18,6 +18,9 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
     pingInterval: ENGINE_PING_INTERVAL_MS,
     pingTimeout: 20_000,
     maxHttpBufferSize: SOCKET_MAX_MESSAGE,
+    // What a module may want to know of a connection for its whole life (the patched engine's option); cookies,
+    // websocket keys and the rest would cost memory on every connection.
+    keepHeaders: ["user-agent", "origin", "accept-language", "x-forwarded-for", "x-real-ip"],
     // Synchronous on purpose (the patched engine then upgrades without awaiting, which keeps ~1 KiB less per
     // connection); the engine's type asks for a promise, a throw refuses all the same.
     allowRequest: ((request: Request) => {
