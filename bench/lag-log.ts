@@ -2,8 +2,9 @@
  * Optional diagnostics for the benchmark's processes (BENCH_LAG_LOG=1): logs every event-loop stall longer than
  * 25 ms with the heap size, so a latency outlier can be told apart as GC or work.
  */
-import { writeFileSync } from "node:fs";
+
 import { heapSize, heapStats } from "bun:jsc";
+import { writeFileSync } from "node:fs";
 
 /**
  * SIGUSR2 makes the process run a full garbage collection, so the generator can read the RSS of live data as well
@@ -16,7 +17,8 @@ export function collectOnSignal() {
     // BENCH_HEAP_FILE: also write the live objects by type, for bench/memory-probe.ts.
     if (!heapFile) return;
     // BENCH_HEAP_SNAPSHOT=1: a V8-format snapshot next to it (function and class names, for counting by name).
-    if (process.env.BENCH_HEAP_SNAPSHOT === "1") writeFileSync(`${heapFile}.heapsnapshot`, Bun.generateHeapSnapshot("v8"));
+    if (process.env.BENCH_HEAP_SNAPSHOT === "1")
+      writeFileSync(`${heapFile}.heapsnapshot`, Bun.generateHeapSnapshot("v8"));
     writeFileSync(heapFile, JSON.stringify(heapStats()));
   });
 }

@@ -4,7 +4,11 @@
  * live JS objects by type (after a full GC) with everyone joined against idle. Prints per-player figures and the
  * object types that grew the most.
  *
- *   bun bench/memory-probe.ts --players 2000
+ *   bun bench/memory-probe.ts --players 4000
+ *   BENCH_HEAP_SNAPSHOT=1 bun bench/memory-probe.ts --players 1000   # also counts by name and retainer (slow)
+ *
+ * PROBE_SERVER=<file> probes another server that prints the same BENCH_READY line and handles SIGUSR2 the same way.
+ * Raise the descriptor limit first (`ulimit -n 20000`).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,21 +27,24 @@ type HeapStats = { heapSize: number; objectCount: number; objectTypeCounts: Reco
 
 const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-probe-"));
 const heapFile = join(dataDir, "heap.json");
-const server = Bun.spawn(["taskset", "-c", "0", process.execPath, join(ROOT, process.env.PROBE_SERVER ?? "bench/server-under-test.ts")], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    BENCH_ROOMS: String(Math.ceil(players / 20)),
-    BENCH_HEAP_FILE: heapFile,
+const server = Bun.spawn(
+  ["taskset", "-c", "0", process.execPath, join(ROOT, process.env.PROBE_SERVER ?? "bench/server-under-test.ts")],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      BENCH_ROOMS: String(Math.ceil(players / 20)),
+      BENCH_HEAP_FILE: heapFile,
+    },
+    stdout: "pipe",
+    stderr: "inherit",
   },
-  stdout: "pipe",
-  stderr: "inherit",
-});
+);
 
 async function readReady(): Promise<{ port: number; rooms: number[] }> {
   const reader = server.stdout.getReader();
@@ -78,7 +85,8 @@ function namesOf(file: string): Map<string, number> {
   const nameAt = fields.indexOf("name");
   const edgeWidth = snap.snapshot.meta.edge_fields.length;
   const edgeTypes: string[] = snap.snapshot.meta.edge_types[0];
-  const nodeName = (i: number) => `${types[snap.nodes[i + typeAt]]} ${snap.strings[snap.nodes[i + nameAt]]}`.slice(0, 60);
+  const nodeName = (i: number) =>
+    `${types[snap.nodes[i + typeAt]]} ${snap.strings[snap.nodes[i + nameAt]]}`.slice(0, 60);
   const counts = new Map<string, number>();
   // Each node keyed by its own name and the first retainer that names it (property or element of whom).
   const retainer = new Map<number, string>();
