@@ -43,3 +43,21 @@ export const loginHistory = sqliteTable(
   },
   (table) => [index("accounts_login_history_user_time_idx").on(table.userId, table.loginTime)],
 );
+
+/**
+ * Every time a user's live sessions must end (deactivated, password reset required), written in the transaction
+ * that revokes their refresh tokens, by whichever process made the change (the server or the `madang` CLI). Each
+ * server polls it and disconnects that user's sockets, which it alone holds; rows older than a day are pruned.
+ */
+export const sessionClosures = sqliteTable(
+  "accounts_session_closures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("accounts_session_closures_at_idx").on(table.at)],
+);

@@ -15,6 +15,7 @@ import type { EventBus } from "../kernel/events";
 import { isCommonPassword } from "./common-passwords";
 import { experienceForNextLevel, presentUser } from "./presenter";
 import { loginHistory } from "./schema";
+import { recordSessionClosure } from "./session-closures";
 import type { LoginThrottle } from "./throttle";
 import {
   type AccessTokens,
@@ -219,7 +220,10 @@ export function createAccountsService(deps: AccountsDeps) {
         .set({ isActive: active, updatedAt: new Date(now()) })
         .where(eq(users.id, userId))
         .run();
-      if (!active) revokeAllForUser(tx, userId, now(), "deactivated");
+      if (!active) {
+        revokeAllForUser(tx, userId, now(), "deactivated");
+        recordSessionClosure(tx, userId, "deactivated", now());
+      }
     });
     if (!active) events.emit("accounts.sessions_closed", { userId, reason: "deactivated" });
     events.emit("accounts.user_updated", { userId });
@@ -241,6 +245,7 @@ export function createAccountsService(deps: AccountsDeps) {
         .where(eq(users.id, userId))
         .run();
       revokeAllForUser(tx, userId, now(), "password_reset_required");
+      recordSessionClosure(tx, userId, "password_reset_required", now());
     });
     events.emit("accounts.sessions_closed", { userId, reason: "password_reset_required" });
     return presentUser(requireById(userId));

@@ -2,6 +2,8 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { io as connect } from "socket.io-client";
+import { SESSION_CLOSURE_POLL_MS } from "../accounts";
 import { startAdminServer, type TestUser } from "./test-helpers";
 
 // The CLI runs as its own process on the running test server's data folder: what it does must show up in the
@@ -110,10 +112,22 @@ describe("madang users", () => {
   });
 
   test("deactivate and activate: the server refuses and then accepts the login", async () => {
+    // A live socket of that user, held by the server process: the CLI cannot reach it, the server's poll does.
+    const live = connect(t.server.url, {
+      path: "/socket.io/",
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true,
+      auth: { token: (await t.login(target.email)).body.access_token },
+    });
+    await new Promise<void>((resolve) => live.once("connect", () => resolve()));
+    const dropped = new Promise<string>((resolve) => live.once("disconnect", (reason) => resolve(reason)));
     const off = await cli("users", "deactivate", target.email, "--reason", "휴면");
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toContain("비활성화했습니다.");
     expect((await t.login(target.email)).status).toBe(403);
+    const reason = await Promise.race([dropped, Bun.sleep(SESSION_CLOSURE_POLL_MS * 3).then(() => "still connected")]);
+    expect(reason).toBe("io server disconnect");
     const on = await json("users", "activate", String(target.id));
     expect(on.is_active).toBe(true);
     expect((await t.login(target.email)).status).toBe(200);
