@@ -16,9 +16,13 @@ export interface Transition<State, Effect> {
   effects: Effect[];
 }
 
+/**
+ * A refused move answers the player with `error` (Korean) and `code`. It may still change the game through
+ * `transition` (e.g. an implausible result that uses up the player's one attempt); the host applies it first.
+ */
 export type MoveResult<State, Effect> =
   | ({ ok: true } & Transition<State, Effect>)
-  | { ok: false; error: string; code: string };
+  | { ok: false; error: string; code: string; transition?: Transition<State, Effect> };
 
 export interface GameMode<State, Settings, Move, Effect, View> {
   readonly id: GameModeId;

@@ -48,7 +48,8 @@ export const RoomSchema = t.Object({
   anonymous_users: t.Array(AnonymousUserSchema),
 });
 
-export const RoomParams = t.Object({ id: t.String({ maxLength: 20 }) });
+/** Any text: an id that is not a room's (too long, not a number) is "방을 찾을 수 없습니다." (404), not a 422. */
+export const RoomParams = t.Object({ id: t.String() });
 
 /** Spec part 2 "Game result record". */
 export const GameResultRecordSchema = t.Object({

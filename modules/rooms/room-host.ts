@@ -292,6 +292,7 @@ export class RoomHost {
   private submitFor(member: Member, move: SubmitMove) {
     const result = sentenceRace.move(this.state, member.player.id, move, this.gameCtx());
     if (!result.ok) {
+      if (result.transition) this.apply(result.transition);
       if (result.code === "implausible") this.logImplausible(member, move);
       throw new AppError(result.code === "implausible" ? 422 : 409, result.error, result.code);
     }

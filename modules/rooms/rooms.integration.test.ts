@@ -488,8 +488,13 @@ describe("membership", () => {
         expect.arrayContaining(["session_id", "nickname", "created_at"]),
       );
     }
-    expect(res404((await server.api("GET", "/api/rooms/123456")).body)).toBe("방을 찾을 수 없습니다.");
+    for (const id of ["123456", "abc", "9".repeat(40), "%EB%B0%A9"]) {
+      const res = await server.api("GET", `/api/rooms/${id}`);
+      expect({ id, status: res.status, detail: res.body.detail }).toEqual({
+        id,
+        status: 404,
+        detail: "방을 찾을 수 없습니다.",
+      });
+    }
   });
 });
-
-const res404 = (body: { detail: string }) => body.detail;

@@ -56,6 +56,7 @@ function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}) {
     submit(id: string, move: SubmitMove) {
       const result = sentenceRace.move(state, id, move, ctx());
       if (result.ok) apply(result);
+      else if (result.transition) apply(result.transition);
       return result;
     },
     advance(ms: number) {
@@ -300,19 +301,36 @@ describe("submissions", () => {
     expect(h.state.results).toHaveLength(0);
   });
 
-  test("implausible results are rejected and do not count", () => {
+  test("implausible results are rejected, do not count, and use up the player's one attempt", () => {
     const h = harness();
-    h.startGame(player("a", 1), player("b", 2));
+    h.startGame(player("a", 1), player("b", 2), player("c", 3));
     h.advance(100); // sooner than the sentence could have reached the player
-    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "implausible" });
-    h.advance(200); // 12 strokes in 0.3 s = 2,400 타/분 > 1,500
     expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({
       ok: false,
+      code: "implausible",
       error: RACE_MESSAGES.implausible,
     });
+    // Trying again, slower, is a second attempt.
+    h.advance(5_000);
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ ok: false, code: "duplicate" });
     // Pasting a long text fast is implausible even when it is wrong (unweighted speed).
     expect(h.submit("b", { typedText: "가".repeat(100) })).toMatchObject({ ok: false, code: "implausible" });
     expect(h.state.results).toHaveLength(0);
+    expect(h.state.status).toBe("in_progress");
+    // The last player's plausible answer ends the game: everyone has had their attempt.
+    expect(h.submit("c", { typedText: "안녕하세요" })).toMatchObject({ ok: true });
+    expect(h.state.status).toBe("finished");
+    expect(h.state.results.map((r) => r.playerId)).toEqual(["c"]);
+  });
+
+  test("a result speed above 1,500 타/분 is implausible even when the typed keystrokes are fewer", () => {
+    // 닭 (3 keystrokes) typed as x (1): 11 keystrokes typed, but the result counts the target's 13 × 90.91 %.
+    const h = harness([{ id: 9, text: "닭abcdefghij" }]);
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(460); // typed 1,435 타/분, result 1,541 타/분
+    expect(h.submit("a", { typedText: "xabcdefghij" })).toMatchObject({ ok: false, code: "implausible" });
+    h.advance(2_000);
+    expect(h.submit("b", { typedText: "xabcdefghij" })).toMatchObject({ ok: true });
   });
 
   test("the client's elapsed_time counts only within 1.5 s below the server's", () => {

@@ -97,6 +97,8 @@ export interface RaceState {
   finishedAt: number | null;
   /** Results of the current game in arrival order. */
   results: readonly RaceResult[];
+  /** Players of the current game whose one attempt was refused as implausible (no result, no retry). */
+  rejected: readonly string[];
   /** Consecutive first places per player in this room (guests have no stored streak). */
   streaks: Readonly<Record<string, number>>;
 }
@@ -181,6 +183,7 @@ const NO_GAME = {
   endCountdownNumber: null,
   finishedAt: null,
   results: [],
+  rejected: [],
 } satisfies Partial<RaceState>;
 
 function toWaiting(state: RaceState, now: number): RaceState {
@@ -231,6 +234,7 @@ function startGame(state: RaceState, ctx: GameContext): T {
       endsAt: ctx.now + gameDuration * 1000,
       endCountdownNumber: null,
       results: [],
+      rejected: [],
     },
     effects: [{ type: "state" }, { type: "problem", sentence, gameDuration }],
   };
@@ -269,8 +273,9 @@ function finish(state: RaceState, now: number): T {
   return { state: next, effects: [{ type: "state" }, { type: "finished", game }] };
 }
 
-const everyoneSubmitted = (state: RaceState) =>
-  state.players.every((p) => state.results.some((r) => r.playerId === p.id));
+const attempted = (state: RaceState, playerId: string) =>
+  state.rejected.includes(playerId) || state.results.some((r) => r.playerId === playerId);
+const everyoneSubmitted = (state: RaceState) => state.players.every((p) => attempted(state, p.id));
 
 function tickCountdown(state: RaceState, ctx: GameContext): T {
   if (ctx.now >= state.countdownEndsAt!) return startGame(state, ctx);
@@ -305,7 +310,7 @@ function checkSubmission(state: RaceState, playerId: string, move: SubmitMove, n
   if (state.status === "waiting" || state.status === "countdown") return reject(RACE_MESSAGES.notStarted, "too_early");
   if (state.status === "finished" || now >= state.endsAt!) return reject(RACE_MESSAGES.alreadyEnded, "too_late");
   if (!state.players.some((p) => p.id === playerId)) return reject(RACE_MESSAGES.notInRoom, "not_in_room");
-  if (state.results.some((r) => r.playerId === playerId)) return reject(RACE_MESSAGES.alreadySubmitted, "duplicate");
+  if (attempted(state, playerId)) return reject(RACE_MESSAGES.alreadySubmitted, "duplicate");
   if (move.sentenceId !== undefined && move.sentenceId !== state.sentence!.id) {
     return reject(RACE_MESSAGES.wrongSentence, "wrong_sentence");
   }
@@ -325,8 +330,13 @@ function submit(
   const serverMs = ctx.now - state.startedAt!;
   const elapsed = chooseElapsed(serverMs / 1000, move.elapsedTime, settings);
   const score = scoreTyping(move.typedText, state.sentence!.text, elapsed);
-  if (serverMs < settings.minReactionMs || !(elapsed > 0) || score.raw_speed > settings.maxPlausibleSpeed) {
-    return reject(RACE_MESSAGES.implausible, "implausible");
+  // Too soon, or too fast by the result's speed or by what was actually typed (a fast paste of a wrong text).
+  const tooFast = Math.max(score.wpm, score.raw_speed) > settings.maxPlausibleSpeed;
+  if (serverMs < settings.minReactionMs || !(elapsed > 0) || tooFast) {
+    // The refused attempt was the player's one attempt: retrying slower would otherwise get through.
+    const next: RaceState = { ...state, rejected: [...state.rejected, playerId] };
+    const transition = everyoneSubmitted(next) ? finish(next, ctx.now) : { state: next, effects: [] };
+    return { ...reject(RACE_MESSAGES.implausible, "implausible"), transition };
   }
   const player = state.players.find((p) => p.id === playerId)!;
   const positioned = state.results.filter((r) => r.position !== null).length;

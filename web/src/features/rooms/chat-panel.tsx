@@ -99,18 +99,22 @@ const Messages = memo(function Messages({
 
 /** The one-time tip (shown for 5 s, remembered in localStorage). */
 function useOneTimeTip(): [boolean, () => void] {
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
+  // Decided once per mount, so React's development double effect still hides the tip after 5 s.
+  const [visible, setVisible] = useState(() => {
     try {
-      if (localStorage.getItem(TIP_KEY)) return;
-      localStorage.setItem(TIP_KEY, "1");
+      return !localStorage.getItem(TIP_KEY);
     } catch {
-      return;
+      return false;
     }
-    setVisible(true);
+  });
+  useEffect(() => {
+    if (!visible) return;
+    try {
+      localStorage.setItem(TIP_KEY, "1");
+    } catch {}
     const timer = setTimeout(() => setVisible(false), TIP_MS);
     return () => clearTimeout(timer);
-  }, []);
+  }, [visible]);
   return [visible, () => setVisible(false)];
 }
 

@@ -11,11 +11,15 @@ import {
 import { BoltIcon, FlameIcon, MedalBadge, TargetIcon } from "./icons";
 import type { GameResult } from "./types";
 
+/** The server awards medals only with at least two results in the game (modules/rooms/rewards.ts). */
+const MEDAL_MIN_RESULTS = 2;
+
 /** Results are shown as a top-5 list (spec §2, §9). */
 export const TOP_RESULTS = 5;
 
-export function Rank({ position }: { position: number | null }) {
-  const medal = medalOf(position);
+/** `medals: false` shows places 1–3 as numbers (a game of one awards no medal; product-rules). */
+export function Rank({ position, medals = true }: { position: number | null; medals?: boolean }) {
+  const medal = medals ? medalOf(position) : null;
   if (medal) return <MedalBadge position={medal} />;
   return (
     <span className="result-rank" role="img" aria-label={position === null ? "순위 없음" : `${position}위`}>
@@ -57,7 +61,7 @@ export function ResultsList({
         const mine = r.session_id === mySessionId;
         return (
           <li key={r.session_id} className={`result${mine ? " result-mine" : ""}`}>
-            <Rank position={r.position} />
+            <Rank position={r.position} medals={results.length >= MEDAL_MIN_RESULTS} />
             <span className="result-name">
               <span className="result-name-text">{r.nickname || r.username}</span>
               {r.is_anonymous && <span className="tag tag-anon">익명</span>}
