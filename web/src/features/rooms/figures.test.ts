@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   accuracyIcon,
   accuracyTone,
+  countdownLeft,
   isFull,
   listBadge,
   medalOf,
@@ -25,6 +26,9 @@ describe("room figures", () => {
 
   test("home badge: in progress, N초 후 시작 during the countdown, waiting", () => {
     expect(listBadge({ game_status: "countdown", countdown_seconds: 2 }).text).toBe("2초 후 시작");
+    // Between updates the home badge counts down on its own, never below 1.
+    expect([0, 999, 1000, 1999, 2000, 5000].map((ms) => countdownLeft(3, ms))).toEqual([3, 3, 2, 2, 1, 1]);
+    expect(countdownLeft(2, -50)).toBe(2);
     expect(listBadge({ game_status: "in_progress", countdown_seconds: 3 }).text).toBe("진행 중");
     expect(listBadge({ game_status: "waiting", countdown_seconds: 3 }).text).toBe("대기 중");
   });

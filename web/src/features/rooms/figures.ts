@@ -26,6 +26,13 @@ export function listBadge(room: Pick<Room, "game_status" | "countdown_seconds">)
   }
 }
 
+/**
+ * The home badge's countdown between two list updates (they come at most once a second): the number received,
+ * less the whole seconds since, never below 1 (the game starts, and an update says so, before 0 would show).
+ */
+export const countdownLeft = (received: number, elapsedMs: number) =>
+  Math.max(1, received - Math.floor(Math.max(0, elapsedMs) / 1000));
+
 /** Share of the room that is taken, 0–100 (a room over its limit, possible with reconnects, stays at 100). */
 export const occupancy = (room: Pick<Room, "total_participants" | "max_users">) =>
   room.max_users > 0 ? Math.min(100, Math.round((room.total_participants / room.max_users) * 100)) : 100;

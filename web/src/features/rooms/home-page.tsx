@@ -1,18 +1,34 @@
 import "./rooms.css";
 import { Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
-import { useEffect, useReducer } from "react";
+import { useEffect, useReducer, useState } from "react";
 import { api } from "../../lib/api";
 import { connectionStateAtom, socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
-import { isFull, listBadge, occupancy } from "./figures";
+import { countdownLeft, isFull, listBadge, occupancy } from "./figures";
 import { initialRoomList, roomListReducer, roomsOf } from "./room-list";
 import type { Room } from "./types";
 
 export const ROOM_LIST_FAILED = "방 목록을 불러오는데 실패했습니다.";
 
+/** The countdown seconds on screen, counting down locally until the next update of this room replaces it. */
+function useLiveCountdown(room: Room): number {
+  const [now, setNow] = useState(() => performance.now());
+  // A new room object is a new update: the count restarts from its figure.
+  const [received] = useState(() => new WeakMap<Room, number>());
+  if (!received.has(room)) received.set(room, performance.now());
+  const counting = room.game_status === "countdown";
+  useEffect(() => {
+    if (!counting) return;
+    const timer = setInterval(() => setNow(performance.now()), 200);
+    return () => clearInterval(timer);
+  }, [counting]);
+  return counting ? countdownLeft(room.countdown_seconds, now - (received.get(room) ?? now)) : room.countdown_seconds;
+}
+
 function RoomCard({ room }: { room: Room }) {
-  const badge = listBadge(room);
+  const countdown = useLiveCountdown(room);
+  const badge = listBadge({ game_status: room.game_status, countdown_seconds: countdown });
   const full = isFull(room);
   const share = occupancy(room);
   return (
