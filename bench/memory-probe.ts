@@ -14,51 +14,23 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { launchServer, processRssKiB, sleep } from "./launch-server";
 import { ProtocolClient } from "./protocol-client";
 
 const { values } = parseArgs({
   options: { players: { type: "string", default: "2000" }, top: { type: "string", default: "40" } },
 });
 const players = Number(values.players);
-const ROOT = join(import.meta.dir, "..");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 type HeapStats = { heapSize: number; objectCount: number; objectTypeCounts: Record<string, number> };
 
-const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-probe-"));
-const heapFile = join(dataDir, "heap.json");
-const server = Bun.spawn(
-  ["taskset", "-c", "0", process.execPath, join(ROOT, process.env.PROBE_SERVER ?? "bench/server-under-test.ts")],
-  {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-      BENCH_ROOMS: String(Math.ceil(players / 20)),
-      BENCH_HEAP_FILE: heapFile,
-    },
-    stdout: "pipe",
-    stderr: "inherit",
-  },
-);
-
-async function readReady(): Promise<{ port: number; rooms: number[] }> {
-  const reader = server.stdout.getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("server exited before ready");
-    text += new TextDecoder().decode(value);
-    const line = text.split("\n").find((l) => l.startsWith("BENCH_READY "));
-    if (line) return JSON.parse(line.slice("BENCH_READY ".length));
-  }
-}
-
-const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1]);
+const heapDir = mkdtempSync(join(tmpdir(), "tajamadang-probe-"));
+const heapFile = join(heapDir, "heap.json");
+const server = await launchServer({
+  entry: process.env.PROBE_SERVER ?? "bench/server-under-test.ts",
+  roomCount: Math.ceil(players / 20),
+  env: { BENCH_HEAP_FILE: heapFile },
+});
+const rssKiB = () => processRssKiB(server.pid);
 
 async function snapshot() {
   rmSync(heapFile, { force: true });
@@ -112,7 +84,7 @@ function namesOf(file: string): Map<string, number> {
 }
 
 try {
-  const { port, rooms } = await readReady();
+  const { port, rooms } = server;
   await sleep(1500);
   const idle = await snapshot();
   const clients: ProtocolClient[] = [];
@@ -158,7 +130,6 @@ try {
   }
   for (const client of clients) client.close();
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
+  rmSync(heapDir, { recursive: true, force: true });
 }

@@ -20,11 +20,12 @@
  *        (variant A0 = our server with socket.io's own per-socket broadcast, BENCH_FAST_BROADCAST=0)
  * Writes bench/results/rooms-load-<timestamp>.json and prints a table.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { keystrokes } from "../modules/kernel/typing";
 import { startLagLog } from "./lag-log";
+import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import { ProtocolClient, payloadOf } from "./protocol-client";
 
 // --- options ---------------------------------------------------------------------------------------------------
@@ -62,12 +63,10 @@ for (const steps of OPTIONS.steps) if (!(steps > 0 && steps <= 10_000)) throw ne
 if (!(OPTIONS.windowS > 0 && OPTIONS.windowS <= 600)) throw new Error("window: 1..600 s");
 if (!(OPTIONS.rounds >= 1 && OPTIONS.rounds <= 5)) throw new Error("rounds: 1..5");
 
-const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
 const SERVER_CORE = "0";
 const GENERATOR_CORE = "1";
 const now = () => performance.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- /proc readings --------------------------------------------------------------------------------------------
 
@@ -86,12 +85,6 @@ function processCpuSplit(pid: number): { user: number; system: number } {
 function processCpuMicros(pid: number): number {
   const { user, system } = processCpuSplit(pid);
   return user + system;
-}
-
-/** VmRSS in KiB. */
-function processRssKiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
 }
 
 /** Busy time of the whole machine (all cores) in microseconds, from /proc/stat. */
@@ -165,77 +158,23 @@ class Samples {
 
 // --- the server under test -------------------------------------------------------------------------------------
 
-interface LaunchedServer {
+interface LaunchedServer extends LaunchedProcess {
   variant: Variant;
-  pid: number;
-  port: number;
-  rooms: number[];
-  stop(): Promise<void>;
 }
 
 async function launch(variant: Variant, roomCount: number): Promise<LaunchedServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-bench-"));
-  const entry = variant === "B" ? "bench/raw-baseline-server.ts" : "bench/server-under-test.ts";
   // BENCH_CPU_PROF=<dir>: the server writes a CPU profile (also as markdown) there when it stops.
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const proc = Bun.spawn(["taskset", "-c", SERVER_CORE, BUN, ...profile, join(ROOT, entry)], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-      SEED: "1",
-      BENCH_ROOMS: String(roomCount),
-      BENCH_FAST_BROADCAST: variant === "A0" ? "0" : "1",
-    },
-    stdout: "pipe",
-    stderr: "inherit",
+  const server = await launchServer({
+    entry: variant === "B" ? "bench/raw-baseline-server.ts" : "bench/server-under-test.ts",
+    roomCount,
+    core: SERVER_CORE,
+    bunArgs: profile,
+    env: { BENCH_FAST_BROADCAST: variant === "A0" ? "0" : "1" },
   });
-  const ready = await readReady(proc.stdout, 120_000);
-  return {
-    variant,
-    pid: proc.pid,
-    port: ready.port,
-    rooms: ready.rooms,
-    async stop() {
-      proc.kill("SIGTERM");
-      const exited = await Promise.race([proc.exited.then(() => true), sleep(15_000).then(() => false)]);
-      if (!exited) proc.kill("SIGKILL");
-      await proc.exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Reads the server's stdout until its BENCH_READY line, then keeps draining it (echoing) so it never blocks. */
-async function readReady(stream: ReadableStream<Uint8Array>, timeoutMs: number) {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const deadline = now() + timeoutMs;
-  while (now() < deadline) {
-    const chunk = await Promise.race([reader.read(), sleep(deadline - now()).then(() => null)]);
-    if (!chunk || chunk.done) break;
-    buffer += decoder.decode(chunk.value, { stream: true });
-    const line = buffer.split("\n").find((l) => l.startsWith("BENCH_READY "));
-    if (line) {
-      void (async () => {
-        for (;;) {
-          const next = await reader.read();
-          if (next.done) return;
-          const text = decoder.decode(next.value).trim();
-          if (text) console.log(`  [server] ${text.slice(0, 300)}`);
-        }
-      })();
-      return JSON.parse(line.slice("BENCH_READY ".length)) as { port: number; rooms: number[] };
-    }
-  }
-  throw new Error(`server did not start: ${buffer.slice(0, 500)}`);
+  return { variant, ...server };
 }
 
 // --- simulated players -----------------------------------------------------------------------------------------
