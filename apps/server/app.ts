@@ -32,19 +32,14 @@ function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
 const SOCKET_PATH = "/socket.io/";
 
 export function createApp(ctx: ModuleContext, modules: readonly AppModule[], engine?: Engine) {
-  // The engine's path is a native Bun route: Elysia's handler is async, and an async fetch that upgrades a
-  // websocket keeps about 1 KiB per connection alive (bench/README.md, "Memory"). The engine reads the raw request
-  // itself (polling bodies), before any parsing.
+  // Everything under the engine's path is a native Bun route straight to the engine: it reads the raw request
+  // itself (polling bodies) and upgrades synchronously (patches/README.md), with none of Elysia's per-request work.
   const routes = engine
     ? { [`${SOCKET_PATH}*`]: (request: Request, server: unknown) => engine.handleRequest(request, server as never) }
     : undefined;
   const app = new Elysia({ name: "app", normalize: false, serve: { maxRequestBodySize: 1024 * 1024, routes } as never })
-    .onRequest(({ request, server }) => {
+    .onRequest(({ request }) => {
       const url = new URL(request.url);
-      if (engine && url.pathname.startsWith(SOCKET_PATH) && server) {
-        // Only when Bun's routes are off (the route above takes these paths): same answer, through Elysia.
-        return Promise.resolve(engine.handleRequest(request, server as never)).then((r) => r ?? new Response(null));
-      }
       const length = Number(request.headers.get("content-length") ?? 0);
       if (url.pathname.startsWith("/api/") && length > API_BODY_LIMIT) {
         return jsonResponse(413, { detail: "요청 본문이 너무 큽니다." });

@@ -19,8 +19,8 @@ const probeModule = defineModule({
     "probe:add": socketEvent(t.Object({ a: Type.Integer(), b: Type.Integer() }), (_socket, { a, b }) => ({
       sum: a + b,
     })),
-    "probe:echo": socketEvent(t.Object({ text: t.String({ maxLength: 10 }) }), (socket, { text }) => {
-      socket.emit("probe:echoed", { text, extra: "no" in ({} as object) });
+    "probe:echo": socketEvent(t.Object({ text: t.String({ maxLength: 10 }) }), (socket, payload) => {
+      socket.emit("probe:echoed", payload);
     }),
     "probe:refuse": socketEvent(t.Object({}), async () => {
       await Bun.sleep(1);
@@ -63,7 +63,7 @@ describe("the shared socket event dispatcher", () => {
   test("undeclared fields are dropped before the handler sees the payload", async () => {
     const echoed = new Promise((resolve) => client.once("probe:echoed", resolve));
     client.emit("probe:echo", { text: "안녕", user_id: 7 });
-    expect(await echoed).toEqual({ text: "안녕", extra: false });
+    expect(await echoed).toEqual({ text: "안녕" });
   });
 
   test("a bad payload answers an error event in Korean and never reaches the handler", async () => {

@@ -41,7 +41,7 @@ test("Elysia websocket routes keep working next to socket.io", async () => {
   expect(pong).toMatchObject({ timestamp: 1 });
 });
 
-test("socket.io also works over long-polling through Elysia", async () => {
+test("socket.io also works over long-polling on the same port", async () => {
   const socket = connect(server.url, { path: "/socket.io/", transports: ["polling"], reconnection: false });
   const alive = await new Promise((resolve) => {
     socket.on("connect", () => socket.emit("keep_alive", { timestamp: 2 }));
