@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { accountsApi, type PublicUser } from "../accounts";
+import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { adminApi } from "./api";
 import {
@@ -17,6 +17,7 @@ import {
   UserListResponse,
 } from "./model";
 import type { Actor } from "./service";
+import { USER_ACTIONS } from "./user-actions";
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
 const bearer = [{ bearerAuth: [] }];
@@ -27,38 +28,6 @@ const ADMIN_LOGIN_HISTORY_SIZE = 10;
 export function adminRoutes(ctx: ModuleContext) {
   const { guards } = accountsApi(ctx);
   const admin = adminApi(ctx);
-  const userAction = (
-    path: string,
-    summary: string,
-    description: string,
-    run: (actor: Actor, userId: number, reason?: string | null) => PublicUser,
-  ) => ({ path, summary, description, run });
-  const actions = [
-    userAction("activate", "사용자 활성화", "비활성화된 계정을 다시 쓸 수 있게 합니다.", (a, id, r) =>
-      admin.setActive(a, id, true, r),
-    ),
-    userAction(
-      "deactivate",
-      "사용자 비활성화",
-      "로그인과 토큰 갱신을 막고 모든 세션과 소켓 연결을 끊습니다. 자기 자신은 비활성화할 수 없습니다.",
-      (a, id, r) => admin.setActive(a, id, false, r),
-    ),
-    userAction(
-      "require-password-reset",
-      "비밀번호 재설정 요구",
-      "다음 로그인 때 새 비밀번호를 정해야 합니다. 기존 세션은 끊깁니다.",
-      (a, id, r) => admin.requirePasswordReset(a, id, r),
-    ),
-    userAction("grant-admin", "관리자 권한 부여", "사용자를 관리자로 만듭니다.", (a, id, r) =>
-      admin.setAdmin(a, id, true, r),
-    ),
-    userAction(
-      "revoke-admin",
-      "관리자 권한 해제",
-      "즉시 관리자 화면과 API에 접근할 수 없게 됩니다. 자기 자신의 권한은 해제할 수 없습니다.",
-      (a, id, r) => admin.setAdmin(a, id, false, r),
-    ),
-  ];
 
   const routes = new Elysia({ name: "admin.routes", prefix: "/admin", detail: { tags: ["admin"] } })
     // Before validation, so an anonymous or non-admin caller learns nothing from a 422. The user is read from
@@ -139,10 +108,10 @@ export function adminRoutes(ctx: ModuleContext) {
       },
     );
 
-  for (const action of actions) {
+  for (const action of USER_ACTIONS) {
     routes.post(
-      `/users/:userId/${action.path}`,
-      ({ actor, params, body }) => action.run(actor, params.userId, body?.reason),
+      `/users/:userId/${action.name}`,
+      ({ actor, params, body }) => action.run(admin, actor, params.userId, body?.reason),
       {
         params: UserIdParams,
         body: ActionBody,

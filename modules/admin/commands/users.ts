@@ -16,6 +16,7 @@ import { badRequest } from "../../kernel/errors";
 import { adminApi } from "../api";
 import { PAGE_SIZE_MAX, SEARCH_MAX, USER_SORT_FIELDS } from "../model";
 import type { Actor } from "../service";
+import { USER_ACTIONS, type UserAction } from "../user-actions";
 
 const USER_REF = ["<user>", "이메일 또는 사용자 ID"] as const;
 const STATUS_CHOICES = ["all", "active", "inactive"] as const;
@@ -129,59 +130,25 @@ function renameCommand(ctx: ModuleContext) {
     });
 }
 
-type ToggleRun = (actor: Actor, userId: number, reason?: string) => PublicUser;
-
-function toggleCommand(ctx: ModuleContext, name: string, description: string, done: string, run: ToggleRun) {
-  return new Command(name)
-    .description(description)
+function actionCommand(ctx: ModuleContext, action: UserAction) {
+  return new Command(action.name)
+    .description(action.cliDescription)
     .argument(...USER_REF)
     .option("--reason <text>", "사유 (관리자 로그에 남습니다)")
     .action((ref: string, options: { reason?: string }, command: Command) => {
       const id = accountsApi(ctx).service.findByEmailOrId(ref).id;
-      const user = run(cliActor(command), id, options.reason);
+      const user = action.run(adminApi(ctx), cliActor(command), id, options.reason);
       if (globalOptions(command).json) return printJson(user);
-      console.log(`${describeUser(user)}: ${done}`);
+      console.log(`${describeUser(user)}: ${action.done}`);
     });
 }
 
 export function usersCommand(ctx: ModuleContext) {
-  const admin = adminApi(ctx);
-  return new Command("users")
+  const users = new Command("users")
     .description("사용자 관리 (모든 작업은 관리자 로그에 남습니다)")
     .addCommand(listCommand(ctx))
     .addCommand(showCommand(ctx))
-    .addCommand(renameCommand(ctx))
-    .addCommand(
-      toggleCommand(ctx, "activate", "계정을 활성화합니다", "활성화했습니다.", (a, id, r) =>
-        admin.setActive(a, id, true, r),
-      ),
-    )
-    .addCommand(
-      toggleCommand(
-        ctx,
-        "deactivate",
-        "계정을 비활성화합니다 (로그인·토큰 갱신 차단, 세션과 소켓 종료)",
-        "비활성화했습니다.",
-        (a, id, r) => admin.setActive(a, id, false, r),
-      ),
-    )
-    .addCommand(
-      toggleCommand(ctx, "grant-admin", "관리자 권한을 줍니다", "관리자 권한을 부여했습니다.", (a, id, r) =>
-        admin.setAdmin(a, id, true, r),
-      ),
-    )
-    .addCommand(
-      toggleCommand(ctx, "revoke-admin", "관리자 권한을 해제합니다", "관리자 권한을 해제했습니다.", (a, id, r) =>
-        admin.setAdmin(a, id, false, r),
-      ),
-    )
-    .addCommand(
-      toggleCommand(
-        ctx,
-        "require-password-reset",
-        "다음 로그인 때 비밀번호를 새로 정하게 합니다 (기존 세션 종료)",
-        "비밀번호 재설정을 요구했습니다.",
-        (a, id, r) => admin.requirePasswordReset(a, id, r),
-      ),
-    );
+    .addCommand(renameCommand(ctx));
+  for (const action of USER_ACTIONS) users.addCommand(actionCommand(ctx, action));
+  return users;
 }
