@@ -1,16 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ApiError, AUTH_FAILED_MESSAGE, createApiClient, detailOf } from "./api";
+import { rejection } from "./test-helpers";
 import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, TOKEN_KEY } from "./tokens";
-
-/** The error a call rejected with (fails the test if it resolved). */
-async function rejection<T = ApiError>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error("expected the call to fail");
-}
 
 interface Call {
   path: string;

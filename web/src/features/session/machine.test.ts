@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type ApiError, AUTH_FAILED_MESSAGE, createApiClient } from "../../lib/api";
 import type { AppHistoryState } from "../../lib/navigation";
+import { rejection } from "../../lib/test-helpers";
 import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, TOKEN_KEY } from "../../lib/tokens";
 import {
   initialSession,
@@ -17,16 +18,6 @@ import {
   USER_LOAD_FAILED,
 } from "./machine";
 import type { User } from "./types";
-
-/** The error a call rejected with (fails the test if it resolved). */
-async function rejection<T = ApiError>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const user = (over: Partial<User> = {}): User => ({
   id: 7,
