@@ -6,7 +6,7 @@ import type { RoomsRuntime } from "./runtime";
 /**
  * Room ids arrive as numbers or, from a route parameter, as numeric strings. Fields the spec's client also
  * sends (user_id, username, nickname, session_id) are not declared: identity comes from the handshake only,
- * and undeclared fields are dropped by onEvent before the handler sees the payload.
+ * and undeclared fields are dropped by the shared dispatcher (modules/kernel/socket.ts) before the handler sees the payload.
  */
 const RoomId = t.Union([
   Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
