@@ -15,15 +15,25 @@ const owners = [
     .filter((dir) => existsSync(join(root, dir, "drizzle.config.ts"))),
 ].filter((dir) => !only || dir.endsWith(`/${only}`));
 
+// Each owner has a SQLite schema (drizzle.config.ts → migrations/) and, once it supports PostgreSQL, a PostgreSQL
+// twin (drizzle.pg.config.ts → migrations-pg/): drizzle has no dialect-neutral schema.
+const dialects = [
+  { config: "drizzle.config.ts", out: "migrations" },
+  { config: "drizzle.pg.config.ts", out: "migrations-pg" },
+];
+
 for (const dir of owners) {
-  const config = join(dir, "drizzle.config.ts");
-  const proc = Bun.spawnSync([process.execPath, "x", "drizzle-kit", "generate", "--config", config], {
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  });
-  if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
-  writeIndex(join(root, dir, "migrations"));
+  for (const dialect of dialects) {
+    const config = join(dir, dialect.config);
+    if (!existsSync(join(root, config))) continue;
+    const proc = Bun.spawnSync([process.execPath, "x", "drizzle-kit", "generate", "--config", config], {
+      cwd: root,
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
+    writeIndex(join(root, dir, dialect.out));
+  }
 }
 
 function writeIndex(folder: string) {

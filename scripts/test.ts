@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { startPostgres, startRedis, type TestService } from "./test-services";
 
 const root = resolve(import.meta.dir, "..");
 const bun = process.execPath;
@@ -66,7 +67,37 @@ function ensureChromium(): string | null {
 await step("biome", [bun, "x", "biome", "check", "."]);
 await step("typecheck", [bun, "x", "tsc", "--noEmit", "-p", "."]);
 await step("web build", [bun, "scripts/build-web.ts"]);
-await testSuite("unit + integration", ["--timeout", "30000", "./apps", "./cli", "./db", "./modules", "./web"]);
+/** PostgreSQL and Redis for this run (integration tests on the second engine and between processes). */
+const services: TestService[] = [];
+const serviceEnv: Record<string, string> = {};
+async function startService(label: string, envName: string, start: () => Promise<TestService>) {
+  console.log(`\n=== ${label}`);
+  try {
+    const service = await start();
+    services.push(service);
+    serviceEnv[envName] = service.url;
+    console.log(`${envName}=${service.url}`);
+    passed++;
+  } catch (error) {
+    console.log(`--- ${label}: FAILED (${error instanceof Error ? error.message : String(error)})`);
+    failed++;
+  }
+}
+const stopServices = () => Promise.all(services.splice(0).map((s) => s.stop().catch(() => {})));
+process.on("SIGINT", () => stopServices().then(() => process.exit(130)));
+process.on("SIGTERM", () => stopServices().then(() => process.exit(143)));
+
+await startService("PostgreSQL", "TEST_POSTGRES_URL", startPostgres);
+await startService("Redis", "TEST_REDIS_URL", startRedis);
+try {
+  await testSuite(
+    "unit + integration",
+    ["--timeout", "30000", "./apps", "./cli", "./db", "./modules", "./web"],
+    serviceEnv,
+  );
+} finally {
+  await stopServices();
+}
 const chromium = ensureChromium();
 if (chromium) {
   await testSuite("browser", ["--timeout", "120000", "--max-concurrency", "1", "./e2e"], { CHROMIUM_PATH: chromium });

@@ -31,6 +31,8 @@ export interface AppModule<Name extends string = string> {
   /** Modules that must be migrated, seeded and booted first; checked at boot. */
   dependsOn?: readonly string[];
   migrations?: MigrationBundle;
+  /** The same tables for PostgreSQL (`migrations-pg/`, generated from the module's `schema.pg.ts`). */
+  pgMigrations?: MigrationBundle;
   /** An Elysia instance named `<name>.routes`, mounted under /api by the app. */
   routes?: (ctx: ModuleContext) => AnyElysia;
   /** Called once when the socket.io server exists (start loops that broadcast, keep `io`). */

@@ -1,0 +1,37 @@
+import postgres from "postgres";
+import { startPostgres, type TestService } from "../scripts/test-services";
+
+/**
+ * A fresh, empty PostgreSQL database for one test file. `npm test` starts one PostgreSQL server for the whole run
+ * and passes it as TEST_POSTGRES_URL; a test file run on its own starts its own server (slower, same behaviour).
+ */
+let ownServer: Promise<TestService> | null = null;
+
+async function serverUrl(): Promise<string> {
+  const shared = process.env.TEST_POSTGRES_URL;
+  if (shared) return shared;
+  ownServer ??= startPostgres();
+  return (await ownServer).url;
+}
+
+export async function createPgTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = await serverUrl();
+  const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Stops the server this process started (when it had to start one). */
+export async function stopOwnPostgres() {
+  if (ownServer) await (await ownServer).stop();
+  ownServer = null;
+}
