@@ -212,6 +212,23 @@ describe("finishGame", () => {
     expect(await countGames(ctx)).toBe(before + 1);
   });
 
+  test("a result written after the finish is still stored and counted, without a medal", async () => {
+    const [first, late] = [insertMember(ctx, "먼저"), insertMember(ctx, "늦게")];
+    const game = race("late", 1, kst("2026-03-10 14:00:00"));
+    await recordResult(ctx, game, memberResult(first, "먼저", { wpm: 100, accuracy: 90, position: 1 }));
+    await finishGame(ctx, game, { endedAt: kst("2026-03-10 14:00:30"), participants: 1, medals: [] });
+    const outcome = await recordResult(ctx, game, memberResult(late, "늦게", { wpm: 90, accuracy: 95, position: 2 }));
+    await finishGame(ctx, game, {
+      endedAt: kst("2026-03-10 14:00:40"),
+      participants: 2,
+      medals: [{ playerKey: `u_${late}`, medal: "silver" }],
+    });
+    expect(outcome.recorded).toBe(true);
+    expect(await resultsOfUser(ctx, late)).toEqual([expect.objectContaining({ wpm: 90, position: 2, medal: null })]);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === `u_${late}`)).toMatchObject({ games: 1, silverMedals: 0 });
+  });
+
   test("countGames counts finished games only, in [from, to)", async () => {
     const start = kst("2026-03-11 09:00:00");
     await recordResult(ctx, race("count", 1, start), guestResult("c1", "guest_1111", { wpm: 10, accuracy: 50 }));
