@@ -1,6 +1,7 @@
 import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
+import { gamesModule } from "../../modules/games";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
@@ -9,4 +10,11 @@ import { systemModule } from "../../modules/system";
  * THE list of modules, in any order (dependencies are sorted at boot). Explicit imports keep route types and
  * make a missing module a compile error rather than a silent folder-scan miss.
  */
-export const modules: readonly AppModule[] = [accountsModule, systemModule, roomsModule, boardModule, adminModule];
+export const modules: readonly AppModule[] = [
+  accountsModule,
+  systemModule,
+  gamesModule,
+  roomsModule,
+  boardModule,
+  adminModule,
+];

@@ -14,7 +14,7 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
   const settings: RoomsSettings = { ...DEFAULT_ROOMS_SETTINGS, ...overrides };
   return defineModule({
     name: "rooms",
-    dependsOn: ["accounts"],
+    dependsOn: ["accounts", "games"],
     migrations,
     routes: (ctx) => roomsRoutes(ctx, () => runtimes.get(ctx)),
     seed(ctx) {

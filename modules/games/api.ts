@@ -1,0 +1,116 @@
+import type { ModuleContext } from "../kernel/define-module";
+import type { GameModeId } from "../kernel/game-mode";
+import "./events";
+import {
+  checkFinish,
+  checkGameRef,
+  checkPeriod,
+  checkResult,
+  clampResultsLimit,
+  type FinishInput,
+  type GameRef,
+  type ResultInput,
+  resultDay,
+} from "./rules";
+import { createSqliteGamesStore } from "./sqlite-store";
+import type { DailyStatsQuery, FinishOutcome, GamesStore, StoredResult, TimeRange } from "./store";
+
+const stores = new WeakMap<ModuleContext, GamesStore>();
+
+/** One store per application context (tests run several servers in one process). */
+function gamesStore(ctx: ModuleContext): GamesStore {
+  let store = stores.get(ctx);
+  if (!store) {
+    store = createSqliteGamesStore(ctx.db);
+    stores.set(ctx, store);
+  }
+  return store;
+}
+
+function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
+  const createdAt = result.createdAt ?? ctx.clock.now();
+  return {
+    userId: result.userId,
+    playerKey: result.playerKey,
+    nickname: result.nickname,
+    wpm: result.wpm,
+    accuracy: result.accuracy,
+    completionTime: result.completionTime,
+    position: result.position,
+    errorCount: result.errorCount,
+    implausible: result.implausible ?? false,
+    itemId: result.itemId ?? null,
+    createdAt,
+    day: resultDay(createdAt),
+  };
+}
+
+/**
+ * Stores one player's result of a game (creating the game row on the first result), idempotently: a retry of the
+ * same (game, player key) changes nothing and answers `recorded: false` with the same game id. A counted result is
+ * added to the player's daily aggregate in the same transaction; `games.result_recorded` is emitted when recorded.
+ */
+export async function recordResult(ctx: ModuleContext, game: GameRef, result: ResultInput) {
+  checkGameRef(game);
+  checkResult(result);
+  const stored = toStored(ctx, result);
+  const outcome = await gamesStore(ctx).recordResult(game, stored);
+  if (outcome.recorded) {
+    const { day: _day, ...fields } = stored;
+    ctx.events.emit("games.result_recorded", {
+      ...fields,
+      gameId: outcome.gameId,
+      resultId: outcome.resultId,
+      mode: game.mode,
+      sourceId: game.sourceId,
+      sourceName: game.sourceName,
+      round: game.round,
+    });
+  }
+  return { recorded: outcome.recorded, gameId: outcome.gameId };
+}
+
+/**
+ * Ends a game: ended_at, participants and the medals (only for counted results, only when at least 2 counted
+ * results exist), with the aggregates' medal counts, in one transaction. Idempotent: a finished game is left as it
+ * is (`finished: false`). `games.game_finished` is emitted by the call that finished the game.
+ */
+export async function finishGame(ctx: ModuleContext, game: GameRef, finish: FinishInput): Promise<FinishOutcome> {
+  checkGameRef(game);
+  checkFinish(finish);
+  const outcome = await gamesStore(ctx).finishGame(game, finish);
+  if (outcome.finished) {
+    ctx.events.emit("games.game_finished", {
+      gameId: outcome.gameId,
+      mode: game.mode,
+      sourceId: game.sourceId,
+      sourceName: game.sourceName,
+      round: game.round,
+      startedAt: game.startedAt,
+      endedAt: finish.endedAt,
+      participants: finish.participants,
+      medals: outcome.medals,
+    });
+  }
+  return outcome;
+}
+
+/** The last round number stored for (mode, source id), 0 when none: a host continues with +1 after a restart. */
+export const lastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: string) =>
+  gamesStore(ctx).lastRound(mode, sourceId);
+
+/** A member's counted results of every mode, newest first (the profile's records); limit 1–200, default 50. */
+export const resultsOfUser = (ctx: ModuleContext, userId: number, limit?: number) =>
+  gamesStore(ctx).resultsOfUser(userId, clampResultsLimit(limit));
+
+/** Finished games of every mode, optionally those that ended in [from, to) (epoch ms): the admin dashboard. */
+export const countGames = (ctx: ModuleContext, range?: TimeRange) => gamesStore(ctx).countGames(range);
+
+/**
+ * Per-player figures of a period of Asia/Seoul days (inclusive), from the daily aggregates: games, sums,
+ * averages, best speed, medals, latest nickname. Sorted by `sort` (default wpm), at most `limit` players.
+ */
+export async function dailyStats(ctx: ModuleContext, query: DailyStatsQuery) {
+  checkPeriod(query);
+  return gamesStore(ctx).dailyStats(query);
+}

@@ -1,0 +1,45 @@
+import type { GameModeId } from "../kernel/game-mode";
+import type { Medal } from "./schema";
+
+/** A result was stored (emitted once per result: a retried write that changed nothing emits nothing). */
+export interface ResultRecordedEvent {
+  gameId: number;
+  resultId: number;
+  mode: GameModeId;
+  sourceId: string;
+  sourceName: string;
+  round: number;
+  userId: number | null;
+  playerKey: string;
+  nickname: string;
+  wpm: number;
+  accuracy: number;
+  completionTime: number;
+  position: number | null;
+  errorCount: number;
+  /** True for a result kept for the record only (never counted). */
+  implausible: boolean;
+  itemId: number | null;
+  createdAt: number;
+}
+
+/** A game was finished (emitted once per game, by the call that finished it). */
+export interface GameFinishedEvent {
+  gameId: number;
+  mode: GameModeId;
+  sourceId: string;
+  sourceName: string;
+  round: number;
+  startedAt: number;
+  endedAt: number;
+  participants: number;
+  /** The medals stored by the finish. */
+  medals: { playerKey: string; userId: number | null; medal: Medal }[];
+}
+
+declare module "../kernel/events" {
+  interface AppEvents {
+    "games.result_recorded": ResultRecordedEvent;
+    "games.game_finished": GameFinishedEvent;
+  }
+}

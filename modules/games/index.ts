@@ -1,0 +1,47 @@
+import { defineModule } from "../kernel/define-module";
+import "./events";
+import { migrations } from "./migrations";
+import { gamesRoutes } from "./routes";
+
+export interface GamesModuleOptions {
+  /**
+   * Mount `GET /api/games/results/user/{userId}`. Off by default: rooms still serves the same path until rooms is
+   * ported onto this module; the port turns it on and removes rooms' route (two mounts of one path must not exist).
+   */
+  serveRoutes?: boolean;
+}
+
+/** The games module: the game records of every mode, their daily aggregates and the records route. */
+export function createGamesModule(options: GamesModuleOptions = {}) {
+  return defineModule({
+    name: "games",
+    dependsOn: ["accounts"],
+    migrations,
+    ...(options.serveRoutes ? { routes: gamesRoutes } : {}),
+  });
+}
+
+export const gamesModule = createGamesModule();
+
+// The public API other modules may use.
+export { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from "./api";
+export type { GameFinishedEvent, ResultRecordedEvent } from "./events";
+export { GameResultRecordSchema } from "./model";
+export { gamesRoutes } from "./routes";
+export {
+  type FinishInput,
+  type GameRef,
+  MEDAL_MIN_COUNTED_RESULTS,
+  type MedalGrant,
+  type ResultInput,
+  resultDay,
+} from "./rules";
+export type { Medal } from "./schema";
+export type {
+  DailyStatsQuery,
+  DailyStatsSort,
+  FinishOutcome,
+  PlayerPeriodStats,
+  TimeRange,
+  UserResult,
+} from "./store";

@@ -1,0 +1,24 @@
+import { t } from "elysia";
+import { RESULTS_LIMIT } from "./rules";
+
+export { ErrorSchema } from "../kernel/http";
+
+/** Spec part 2 "Game result record", plus the game's `mode` and the result's `medal`. */
+export const GameResultRecordSchema = t.Object({
+  id: t.Integer(),
+  room_name: t.String(),
+  wpm: t.Integer(),
+  accuracy: t.Number(),
+  completion_time: t.Number(),
+  position: t.Nullable(t.Integer()),
+  created_at: t.String({ format: "date-time" }),
+  mode: t.String(),
+  medal: t.Nullable(t.Union([t.Literal("gold"), t.Literal("silver"), t.Literal("bronze")])),
+});
+
+export const UserResultsParams = t.Object({ userId: t.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const UserResultsQuery = t.Object({
+  limit: t.Optional(
+    t.Integer({ minimum: RESULTS_LIMIT.min, maximum: RESULTS_LIMIT.max, default: RESULTS_LIMIT.default }),
+  ),
+});

@@ -1,0 +1,272 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/core/schema";
+import { createTestContext } from "../../db/testing";
+import { FakeClock } from "../kernel/clock";
+import type { ModuleContext } from "../kernel/define-module";
+import { isAppError } from "../kernel/errors";
+import { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from ".";
+import { collect, guestResult, insertMember, kst, memberResult, race } from "./test-support";
+
+let ctx: ModuleContext;
+let cleanup: () => void;
+const clock = new FakeClock(kst("2026-03-10 12:00:00"));
+
+beforeAll(async () => {
+  ({ ctx, cleanup } = await createTestContext({ clock }));
+});
+afterAll(() => cleanup());
+
+const count = (table: string, where = "1 = 1") =>
+  (ctx.sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as { n: number }).n;
+
+async function errorOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isAppError(error)) return { status: error.status, detail: error.detail };
+    throw error;
+  }
+  throw new Error("expected an AppError");
+}
+
+const day = "2026-03-10";
+
+describe("recordResult", () => {
+  test("a retried result changes nothing: same game, one row, one aggregate game, one event", async () => {
+    const userId = insertMember(ctx, "재시도");
+    const game = race("retry", 1, kst("2026-03-10 12:00:00"));
+    const events = collect(ctx, "games.result_recorded");
+    const result = memberResult(userId, "재시도", { wpm: 300, accuracy: 98.5, position: 1, itemId: 7 });
+
+    const first = await recordResult(ctx, game, result);
+    const again = await recordResult(ctx, game, { ...result, wpm: 999 });
+
+    expect(first.recorded).toBe(true);
+    expect(again).toEqual({ recorded: false, gameId: first.gameId });
+    expect(count("games_games", "source_id = 'retry'")).toBe(1);
+    expect(count("games_results", `game_id = ${first.gameId}`)).toBe(1);
+    expect(events.map((e) => [e.playerKey, e.wpm, e.gameId, e.mode, e.round, e.itemId])).toEqual([
+      [`u_${userId}`, 300, first.gameId, "sentence_race", 1, 7],
+    ]);
+    const [stats] = await dailyStats(ctx, { fromDay: day, toDay: day, mode: "sentence_race" }).then((rows) =>
+      rows.filter((r) => r.userId === userId),
+    );
+    expect(stats).toMatchObject({ games: 1, wpmSum: 300, bestWpm: 300, accuracySum: 98.5 });
+  });
+
+  test("two players of one game share the game row; the next round is another game", async () => {
+    const started = kst("2026-03-10 12:01:00");
+    const a = await recordResult(
+      ctx,
+      race("share", 1, started),
+      guestResult("aaaa", "guest_1001", { wpm: 100, accuracy: 90 }),
+    );
+    const b = await recordResult(
+      ctx,
+      race("share", 1, started),
+      guestResult("bbbb", "guest_1002", { wpm: 110, accuracy: 91 }),
+    );
+    const c = await recordResult(
+      ctx,
+      race("share", 2, started + 30_000),
+      guestResult("aaaa", "guest_1001", { wpm: 120, accuracy: 92 }),
+    );
+    expect(b.gameId).toBe(a.gameId);
+    expect(c.gameId).not.toBe(a.gameId);
+    expect(await lastRound(ctx, "sentence_race", "share")).toBe(2);
+    expect(await lastRound(ctx, "sentence_race", "nowhere")).toBe(0);
+  });
+
+  test("a guest's result is stored under its guest key and counted; it is nobody's member record", async () => {
+    await recordResult(
+      ctx,
+      race("guest", 1, clock.now()),
+      guestResult("0123456789ab", "guest_4321", { wpm: 250, accuracy: 95 }),
+    );
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === "g_0123456789ab")).toMatchObject({
+      userId: null,
+      nickname: "guest_4321",
+      games: 1,
+      avgWpm: 250,
+      avgAccuracy: 95,
+    });
+    expect(count("games_results", "player_key = 'g_0123456789ab' AND user_id IS NULL")).toBe(1);
+  });
+
+  test("an implausible result is kept for the record but counts nowhere (aggregates, records, medals)", async () => {
+    const userId = insertMember(ctx, "과속");
+    const other = insertMember(ctx, "정상");
+    const game = race("cheat", 1, clock.now());
+    const cheat = await recordResult(
+      ctx,
+      game,
+      memberResult(userId, "과속", { wpm: 2400, accuracy: 100, implausible: true }),
+    );
+    await recordResult(ctx, game, memberResult(other, "정상", { wpm: 200, accuracy: 90, position: 1 }));
+    const finish = await finishGame(ctx, game, {
+      endedAt: clock.now() + 20_000,
+      participants: 1,
+      medals: [
+        { playerKey: `u_${userId}`, medal: "gold" },
+        { playerKey: `u_${other}`, medal: "silver" },
+      ],
+    });
+
+    expect(cheat.recorded).toBe(true);
+    expect(count("games_results", `user_id = ${userId} AND implausible = 1`)).toBe(1);
+    expect(await resultsOfUser(ctx, userId)).toEqual([]);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === `u_${userId}`)).toBeUndefined();
+    // Only one counted result: below the 2 needed for medals, so nobody gets one.
+    expect(finish.medals).toEqual([]);
+    expect(rows.find((r) => r.playerKey === `u_${other}`)).toMatchObject({ games: 1, silverMedals: 0 });
+  });
+
+  test("a member deleted meanwhile keeps the result without user id (no error)", async () => {
+    const outcome = await recordResult(
+      ctx,
+      race("ghost", 1, clock.now()),
+      memberResult(999_999, "사라진", { wpm: 150, accuracy: 80 }),
+    );
+    expect(outcome.recorded).toBe(true);
+    expect(count("games_results", "player_key = 'u_999999' AND user_id IS NULL")).toBe(1);
+  });
+
+  test("a result whose player key does not name its member, or with broken figures, is refused (400)", async () => {
+    const game = race("bad", 1, clock.now());
+    expect(
+      await errorOf(recordResult(ctx, game, { ...memberResult(5, "x", { wpm: 1, accuracy: 1 }), playerKey: "u_6" })),
+    ).toEqual({
+      status: 400,
+      detail: "게임 결과가 올바르지 않습니다.",
+    });
+    expect((await errorOf(recordResult(ctx, game, guestResult("zz", "g", { wpm: 1, accuracy: 101 })))).status).toBe(
+      400,
+    );
+    expect(
+      (await errorOf(recordResult(ctx, { ...game, round: 0 }, guestResult("zz", "g", { wpm: 1, accuracy: 1 })))).detail,
+    ).toBe("게임 정보가 올바르지 않습니다.");
+    expect(count("games_games", "source_id = 'bad'")).toBe(0);
+  });
+});
+
+describe("finishGame", () => {
+  test("medals go to counted results; a second finish changes nothing and emits nothing", async () => {
+    const [gold, silver, bronze] = [insertMember(ctx, "금"), insertMember(ctx, "은"), insertMember(ctx, "동")];
+    const game = race("finish", 1, kst("2026-03-10 13:00:00"));
+    for (const [userId, name, wpm, position] of [
+      [gold, "금", 400, 1],
+      [silver, "은", 300, 2],
+      [bronze, "동", 200, 3],
+    ] as const) {
+      await recordResult(ctx, game, memberResult(userId, name, { wpm, accuracy: 99, position }));
+    }
+    const finished = collect(ctx, "games.game_finished");
+    const finish = {
+      endedAt: kst("2026-03-10 13:00:40"),
+      participants: 3,
+      medals: [
+        { playerKey: `u_${gold}`, medal: "gold" as const },
+        { playerKey: `u_${silver}`, medal: "silver" as const },
+        { playerKey: `u_${bronze}`, medal: "bronze" as const },
+      ],
+    };
+    const before = await countGames(ctx);
+
+    const first = await finishGame(ctx, game, finish);
+    const statsAfterFirst = await dailyStats(ctx, { fromDay: day, toDay: day, sort: "medals" });
+    const second = await finishGame(ctx, game, { ...finish, endedAt: finish.endedAt + 1000 });
+
+    expect(first.finished).toBe(true);
+    expect(second).toEqual({ gameId: first.gameId, finished: false, medals: [] });
+    expect(await countGames(ctx)).toBe(before + 1);
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ gameId: first.gameId, participants: 3, endedAt: finish.endedAt });
+    expect(finished[0].medals).toEqual([
+      { playerKey: `u_${gold}`, userId: gold, medal: "gold" },
+      { playerKey: `u_${silver}`, userId: silver, medal: "silver" },
+      { playerKey: `u_${bronze}`, userId: bronze, medal: "bronze" },
+    ]);
+    expect((await resultsOfUser(ctx, gold))[0]).toMatchObject({ medal: "gold", position: 1, sourceName: "방 finish" });
+    const stats = await dailyStats(ctx, { fromDay: day, toDay: day, sort: "medals" });
+    expect(stats).toEqual(statsAfterFirst);
+    expect(stats.slice(0, 3).map((r) => [r.nickname, r.goldMedals, r.silverMedals, r.bronzeMedals])).toEqual([
+      ["금", 1, 0, 0],
+      ["은", 0, 1, 0],
+      ["동", 0, 0, 1],
+    ]);
+    const ended = ctx.sqlite.query("SELECT ended_at, participants FROM games_games WHERE id = ?").get(first.gameId);
+    expect(ended).toEqual({ ended_at: finish.endedAt, participants: 3 });
+  });
+
+  test("a game nobody finished a result in can still be finished and counted", async () => {
+    const before = await countGames(ctx);
+    const outcome = await finishGame(ctx, race("empty", 1, clock.now()), {
+      endedAt: clock.now(),
+      participants: 0,
+      medals: [],
+    });
+    expect(outcome.finished).toBe(true);
+    expect(await countGames(ctx)).toBe(before + 1);
+  });
+
+  test("a result written after the finish is still stored and counted, without a medal", async () => {
+    const [first, late] = [insertMember(ctx, "먼저"), insertMember(ctx, "늦게")];
+    const game = race("late", 1, kst("2026-03-10 14:00:00"));
+    await recordResult(ctx, game, memberResult(first, "먼저", { wpm: 100, accuracy: 90, position: 1 }));
+    await finishGame(ctx, game, { endedAt: kst("2026-03-10 14:00:30"), participants: 1, medals: [] });
+    const outcome = await recordResult(ctx, game, memberResult(late, "늦게", { wpm: 90, accuracy: 95, position: 2 }));
+    await finishGame(ctx, game, {
+      endedAt: kst("2026-03-10 14:00:40"),
+      participants: 2,
+      medals: [{ playerKey: `u_${late}`, medal: "silver" }],
+    });
+    expect(outcome.recorded).toBe(true);
+    expect(await resultsOfUser(ctx, late)).toEqual([expect.objectContaining({ wpm: 90, position: 2, medal: null })]);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === `u_${late}`)).toMatchObject({ games: 1, silverMedals: 0 });
+  });
+
+  test("countGames counts finished games only, in [from, to)", async () => {
+    const start = kst("2026-03-11 09:00:00");
+    await recordResult(ctx, race("count", 1, start), guestResult("c1", "guest_1111", { wpm: 10, accuracy: 50 }));
+    const running = await countGames(ctx, { from: start, to: start + 86_400_000 });
+    await finishGame(ctx, race("count", 1, start), { endedAt: start + 10_000, participants: 1, medals: [] });
+    expect(running).toBe(0);
+    expect(await countGames(ctx, { from: start, to: start + 86_400_000 })).toBe(1);
+    expect(await countGames(ctx, { from: start + 10_000, to: start + 10_001 })).toBe(1);
+    expect(await countGames(ctx, { from: start, to: start + 10_000 })).toBe(0);
+  });
+});
+
+describe("resultsOfUser", () => {
+  test("newest first across games, with mode, room name, medal; limit clamps to 1–200", async () => {
+    const userId = insertMember(ctx, "기록");
+    const startedAt = kst("2026-03-12 10:00:00");
+    for (let round = 1; round <= 3; round++) {
+      await recordResult(
+        ctx,
+        race("records", round, startedAt + round * 60_000, `기록 방 ${round}`),
+        memberResult(userId, "기록", { wpm: 100 * round, accuracy: 90, createdAt: startedAt + round * 60_000 + 5000 }),
+      );
+    }
+    const records = await resultsOfUser(ctx, userId);
+    expect(records.map((r) => [r.sourceName, r.wpm, r.mode, r.medal])).toEqual([
+      ["기록 방 3", 300, "sentence_race", null],
+      ["기록 방 2", 200, "sentence_race", null],
+      ["기록 방 1", 100, "sentence_race", null],
+    ]);
+    expect(await resultsOfUser(ctx, userId, 0)).toHaveLength(1);
+    expect(await resultsOfUser(ctx, userId, 2)).toHaveLength(2);
+  });
+
+  test("a deleted member's results stay stored, without user id", async () => {
+    const userId = insertMember(ctx, "탈퇴");
+    await recordResult(ctx, race("deleted", 1, clock.now()), memberResult(userId, "탈퇴", { wpm: 120, accuracy: 88 }));
+    ctx.db.delete(users).where(eq(users.id, userId)).run();
+    expect(count("games_results", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
+    expect(count("games_daily_stats", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
+  });
+});
