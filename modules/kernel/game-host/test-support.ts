@@ -288,21 +288,28 @@ export type ToyMode = ReturnType<typeof toyMode>;
 
 // --- its presenter and a fake store -------------------------------------------------------------------------------
 
-/** A stand-in for the games module: idempotent by (ref, key), fails the next `failures` calls. */
+interface StoredRow {
+  name: string;
+  source: number | string;
+  round: number;
+  key: string;
+}
+
+/** A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls. */
 export class FakeStore {
-  readonly rows: { name: string; key: string; round: number }[] = [];
+  readonly rows: StoredRow[] = [];
   failures = 0;
   calls = 0;
 
-  async save(name: string, key: string, round: number) {
+  async save(row: StoredRow) {
     this.calls++;
     if (this.failures > 0) {
       this.failures--;
       throw new Error("database is locked");
     }
-    if (!this.rows.some((r) => r.name === name && r.key === key && r.round === round)) {
-      this.rows.push({ name, key, round });
-    }
+    const same = (r: StoredRow) =>
+      r.name === row.name && r.source === row.source && r.round === row.round && r.key === row.key;
+    if (!this.rows.some(same)) this.rows.push(row);
     return this.rows.length;
   }
 }
@@ -322,13 +329,16 @@ export function toyPresenter(
         const ref = host.gameRef()!;
         host.write({
           name: "record_result",
-          run: () => store.save("result", effect.playerId, ref.round),
+          run: () => store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }),
           done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
         });
       }
       if (effect.type === "finished") {
         const ref = host.gameRef()!;
-        host.write({ name: "finish_game", run: () => store.save("finish", "game", ref.round) });
+        host.write({
+          name: "finish_game",
+          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }),
+        });
       }
     },
     welcome(host, member, socketId) {
