@@ -529,6 +529,7 @@ describe("durable writes", () => {
       fields: { write: "record_result", attempt: 3, round: 1 },
     });
     expect(world.emitter.events(a)).not.toContain("toy:stored");
+    expect(world.emitter.received(a, "toy:not_stored").map((r) => r.payload)).toEqual([{ playerId: alice.id }]);
   });
 
   test("a retried write is harmless: the store is idempotent per round and player", async () => {

@@ -143,6 +143,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
         log: options.log,
         logFields: () => this.logFields(),
         completed: (request, result) => this.guard("write done", () => request.done?.(result), undefined),
+        gaveUp: (request, error) => this.guard("write failed", () => request.failed?.(error), undefined),
         idle: () => {
           if (this.stopped) options.scheduler.unregister(this);
         },

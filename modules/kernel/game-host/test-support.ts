@@ -331,6 +331,7 @@ export function toyPresenter(
           name: "record_result",
           run: () => store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }),
           done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
+          failed: () => host.broadcast("toy:not_stored", { playerId: effect.playerId }),
         });
       }
       if (effect.type === "finished") {

@@ -12,6 +12,8 @@ export interface WriteRequest<R = unknown> {
   run(): R | Promise<R>;
   /** After success, guarded like every game callback (e.g. tell the players their new figures). */
   done?(result: R): void;
+  /** After the last try failed (also guarded): what players must see anyway (e.g. results without rewards). */
+  failed?(error: unknown): void;
 }
 
 export interface RetryPolicy {
@@ -32,6 +34,8 @@ export interface WriteQueueEnv {
   logFields(): Record<string, unknown>;
   /** Runs `request.done(result)` guarded. */
   completed(request: WriteRequest, result: unknown): void;
+  /** Runs `request.failed(error)` guarded. */
+  gaveUp(request: WriteRequest, error: unknown): void;
   /** The queue has emptied. */
   idle(): void;
 }
@@ -92,6 +96,7 @@ export class WriteQueue {
         const fields = { ...this.env.logFields(), write: request.name, attempt, error: describeError(error) };
         if (attempt >= this.policy.attempts) {
           this.env.log.error("game write failed for good; dropped", fields);
+          this.env.gaveUp(request, error);
           return;
         }
         this.env.log.warn("game write failed; retrying", fields);
