@@ -444,6 +444,21 @@ describe("guarded callbacks", () => {
     broken.input({ type: "leave", playerId: alice.id, socketId: a });
     expect(broken.size).toBe(0);
   });
+
+  test("a game that faults at every step is halted after five faults within a minute", () => {
+    const world = toyWorld();
+    const host = world.game({ faults: { tick: Number.POSITIVE_INFINITY } });
+    const a = join(host, alice);
+    for (let i = 0; i < 4; i++) world.clock.advance(5_000);
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(4);
+    expect(host.running).toBe(true);
+
+    world.clock.advance(5_000);
+    expect(host.running).toBe(false);
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(4);
+    expect(world.scheduler.size).toBe(0);
+    expect(errorsLogged(world).at(-1)?.message).toBe("game keeps failing; the game is halted");
+  });
 });
 
 describe("rounds and the game's identity", () => {

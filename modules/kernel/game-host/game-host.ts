@@ -18,6 +18,10 @@ import { ACCEPTED, describeError, FAILED, HALTED, type InputResult, NOT_IN_GAME,
 import type { GameScheduler, ScheduledGame, ScheduledJob } from "./scheduler";
 import { DEFAULT_RETRY, type RetryPolicy, WriteQueue, type WriteRequest } from "./write-queue";
 
+/** This many faults within the window halt a game instead of resetting it once more. */
+const MAX_FAULTS_PER_WINDOW = 5;
+const FAULT_WINDOW_MS = 60_000;
+
 /** A player in the game, with the ids of their sockets (tabs); several tabs are one member. */
 export interface GameMember<P extends GamePlayer = GamePlayer, D = undefined> {
   readonly player: P;
@@ -110,8 +114,9 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
  * Guarded callbacks: a throw in the mode or the presenter (tick, join, leave, grace expiry, effects, commands,
  * write completions) is logged and resets THIS game: a fresh `setup` state, the present members re-joined, the
  * presenter's `reset` telling the players. Other games and the process go on. A move that throws inside the mode
- * only answers its player with an error (the state is untouched). A reset that fails as well halts the game:
- * it refuses input from then on, and the process still goes on.
+ * only answers its player with an error (the state is untouched). A reset that fails as well, or a fifth fault
+ * within a minute, halts the game: it refuses input from then on (players may still leave), and the process goes
+ * on.
  */
 export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never>
   implements ScheduledGame
@@ -127,6 +132,8 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private roundNumber: number;
   private roundStart: number | null = null;
   private guardDepth = 0;
+  /** Times of the latest faults (at most MAX_FAULTS_PER_WINDOW). */
+  private recentFaults: number[] = [];
   private stopped = false;
   private halted = false;
 
@@ -451,11 +458,23 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
       callback: what,
       error: describeError(error),
     });
+    if (this.faultingAgainAndAgain()) {
+      this.halt("game keeps failing; the game is halted", `${MAX_FAULTS_PER_WINDOW} faults within a minute`);
+      return;
+    }
     try {
       this.reset(error);
     } catch (again) {
-      this.halt(again);
+      this.halt("game reset failed; the game is halted", again);
     }
+  }
+
+  /** A bug that strikes at every step would reset the game forever: after a few faults in a row, halt it. */
+  private faultingAgainAndAgain() {
+    const now = this.clock.now();
+    this.recentFaults = this.recentFaults.filter((at) => at > now - FAULT_WINDOW_MS);
+    this.recentFaults.push(now);
+    return this.recentFaults.length >= MAX_FAULTS_PER_WINDOW;
   }
 
   /** A fresh game with the present members; a player whose join failed (no socket, no grace) is not kept. */
@@ -472,10 +491,10 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.reschedule();
   }
 
-  private halt(error: unknown) {
+  private halt(message: string, error: unknown) {
     this.halted = true;
     this.options.scheduler.cancel(this.tickJob);
-    this.options.log.error("game reset failed; the game is halted", {
+    this.options.log.error(message, {
       ...this.logFields(),
       error: describeError(error),
     });
