@@ -1,10 +1,11 @@
 import type { Random } from "./clock";
 
 /**
- * The game-mode contract (after boardgame.io's `Game`): a mode is pure functions over a state value. A host
- * (a room, a guild room, a duel session) owns sockets, timers and persistence: it calls `move` for player
- * input, `tick` when `nextTickAt` is due, turns the returned effects into socket events and database writes,
- * and asks `playerView` what one player may see. A mode never touches sockets, the database or the clock.
+ * The game-mode contract (after boardgame.io's `Game`): a mode is pure functions over a state value. The generic
+ * host (`./game-host`, one per live game: a room, a guild room, a duel) owns members, sockets, timers and writes:
+ * it calls `move` for player input, `tick` when `nextTickAt` is due, hands the returned effects to the mode's
+ * presenter (socket events and write requests), and asks `playerView` what one player may see. A mode never
+ * touches sockets, the database or the clock.
  */
 export interface GameContext {
   now: number;
@@ -38,6 +39,34 @@ export interface GameMode<State, Settings, Move, Effect, View> {
   onPlayerLeave(state: State, playerId: string, ctx: GameContext): Transition<State, Effect>;
   /** What one player may see (hides other players' private data; the sentence race shows everything). */
   playerView(state: State, playerId: string | null): View;
+  /**
+   * When the round in play started, or null between rounds. The host counts a new round each time this turns
+   * into a new value, and builds the `GameRef` of that round's writes from it. Without it a host counts no rounds.
+   */
+  roundStartedAt?(state: State): number | null;
+  /**
+   * Ends the round in play at once (the server shuts down, or the process loses ownership of the game): the
+   * standings so far, with the same effects as a round that ends normally. Without it the round is abandoned.
+   */
+  finish?(state: State, ctx: GameContext): Transition<State, Effect>;
+}
+
+/**
+ * Which live game this is: the mode, the source that hosts it (a room id, a guild id, a duel id) and the source's
+ * name at the time (a room's or guild's name). Explicit so that one owning process can be found for it.
+ */
+export interface GameIdentity {
+  mode: GameModeId;
+  sourceId: number | string;
+  sourceName: string;
+}
+
+/** One round of a live game: the key of its durable writes (a retried write names the same round). */
+export interface GameRef extends GameIdentity {
+  /** 1, 2, 3… per source; a host continues from the last round stored for its source. */
+  round: number;
+  /** Epoch milliseconds, from the mode's `roundStartedAt`. */
+  startedAt: number;
 }
 
 export interface GamePlayer {
@@ -54,3 +83,10 @@ export type GameModeId = "sentence_race";
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds modes of different state types
 export type AnyGameMode = GameMode<any, any, any, any, any>;
+
+/** The types a mode works with, read off its functions (so hosts and presenters need only the mode's type). */
+export type StateOf<M extends AnyGameMode> = ReturnType<M["setup"]>;
+export type SettingsOf<M extends AnyGameMode> = Parameters<M["setup"]>[0];
+export type MoveOf<M extends AnyGameMode> = Parameters<M["move"]>[2];
+export type EffectOf<M extends AnyGameMode> = ReturnType<M["tick"]>["effects"][number];
+export type ViewOf<M extends AnyGameMode> = ReturnType<M["playerView"]>;

@@ -1,0 +1,26 @@
+/** What a caller of `GameHost.input` gets back; a refusal carries the Korean text for the `error` event. */
+export type InputResult = { ok: true } | { ok: false; error: string; code: string };
+
+export const ACCEPTED: InputResult = { ok: true };
+
+export const GAME_HOST_MESSAGES = {
+  notInGame: "게임에 참여한 플레이어만 할 수 있습니다.",
+  failed: "요청을 처리하지 못했습니다. 잠시 후 다시 시도해주세요.",
+  unsupported: "지원하지 않는 요청입니다.",
+  stopped: "게임이 종료되었습니다. 잠시 후 다시 시도해주세요.",
+  halted: "게임에 문제가 생겨 진행할 수 없습니다. 잠시 후 다시 시도해주세요.",
+  /** For presenters telling players that their game restarted after a fault. */
+  reset: "게임에 문제가 생겨 새 게임으로 다시 시작합니다.",
+} as const;
+
+export const refusal = (error: string, code: string): InputResult => ({ ok: false, error, code });
+
+export const NOT_IN_GAME = refusal(GAME_HOST_MESSAGES.notInGame, "not_in_game");
+export const FAILED = refusal(GAME_HOST_MESSAGES.failed, "internal");
+export const UNSUPPORTED = refusal(GAME_HOST_MESSAGES.unsupported, "unsupported");
+export const STOPPED = refusal(GAME_HOST_MESSAGES.stopped, "game_stopped");
+export const HALTED = refusal(GAME_HOST_MESSAGES.halted, "game_halted");
+
+/** For logs: the stack when there is one. */
+export const describeError = (error: unknown) =>
+  error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

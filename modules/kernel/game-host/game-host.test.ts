@@ -1,0 +1,626 @@
+import { describe, expect, test } from "bun:test";
+import { GAME_HOST_MESSAGES } from "./errors";
+import { type Faults, player, settle, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
+
+const alice = player("alice", 1);
+const bob = player("bob", 2);
+const carol = player("carol");
+
+/** Joins a player's socket through the one input method and expects it accepted. */
+function join(host: ToyHost, who = alice, socketId = `${who.name}-1`) {
+  expect(host.input({ type: "join", socketId, player: who, data: undefined })).toEqual({ ok: true });
+  return socketId;
+}
+
+/** From a joined player to a round in play (5 s wait + 3-2-1). */
+function toPlaying(world: ReturnType<typeof toyWorld>) {
+  world.clock.advance(5_000 + 3_000);
+}
+
+const errorsLogged = (world: ReturnType<typeof toyWorld>) => world.log.lines.filter((l) => l.level === "error");
+
+describe("members and their sockets", () => {
+  test("a new player: the mode is told, the socket enters the game's channel, gets its welcome, everyone sees the join", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    const b = join(host, bob);
+
+    expect(host.state.players).toEqual([alice.id, bob.id]);
+    expect(world.emitter.inChannel(host.channel, a)).toBe(true);
+    expect(world.emitter.events(a)).toEqual(["toy:welcome", "toy:joined", "toy:joined"]);
+    expect(world.emitter.received(b, "toy:welcome")[0].payload).toEqual({
+      phase: "waiting",
+      count: 0,
+      players: [alice.id, bob.id],
+      mine: null,
+    });
+    expect(world.emitter.received(a, "toy:joined").map((r) => r.payload.playerId)).toEqual([alice.id, bob.id]);
+  });
+
+  test("a second tab of the same player is the same member: no second join for the mode or the others", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a1 = join(host, alice, "a1");
+    const a2 = join(host, alice, "a2");
+
+    expect(host.size).toBe(1);
+    expect(host.member(alice.id)?.sockets).toEqual(["a1", "a2"]);
+    expect(host.state.players).toEqual([alice.id]);
+    expect(world.emitter.events(a1)).toEqual(["toy:welcome", "toy:joined"]);
+    expect(world.emitter.events(a2)).toEqual(["toy:welcome"]);
+
+    // Closing one tab on purpose keeps the player in with the other.
+    host.input({ type: "leave", playerId: alice.id, socketId: a1 });
+    expect(host.size).toBe(1);
+    expect(world.emitter.inChannel(host.channel, a1)).toBe(false);
+    expect(world.emitter.events(a2)).not.toContain("toy:left");
+  });
+
+  test("leave: out at once; the mode and the others are told", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    const b = join(host, bob);
+    host.input({ type: "leave", playerId: alice.id, socketId: a });
+
+    expect(host.size).toBe(1);
+    expect(host.state.players).toEqual([bob.id]);
+    expect(world.emitter.received(b, "toy:left").map((r) => r.payload.playerId)).toEqual([alice.id]);
+    expect(world.emitter.inChannel(host.channel, a)).toBe(false);
+  });
+
+  test("a move or command from someone not in the game, or from another player's socket, is refused in Korean", () => {
+    const world = toyWorld();
+    const host = world.game();
+    join(host, alice);
+    const refused = { ok: false, error: GAME_HOST_MESSAGES.notInGame, code: "not_in_game" };
+    expect(host.input({ type: "move", playerId: bob.id, move: { text: "안녕" } })).toEqual(refused);
+    expect(host.input({ type: "move", playerId: alice.id, socketId: "bob-1", move: { text: "안녕" } })).toEqual(
+      refused,
+    );
+    expect(host.input({ type: "command", playerId: bob.id, command: { type: "shout", text: "야" } })).toEqual(refused);
+  });
+});
+
+describe("reconnect grace", () => {
+  test("a dropped last socket keeps the place; a new socket within the grace period resumes silently", () => {
+    const world = toyWorld();
+    const host = world.game({ graceMs: 5_000 });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    world.clock.advance(4_000);
+    expect(host.size).toBe(2);
+    expect(world.emitter.inChannel(host.channel, a)).toBe(false);
+
+    world.emitter.clear();
+    const again = join(host, alice, "alice-2");
+    world.clock.advance(10_000);
+    expect(host.size).toBe(2);
+    expect(host.state.players).toEqual([alice.id, bob.id]);
+    expect(world.emitter.events(again)[0]).toBe("toy:welcome");
+    expect(world.emitter.events(b)).not.toContain("toy:left");
+    expect(world.emitter.events(b)).not.toContain("toy:joined");
+  });
+
+  test("when the grace period runs out the player is removed through the mode's onPlayerLeave", () => {
+    const world = toyWorld();
+    const host = world.game({ graceMs: 5_000 });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    world.clock.advance(5_000);
+
+    expect(host.size).toBe(1);
+    expect(host.state.players).toEqual([bob.id]);
+    expect(world.emitter.received(b, "toy:left").map((r) => r.payload.playerId)).toEqual([alice.id]);
+  });
+
+  test("a second drop after a reconnect gets a full grace period of its own", () => {
+    const world = toyWorld();
+    const host = world.game({ graceMs: 5_000 });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    world.clock.advance(4_000);
+    const again = join(host, alice, "alice-2");
+    world.clock.advance(500);
+    host.input({ type: "drop", playerId: alice.id, socketId: again });
+
+    world.clock.advance(4_000); // 8.5 s after the first drop, 4 s after the second
+    expect(host.state.players).toEqual([alice.id, bob.id]);
+    world.clock.advance(1_000);
+    expect(host.state.players).toEqual([bob.id]);
+    expect(world.emitter.received(b, "toy:left")).toHaveLength(1);
+  });
+
+  test("expire ends a pending grace period at once, and does nothing to a player who is connected", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    join(host, bob);
+    host.input({ type: "expire", playerId: bob.id });
+    expect(host.size).toBe(2);
+
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    host.input({ type: "expire", playerId: alice.id });
+    expect(host.state.players).toEqual([bob.id]);
+  });
+
+  test("grace periods of every game wait on the one shared timer", () => {
+    const world = toyWorld();
+    const games = [world.game(), world.game(), world.game()];
+    for (const [i, host] of games.entries()) {
+      const socket = join(host, player(`p${i}`), `s${i}`);
+      host.input({ type: "drop", playerId: player(`p${i}`).id, socketId: socket });
+    }
+    expect(world.scheduler.size).toBe(6); // three grace expiries and the three games' ticks
+    expect(world.clock.pendingTimers()).toBe(1);
+  });
+});
+
+describe("scheduling from nextTickAt", () => {
+  test("the loop: waiting → countdown 3-2-1 → playing → finished → waiting again", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    world.clock.advance(5_000);
+    expect(world.emitter.received(a, "toy:count").map((r) => r.payload.number)).toEqual([3]);
+    world.clock.advance(3_000);
+    expect(world.emitter.received(a, "toy:count").map((r) => r.payload.number)).toEqual([3, 2, 1]);
+    expect(host.state.phase).toBe("playing");
+    world.clock.advance(10_000);
+    expect(host.state.phase).toBe("finished");
+    world.clock.advance(3_000);
+    expect(host.state.phase).toBe("waiting");
+    expect(world.emitter.received(a, "toy:phase").map((r) => r.payload.phase)).toEqual([
+      "countdown",
+      "playing",
+      "finished",
+      "waiting",
+    ]);
+  });
+
+  test("several games run on one scheduler timer", () => {
+    const world = toyWorld();
+    const first = world.game();
+    const second = world.game();
+    join(first, alice);
+    world.clock.advance(1_500);
+    join(second, bob);
+    expect(world.scheduler.size).toBe(2);
+    expect(world.clock.pendingTimers()).toBe(1);
+
+    world.clock.advance(5_000);
+    expect(first.state.phase).toBe("countdown");
+    expect(second.state.phase).toBe("countdown");
+    expect(world.clock.pendingTimers()).toBe(1);
+  });
+
+  test("a late timer: every step each game owes runs, in due order, none skipped", () => {
+    const world = toyWorld();
+    const first = world.game(); // label g1
+    const second = world.game(); // label g2
+    const start = world.clock.now();
+    join(first, alice);
+    world.clock.advance(1_500);
+    join(second, bob);
+
+    world.clock.stall(20_000); // the process was stuck until 21.5 s: the games owe six and five steps
+    world.clock.advance(0);
+    const at = (ms: number) => String(start + ms);
+    expect(world.trace).toEqual([
+      `g1@${at(5_000)}`,
+      `g1@${at(6_000)}`,
+      `g2@${at(6_500)}`,
+      `g1@${at(7_000)}`,
+      `g2@${at(7_500)}`,
+      `g1@${at(8_000)}`,
+      `g2@${at(8_500)}`,
+      `g2@${at(9_500)}`,
+      `g1@${at(18_000)}`,
+      `g2@${at(19_500)}`,
+      `g1@${at(21_000)}`,
+    ]);
+    expect(first.state.phase).toBe("waiting");
+    expect(second.state.phase).toBe("finished");
+  });
+
+  test("the last player leaving during the countdown stops the loop: nothing stays scheduled", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    world.clock.advance(6_000);
+    expect(host.state.phase).toBe("countdown");
+
+    host.input({ type: "leave", playerId: alice.id, socketId: a });
+    expect(host.state.phase).toBe("waiting");
+    expect(world.scheduler.size).toBe(0);
+    expect(world.clock.pendingTimers()).toBe(0);
+    world.clock.advance(60_000);
+    expect(world.trace).toHaveLength(2); // the wait and "3 → 2", nothing after the leave
+  });
+
+  test("a player leaving during the countdown while others stay: the countdown goes on", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    const b = join(host, bob);
+    world.clock.advance(6_000);
+    host.input({ type: "leave", playerId: alice.id, socketId: a });
+    world.clock.advance(2_000);
+    expect(host.state.phase).toBe("playing");
+    expect(world.emitter.received(b, "toy:count").map((r) => r.payload.number)).toEqual([3, 2, 1]);
+  });
+});
+
+describe("input through the one method", () => {
+  test("moves: accepted ones reach everyone, refused ones answer the player with the mode's Korean text", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    const b = join(host, bob);
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: "아직 시작하지 않았습니다.",
+      code: "too_early",
+    });
+
+    toPlaying(world);
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } })).toEqual({
+      ok: true,
+    });
+    expect(world.emitter.received(b, "toy:answered").map((r) => [r.payload.playerId, r.payload.position])).toEqual([
+      [alice.id, 1],
+    ]);
+    expect(host.input({ type: "move", playerId: alice.id, move: { text: "또" } })).toMatchObject({ code: "duplicate" });
+  });
+
+  test("commands go to the presenter, which may play a move for the member", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    join(host, bob);
+    host.input({ type: "command", playerId: alice.id, socketId: a, command: { type: "shout", text: "안녕" } });
+    expect(world.emitter.received(a, "toy:shout")[0].payload).toEqual({ playerId: alice.id, text: "안녕" });
+
+    toPlaying(world);
+    expect(host.input({ type: "command", playerId: bob.id, command: { type: "answer", text: "답" } })).toEqual({
+      ok: true,
+    });
+    expect(host.state.answers.map((x) => x.playerId)).toEqual([bob.id]);
+  });
+});
+
+describe("guarded callbacks", () => {
+  test("a throwing tick resets THAT game (players told, members re-joined); another game on the scheduler goes on", () => {
+    const world = toyWorld();
+    const broken = world.game({ faults: { tick: 1 } });
+    const healthy = world.game();
+    const a = join(broken, alice);
+    const c = join(healthy, carol);
+
+    world.clock.advance(5_000); // both are due: the broken game's tick throws
+    const reset = world.emitter.received(a, "toy:reset");
+    expect(reset).toHaveLength(1);
+    expect(reset[0].payload).toEqual({
+      message: GAME_HOST_MESSAGES.reset,
+      view: { phase: "waiting", count: 0, players: [alice.id], mine: null },
+    });
+    expect(errorsLogged(world)[0].fields).toMatchObject({ callback: "tick", source_id: broken.sourceId });
+    expect(healthy.state.phase).toBe("countdown");
+    expect(world.emitter.events(c)).not.toContain("toy:reset");
+
+    // The reset game runs again from the start; the healthy one was never disturbed.
+    world.clock.advance(5_000);
+    expect(broken.state.phase).toBe("countdown");
+    expect(healthy.state.phase).toBe("playing");
+  });
+
+  test("a move that throws inside the mode answers the player with an error; the game is not reset", () => {
+    const world = toyWorld();
+    const host = world.game({ faults: { move: 1 } });
+    const a = join(host, alice);
+    join(host, bob);
+    toPlaying(world);
+    const before = host.state;
+
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.failed,
+      code: "internal",
+    });
+    expect(host.state).toBe(before);
+    expect(world.emitter.events(a)).not.toContain("toy:reset");
+    expect(errorsLogged(world).map((l) => l.message)).toEqual(["game move failed"]);
+    // The next move is played normally.
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({ ok: true });
+  });
+
+  test("a presenter throwing on a move's effect resets the game and answers the mover with an error", () => {
+    const world = toyWorld();
+    const presenterFaults: Faults = {};
+    const host = world.game({ presenterFaults });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    toPlaying(world);
+
+    presenterFaults.effect = 1; // the "answered" effect of the next move throws
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.failed,
+      code: "internal",
+    });
+    expect(world.emitter.received(b, "toy:reset").map((r) => r.payload.view)).toEqual([
+      { phase: "waiting", count: 0, players: [alice.id, bob.id], mine: null },
+    ]);
+    expect(errorsLogged(world)[0].fields).toMatchObject({ callback: "move" });
+  });
+
+  test("a throwing grace expiry (the mode's onPlayerLeave) resets the game without that player", () => {
+    const world = toyWorld();
+    const host = world.game({ faults: { leave: 1 } });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    world.clock.advance(5_000);
+
+    expect(host.size).toBe(1);
+    expect(host.state.players).toEqual([bob.id]);
+    const reset = world.emitter.received(b, "toy:reset");
+    expect(reset.map((r) => r.payload.view.players)).toEqual([[bob.id]]);
+    expect(errorsLogged(world)[0].fields).toMatchObject({ callback: "grace expiry" });
+  });
+
+  test("a join that throws: the joiner gets an error and is not kept; the others get a reset; a later join works", () => {
+    const world = toyWorld();
+    const faults: Faults = {};
+    const host = world.game({ faults });
+    const b = join(host, bob);
+
+    faults.join = 1;
+    expect(host.input({ type: "join", socketId: "a", player: alice, data: undefined })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.failed,
+      code: "internal",
+    });
+    expect(host.size).toBe(1);
+    expect(world.emitter.inChannel(host.channel, "a")).toBe(false);
+    expect(world.emitter.received(b, "toy:reset").map((r) => r.payload.view.players)).toEqual([[bob.id]]);
+
+    expect(host.input({ type: "join", socketId: "a", player: alice, data: undefined })).toEqual({ ok: true });
+    expect(host.state.players).toEqual([bob.id, alice.id]);
+  });
+
+  test("a presenter throwing while welcoming a socket resets the game", () => {
+    const world = toyWorld();
+    const presenterFaults: Faults = {};
+    const host = world.game({ presenterFaults });
+    const b = join(host, bob);
+    presenterFaults.welcome = 1;
+    host.input({ type: "join", socketId: "a2", player: bob, data: undefined });
+    expect(world.emitter.received(b, "toy:reset")).toHaveLength(1);
+    expect(host.member(bob.id)?.sockets).toEqual([b, "a2"]);
+  });
+
+  test("a mode whose due tick makes no progress is reset instead of spinning", () => {
+    const world = toyWorld();
+    const stuck = { ...toyMode(), tick: (state: ToyState) => ({ state, effects: [] }) };
+    const host = world.game({ mode: stuck });
+    const a = join(host, alice);
+    world.clock.advance(5_000);
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(1);
+    expect(String(errorsLogged(world)[0].fields?.error)).toContain("no progress");
+    expect(host.state.phase).toBe("waiting");
+  });
+
+  test("a game whose reset fails too is halted: input refused in Korean, no timers, other games go on", () => {
+    const world = toyWorld();
+    const faults: Faults = {};
+    const broken = world.game({ faults });
+    const healthy = world.game();
+    const a = join(broken, alice);
+    join(healthy, carol);
+
+    faults.tick = 1;
+    faults.setup = 1; // the reset's fresh setup throws as well
+    world.clock.advance(5_000);
+    expect(broken.running).toBe(false);
+    expect(broken.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.halted,
+      code: "game_halted",
+    });
+    expect(errorsLogged(world).map((l) => l.message)).toEqual([
+      "game callback failed; the game restarts",
+      "game reset failed; the game is halted",
+    ]);
+    world.clock.advance(3_000);
+    expect(healthy.state.phase).toBe("playing");
+    expect(world.scheduler.size).toBe(1); // only the healthy game's tick
+
+    // Players can still leave a halted game.
+    broken.input({ type: "leave", playerId: alice.id, socketId: a });
+    expect(broken.size).toBe(0);
+  });
+
+  test("a game that faults at every step is halted after five faults within a minute", () => {
+    const world = toyWorld();
+    const host = world.game({ faults: { tick: Number.POSITIVE_INFINITY } });
+    const a = join(host, alice);
+    for (let i = 0; i < 4; i++) world.clock.advance(5_000);
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(4);
+    expect(host.running).toBe(true);
+
+    world.clock.advance(5_000);
+    expect(host.running).toBe(false);
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(4);
+    expect(world.scheduler.size).toBe(0);
+    expect(errorsLogged(world).at(-1)?.message).toBe("game keeps failing; the game is halted");
+  });
+});
+
+describe("rounds and the game's identity", () => {
+  test("the round counts up each time a round starts; gameRef names mode, source, round and start", () => {
+    const world = toyWorld();
+    const host = world.game({ sourceId: 7 });
+    join(host, alice);
+    expect(host.round).toBe(0);
+    expect(host.gameRef()).toBeNull();
+
+    toPlaying(world);
+    const firstStart = world.clock.now();
+    expect(host.gameRef()).toEqual({
+      mode: "sentence_race",
+      sourceId: 7,
+      sourceName: "방 7",
+      round: 1,
+      startedAt: firstStart,
+    });
+    world.clock.advance(10_000 + 3_000); // finished, then waiting: between rounds
+    expect(host.gameRef()).toBeNull();
+    world.clock.advance(5_000 + 3_000);
+    expect(host.gameRef()?.round).toBe(2);
+  });
+
+  test("a host continues the numbering of its source (after a restart or a takeover)", () => {
+    const world = toyWorld();
+    const host = world.game({ lastRound: 41 });
+    join(host, alice);
+    toPlaying(world);
+    expect(host.gameRef()?.round).toBe(42);
+  });
+});
+
+describe("durable writes", () => {
+  test("writes leave the transition, run in order, and a failing one is retried with backoff before the next", async () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    toPlaying(world);
+
+    world.store.failures = 2;
+    host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } });
+    // The lone answer also finishes the round: a result write, then a finish write, both queued.
+    expect(world.store.calls).toBe(0);
+    expect(host.pendingWrites).toBe(2);
+
+    await settle();
+    expect(world.store.calls).toBe(1); // first try failed; waiting 100 ms
+    world.clock.advance(100);
+    await settle();
+    expect(world.store.calls).toBe(2); // second try failed; waiting 200 ms
+    world.clock.advance(200);
+    await host.drain();
+
+    expect(world.store.rows).toEqual([
+      { name: "result", source: host.sourceId, round: 1, key: alice.id },
+      { name: "finish", source: host.sourceId, round: 1, key: "game" },
+    ]);
+    expect(world.emitter.received(a, "toy:stored").map((r) => r.payload)).toEqual([{ count: 1, playerId: alice.id }]);
+    expect(world.log.lines.filter((l) => l.level === "warn").map((l) => l.fields?.attempt)).toEqual([1, 2]);
+  });
+
+  test("a write that still fails after its last try is logged and dropped; the next one is performed", async () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    toPlaying(world);
+
+    world.store.failures = 3; // every try of the result write (3 attempts in this world)
+    host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } });
+    const drained = host.drain();
+    for (const wait of [100, 200]) {
+      await settle();
+      world.clock.advance(wait);
+    }
+    await drained;
+
+    expect(world.store.rows).toEqual([{ name: "finish", source: host.sourceId, round: 1, key: "game" }]);
+    expect(errorsLogged(world)).toHaveLength(1);
+    expect(errorsLogged(world)[0]).toMatchObject({
+      message: "game write failed for good; dropped",
+      fields: { write: "record_result", attempt: 3, round: 1 },
+    });
+    expect(world.emitter.events(a)).not.toContain("toy:stored");
+    expect(world.emitter.received(a, "toy:not_stored").map((r) => r.payload)).toEqual([{ playerId: alice.id }]);
+  });
+
+  test("a retried write is harmless: the store is idempotent per round and player", async () => {
+    const world = toyWorld();
+    const host = world.game();
+    join(host, alice);
+    const row = { name: "result", source: host.sourceId, round: 1, key: alice.id };
+    const write = () => host.write({ name: "record_result", run: () => world.store.save(row) });
+    write();
+    write();
+    await host.drain();
+    expect(world.store.rows).toHaveLength(1);
+  });
+
+  test("a throwing completion callback resets the game like any other callback", async () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    host.write({
+      name: "record_result",
+      run: () => 1,
+      done: () => {
+        throw new Error("presenter broke");
+      },
+    });
+    await host.drain();
+    expect(world.emitter.received(a, "toy:reset")).toHaveLength(1);
+    expect(errorsLogged(world)[0].fields).toMatchObject({ callback: "write done" });
+  });
+});
+
+describe("shutdown", () => {
+  test("finishAll ends every round in play (players told, results written) and flushes every queued write", async () => {
+    const world = toyWorld();
+    const playing = world.game();
+    const idle = world.game();
+    const a = join(playing, alice);
+    join(idle, carol);
+    toPlaying(world); // the second game joined at the same time: playing too
+    playing.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } });
+    join(playing, bob); // bob has not answered: alice's game is still in play
+
+    world.store.failures = 1; // the first write needs a retry during shutdown
+    const finished = world.scheduler.finishAll();
+    await settle();
+    world.clock.advance(100);
+    await finished;
+
+    expect(world.emitter.received(a, "toy:finished")).toHaveLength(1);
+    const stored = world.store.rows.map((r) => `${r.name}@${r.source}`);
+    expect(stored.sort()).toEqual(
+      [`finish@${idle.sourceId}`, `finish@${playing.sourceId}`, `result@${playing.sourceId}`].sort(),
+    );
+    expect(world.scheduler.size).toBe(0);
+    expect(world.scheduler.gameCount).toBe(0);
+    expect(playing.input({ type: "move", playerId: bob.id, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.stopped,
+      code: "game_stopped",
+    });
+    // Sockets still leave a stopped game.
+    playing.input({ type: "leave", playerId: alice.id, socketId: a });
+    expect(playing.member(alice.id)).toBeUndefined();
+    expect(world.emitter.inChannel(playing.channel, a)).toBe(false);
+  });
+
+  test("a stopped game no longer ticks or expires grace periods", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    join(host, bob);
+    host.input({ type: "drop", playerId: alice.id, socketId: a });
+    host.stop();
+    world.clock.advance(60_000);
+    expect(host.state.phase).toBe("waiting");
+    expect(host.size).toBe(2);
+    expect(world.clock.pendingTimers()).toBe(0);
+  });
+});

@@ -1,0 +1,530 @@
+import type { Clock, Random } from "../clock";
+import type {
+  AnyGameMode,
+  EffectOf,
+  GameContext,
+  GamePlayer,
+  GameRef,
+  MoveOf,
+  MoveResult,
+  SettingsOf,
+  StateOf,
+  Transition,
+  ViewOf,
+} from "../game-mode";
+import type { Logger } from "../logger";
+import type { GameEmitter } from "./emitter";
+import { ACCEPTED, describeError, FAILED, HALTED, type InputResult, NOT_IN_GAME, STOPPED, UNSUPPORTED } from "./errors";
+import type { GameScheduler, ScheduledGame, ScheduledJob } from "./scheduler";
+import { DEFAULT_RETRY, type RetryPolicy, WriteQueue, type WriteRequest } from "./write-queue";
+
+/** This many faults within the window halt a game instead of resetting it once more. */
+const MAX_FAULTS_PER_WINDOW = 5;
+const FAULT_WINDOW_MS = 60_000;
+
+/** A player in the game, with the ids of their sockets (tabs); several tabs are one member. */
+export interface GameMember<P extends GamePlayer = GamePlayer, D = undefined> {
+  readonly player: P;
+  /** An array, not a Set: a Set costs ~260 bytes from its first entry (bench/README.md "Memory"). */
+  readonly sockets: string[];
+  readonly joinedAt: number;
+  /** What the presenter keeps per player (a room: profile figures, recent chat times). */
+  data: D;
+}
+
+interface Seat<P extends GamePlayer, D> extends GameMember<P, D> {
+  /** The grace expiry while the member has no socket. */
+  grace: ScheduledJob | null;
+}
+
+/**
+ * Everything that happens to a game enters here, so a later change can forward it from another process to the
+ * owning one (the sender's identity travels with it; the owner stamps the time on its own clock).
+ * - `join`: a socket of a player enters (a new player, another tab, or a reconnect within the grace period);
+ *   `data` is kept for a new member only.
+ * - `leave`: a socket leaves on purpose; the player is out at once when it was their last socket.
+ * - `drop`: a socket's connection was lost; the player keeps their place for `graceMs`.
+ * - `expire`: ends a pending grace period now (the player went to another game meanwhile).
+ * - `move`: the mode's `move`; `command`: the presenter's own input (e.g. a room's chat message).
+ * With `socketId`, a move or command is refused unless that socket is the member's.
+ */
+export type GameInput<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> =
+  | { type: "join"; socketId: string; player: P; data: D }
+  | { type: "leave"; playerId: string; socketId: string }
+  | { type: "drop"; playerId: string; socketId: string }
+  | { type: "expire"; playerId: string }
+  | { type: "move"; playerId: string; socketId?: string; move: MoveOf<M> }
+  | { type: "command"; playerId: string; socketId?: string; command: C };
+
+/**
+ * What one mode adds to the generic host: effects → socket events (through `host.broadcast`/`send`/`sendToUser`)
+ * and write requests (`host.write`). Every callback is guarded: a throw resets the game (see `GameHost`).
+ */
+export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
+  /** One effect of a transition, in order, after the host has taken the new state. */
+  effect(host: GameHost<M, P, D, C>, effect: EffectOf<M>): void;
+  /** A socket entered (a new player's first socket, another tab, a reconnect): what that socket must see. */
+  welcome?(host: GameHost<M, P, D, C>, member: GameMember<P, D>, socketId: string): void;
+  /** A new player is in (after `welcome`); not called for another tab or a reconnect. */
+  joined?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
+  /** A player is out (left, or their grace period ran out); the mode has been told already. */
+  left?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
+  /** The presenter's own input; may play a move with `host.play`. Undefined means accepted. */
+  command?(
+    host: GameHost<M, P, D, C>,
+    member: GameMember<P, D>,
+    command: C,
+    socketId: string | undefined,
+  ): InputResult | undefined;
+  /** Right before a due tick: may refresh data the mode reads (a room's sentence pool); returns the state to tick. */
+  beforeTick?(host: GameHost<M, P, D, C>, state: StateOf<M>): StateOf<M>;
+  /**
+   * The game restarted after a fault, with a fresh state and the members re-joined: show the whole picture again
+   * (members and state), since events of the failed step may be missing.
+   */
+  reset(host: GameHost<M, P, D, C>, error: unknown): void;
+}
+
+export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
+  mode: M;
+  /** Passed to `mode.setup`, at creation and at every reset. */
+  settings: SettingsOf<M>;
+  presenter: GamePresenter<M, P, D, C>;
+  /** The source hosting the game (room id, guild id, duel id) and its name at the time. */
+  sourceId: number | string;
+  sourceName: string;
+  /** The socket.io room of everyone in the game; `<mode>:<sourceId>` when not given. */
+  channel?: string;
+  /** The last round number already used by this source (after a restart or a takeover); 0 when not given. */
+  lastRound?: number;
+  /** How long a dropped last socket keeps the player's place; 0 removes at once. */
+  graceMs: number;
+  scheduler: GameScheduler;
+  emitter: GameEmitter;
+  random: Random;
+  log: Logger;
+  retry?: Partial<RetryPolicy>;
+}
+
+/**
+ * One live game of any mode (like Colyseus' `Room` around boardgame.io's pure `Game`): its members and their
+ * sockets, reconnect grace, the mode's transitions scheduled from `nextTickAt` on the process's ONE shared
+ * scheduler, the presenter turning effects into output, and the queue of durable writes.
+ *
+ * Guarded callbacks: a throw in the mode or the presenter (tick, join, leave, grace expiry, effects, commands,
+ * write completions) is logged and resets THIS game: a fresh `setup` state, the present members re-joined, the
+ * presenter's `reset` telling the players. Other games and the process go on. A move that throws inside the mode
+ * only answers its player with an error (the state is untouched). A reset that fails as well, or a fifth fault
+ * within a minute, halts the game: it refuses input from then on (players may still leave), and the process goes
+ * on.
+ */
+export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never>
+  implements ScheduledGame
+{
+  readonly mode: M;
+  readonly channel: string;
+  readonly sourceId: number | string;
+  readonly sourceName: string;
+  private current: StateOf<M>;
+  private readonly seats = new Map<string, Seat<P, D>>();
+  private readonly tickJob: ScheduledJob;
+  private readonly writes: WriteQueue;
+  private roundNumber: number;
+  private roundStart: number | null = null;
+  private guardDepth = 0;
+  /** Times of the latest faults (at most MAX_FAULTS_PER_WINDOW). */
+  private recentFaults: number[] = [];
+  private stopped = false;
+  private halted = false;
+
+  constructor(private readonly options: GameHostOptions<M, P, D, C>) {
+    this.mode = options.mode;
+    this.sourceId = options.sourceId;
+    this.sourceName = options.sourceName;
+    this.channel = options.channel ?? `${options.mode.id}:${options.sourceId}`;
+    this.roundNumber = options.lastRound ?? 0;
+    this.tickJob = options.scheduler.job(() => this.runTick());
+    this.writes = new WriteQueue(
+      {
+        wait: (ms) => options.scheduler.wait(ms),
+        log: options.log,
+        logFields: () => this.logFields(),
+        completed: (request, result) => this.guard("write done", () => request.done?.(result), undefined),
+        gaveUp: (request, error) => this.guard("write failed", () => request.failed?.(error), undefined),
+        idle: () => {
+          if (this.stopped) options.scheduler.unregister(this);
+        },
+      },
+      { ...DEFAULT_RETRY, ...options.retry },
+    );
+    this.current = this.mode.setup(options.settings, this.context());
+    this.countRound();
+    options.scheduler.register(this);
+    this.reschedule();
+  }
+
+  // --- what presenters and callers read -----------------------------------------------------------------------
+
+  get state(): StateOf<M> {
+    return this.current;
+  }
+
+  get clock(): Clock {
+    return this.options.scheduler.clock;
+  }
+
+  get size() {
+    return this.seats.size;
+  }
+
+  member(playerId: string): GameMember<P, D> | undefined {
+    return this.seats.get(playerId);
+  }
+
+  /** Members in join order. */
+  members(): IterableIterator<GameMember<P, D>> {
+    return this.seats.values();
+  }
+
+  /** What one player (or a spectator, null) may see. */
+  view(playerId: string | null): ViewOf<M> {
+    return this.mode.playerView(this.current, playerId);
+  }
+
+  /** The number of the round in play or last played (0 before the first). */
+  get round() {
+    return this.roundNumber;
+  }
+
+  /** The key of the round in play for durable writes; null between rounds. */
+  gameRef(): GameRef | null {
+    const startedAt = this.mode.roundStartedAt?.(this.current) ?? null;
+    if (startedAt === null) return null;
+    return {
+      mode: this.mode.id,
+      sourceId: this.sourceId,
+      sourceName: this.sourceName,
+      round: this.roundNumber,
+      startedAt,
+    };
+  }
+
+  get running() {
+    return !this.stopped && !this.halted;
+  }
+
+  // --- output (presenters) ------------------------------------------------------------------------------------
+
+  broadcast(event: string, payload: unknown) {
+    this.options.emitter.toChannel(this.channel, event, payload);
+  }
+
+  send(member: GameMember<P, D>, event: string, payload: unknown) {
+    if (member.sockets.length > 0) this.options.emitter.toSockets(member.sockets, event, payload);
+  }
+
+  sendToSocket(socketId: string, event: string, payload: unknown) {
+    this.options.emitter.toSockets([socketId], event, payload);
+  }
+
+  sendToUser(userId: number, event: string, payload: unknown) {
+    this.options.emitter.toUser(userId, event, payload);
+  }
+
+  /** Queues a durable write; it runs after this transition, in order, with retries (see `WriteQueue`). */
+  write<R>(request: WriteRequest<R>) {
+    this.writes.push(request);
+  }
+
+  get pendingWrites() {
+    return this.writes.pending;
+  }
+
+  // --- input --------------------------------------------------------------------------------------------------
+
+  /** The one way in. Never throws: a refusal or a fault comes back as `{ ok: false, error, code }`. */
+  input(input: GameInput<M, P, D, C>): InputResult {
+    if (!this.running) return this.inputWhileStopped(input);
+    return this.guard(input.type, () => this.dispatch(input), FAILED);
+  }
+
+  /** A move of a member, for presenters (a room's chat message that is an answer); same rules as a `move` input. */
+  play(playerId: string, move: MoveOf<M>): InputResult {
+    return this.guard("move", () => this.playMove(playerId, move), FAILED);
+  }
+
+  private dispatch(input: GameInput<M, P, D, C>): InputResult {
+    switch (input.type) {
+      case "join":
+        this.join(input.player, input.socketId, input.data);
+        return ACCEPTED;
+      case "leave":
+      case "drop":
+        this.detach(input.playerId, input.socketId, input.type === "leave");
+        return ACCEPTED;
+      case "expire":
+        this.expire(input.playerId);
+        return ACCEPTED;
+      case "move":
+        return this.seatOf(input.playerId, input.socketId) ? this.playMove(input.playerId, input.move) : NOT_IN_GAME;
+      case "command":
+        return this.command(input.playerId, input.socketId, input.command);
+    }
+  }
+
+  private inputWhileStopped(input: GameInput<M, P, D, C>): InputResult {
+    // Sockets still leave (and places are freed) without the mode; nothing else is played any more.
+    if (input.type === "leave" || input.type === "drop") {
+      this.options.emitter.leave(input.socketId, this.channel);
+      const seat = this.seats.get(input.playerId);
+      if (seat) this.forget(seat, input.socketId);
+      return ACCEPTED;
+    }
+    if (input.type === "expire") return ACCEPTED;
+    return this.halted ? HALTED : STOPPED;
+  }
+
+  private forget(seat: Seat<P, D>, socketId: string) {
+    const at = seat.sockets.indexOf(socketId);
+    if (at >= 0) seat.sockets.splice(at, 1);
+    if (seat.sockets.length > 0) return;
+    this.cancelGrace(seat);
+    this.seats.delete(seat.player.id);
+  }
+
+  private seatOf(playerId: string, socketId: string | undefined): Seat<P, D> | undefined {
+    const seat = this.seats.get(playerId);
+    if (!seat || (socketId !== undefined && !seat.sockets.includes(socketId))) return undefined;
+    return seat;
+  }
+
+  private join(player: P, socketId: string, data: D) {
+    const existing = this.seats.get(player.id);
+    if (existing) {
+      this.cancelGrace(existing);
+      this.attach(existing, socketId);
+      this.options.presenter.welcome?.(this, existing, socketId);
+      return;
+    }
+    const seat: Seat<P, D> = { player, sockets: [], joinedAt: this.clock.now(), data, grace: null };
+    this.seats.set(player.id, seat);
+    // The mode's effects go to the channel before the new socket is in it: its welcome shows the state instead.
+    this.apply(this.mode.onPlayerJoin(this.current, player, this.context()));
+    this.attach(seat, socketId);
+    this.options.presenter.welcome?.(this, seat, socketId);
+    this.options.presenter.joined?.(this, seat);
+  }
+
+  private attach(seat: Seat<P, D>, socketId: string) {
+    if (!seat.sockets.includes(socketId)) seat.sockets.push(socketId);
+    this.options.emitter.join(socketId, this.channel);
+  }
+
+  private detach(playerId: string, socketId: string, immediate: boolean) {
+    this.options.emitter.leave(socketId, this.channel);
+    const seat = this.seats.get(playerId);
+    const at = seat?.sockets.indexOf(socketId) ?? -1;
+    if (!seat || at < 0) return;
+    seat.sockets.splice(at, 1);
+    if (seat.sockets.length > 0) return;
+    if (immediate || this.options.graceMs <= 0) this.remove(seat);
+    else this.startGrace(seat);
+  }
+
+  private startGrace(seat: Seat<P, D>) {
+    const playerId = seat.player.id;
+    seat.grace = this.options.scheduler.job(() => {
+      if (this.running) this.guard("grace expiry", () => this.expire(playerId), undefined);
+      else if (seat.sockets.length === 0) this.seats.delete(playerId); // halted: free the place quietly
+    });
+    this.options.scheduler.schedule(seat.grace, this.clock.now() + this.options.graceMs);
+  }
+
+  private cancelGrace(seat: Seat<P, D>) {
+    if (seat.grace) this.options.scheduler.cancel(seat.grace);
+    seat.grace = null;
+  }
+
+  /** Ends a grace period: the player is out unless a socket came back meanwhile. */
+  private expire(playerId: string) {
+    const seat = this.seats.get(playerId);
+    if (seat && seat.sockets.length === 0) this.remove(seat);
+  }
+
+  private remove(seat: Seat<P, D>) {
+    this.cancelGrace(seat);
+    this.seats.delete(seat.player.id);
+    this.apply(this.mode.onPlayerLeave(this.current, seat.player.id, this.context()));
+    this.options.presenter.left?.(this, seat);
+  }
+
+  private playMove(playerId: string, move: MoveOf<M>): InputResult {
+    if (!this.seats.has(playerId)) return NOT_IN_GAME;
+    let result: MoveResult<StateOf<M>, EffectOf<M>>;
+    try {
+      result = this.mode.move(this.current, playerId, move, this.context());
+    } catch (error) {
+      // Nothing was applied: the game goes on, only this player hears of it.
+      this.options.log.error("game move failed", {
+        ...this.logFields(),
+        player: playerId,
+        error: describeError(error),
+      });
+      return FAILED;
+    }
+    if (!result.ok) {
+      if (result.transition) this.apply(result.transition);
+      return { ok: false, error: result.error, code: result.code };
+    }
+    this.apply(result);
+    return ACCEPTED;
+  }
+
+  private command(playerId: string, socketId: string | undefined, command: C): InputResult {
+    const seat = this.seatOf(playerId, socketId);
+    if (!seat) return NOT_IN_GAME;
+    if (!this.options.presenter.command) return UNSUPPORTED;
+    return this.options.presenter.command(this, seat, command, socketId) ?? ACCEPTED;
+  }
+
+  // --- the loop -----------------------------------------------------------------------------------------------
+
+  private context(): GameContext {
+    return { now: this.clock.now(), random: this.options.random };
+  }
+
+  private apply(transition: Transition<StateOf<M>, EffectOf<M>>) {
+    this.current = transition.state;
+    this.countRound();
+    for (const effect of transition.effects) this.options.presenter.effect(this, effect);
+    this.reschedule();
+  }
+
+  private countRound() {
+    const startedAt = this.mode.roundStartedAt?.(this.current) ?? null;
+    if (startedAt === null || startedAt === this.roundStart) return;
+    this.roundStart = startedAt;
+    this.roundNumber++;
+  }
+
+  private reschedule() {
+    if (!this.running) return;
+    const at = this.mode.nextTickAt(this.current);
+    if (at === null) this.options.scheduler.cancel(this.tickJob);
+    else this.options.scheduler.schedule(this.tickJob, at);
+  }
+
+  private isDue() {
+    const at = this.mode.nextTickAt(this.current);
+    return at !== null && at <= this.clock.now();
+  }
+
+  /** One step per scheduler turn: a late game owing several steps gets them in order, one turn each. */
+  private runTick() {
+    if (!this.running) return;
+    this.guard(
+      "tick",
+      () => {
+        if (!this.isDue()) return this.reschedule();
+        const before = this.options.presenter.beforeTick?.(this, this.current) ?? this.current;
+        this.current = before;
+        this.apply(this.mode.tick(before, this.context()));
+        // Due, and the tick changed nothing: it would be due again at once, forever.
+        if (this.current === before && this.isDue()) throw new Error("the mode's tick made no progress while due");
+      },
+      undefined,
+    );
+  }
+
+  // --- faults -------------------------------------------------------------------------------------------------
+
+  /** Runs a callback; a throw resets the game and yields `fallback`. Nested calls share the outermost guard. */
+  private guard<T>(what: string, fn: () => T, fallback: T): T {
+    if (this.guardDepth > 0) return fn();
+    this.guardDepth++;
+    try {
+      return fn();
+    } catch (error) {
+      this.fault(what, error);
+      return fallback;
+    } finally {
+      this.guardDepth--;
+    }
+  }
+
+  private fault(what: string, error: unknown) {
+    this.options.log.error("game callback failed; the game restarts", {
+      ...this.logFields(),
+      callback: what,
+      error: describeError(error),
+    });
+    if (this.faultingAgainAndAgain()) {
+      this.halt("game keeps failing; the game is halted", `${MAX_FAULTS_PER_WINDOW} faults within a minute`);
+      return;
+    }
+    try {
+      this.reset(error);
+    } catch (again) {
+      this.halt("game reset failed; the game is halted", again);
+    }
+  }
+
+  /** A bug that strikes at every step would reset the game forever: after a few faults in a row, halt it. */
+  private faultingAgainAndAgain() {
+    const now = this.clock.now();
+    this.recentFaults = this.recentFaults.filter((at) => at > now - FAULT_WINDOW_MS);
+    this.recentFaults.push(now);
+    return this.recentFaults.length >= MAX_FAULTS_PER_WINDOW;
+  }
+
+  /** A fresh game with the present members; a player whose join failed (no socket, no grace) is not kept. */
+  private reset(error: unknown) {
+    this.options.scheduler.cancel(this.tickJob);
+    for (const seat of [...this.seats.values()]) {
+      if (seat.sockets.length === 0 && !seat.grace) this.seats.delete(seat.player.id);
+    }
+    let state = this.mode.setup(this.options.settings, this.context());
+    for (const seat of this.seats.values()) state = this.mode.onPlayerJoin(state, seat.player, this.context()).state;
+    this.current = state;
+    this.countRound();
+    this.options.presenter.reset(this, error);
+    this.reschedule();
+  }
+
+  private halt(message: string, error: unknown) {
+    this.halted = true;
+    this.options.scheduler.cancel(this.tickJob);
+    this.options.log.error(message, {
+      ...this.logFields(),
+      error: describeError(error),
+    });
+  }
+
+  private logFields() {
+    return { mode: this.mode.id, source_id: this.sourceId, round: this.roundNumber, channel: this.channel };
+  }
+
+  // --- shutdown -----------------------------------------------------------------------------------------------
+
+  /** Ends the round in play through the mode's `finish` (results presented and written), then stops. */
+  finish() {
+    if (this.running && this.mode.finish) {
+      const finish = this.mode.finish;
+      this.guard("finish", () => this.apply(finish(this.current, this.context())), undefined);
+    }
+    this.stop();
+  }
+
+  /** No more ticks, grace expiries or moves; queued writes still complete. */
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.options.scheduler.cancel(this.tickJob);
+    for (const seat of this.seats.values()) this.cancelGrace(seat);
+    if (this.writes.pending === 0) this.options.scheduler.unregister(this);
+  }
+
+  drain(): Promise<void> {
+    return this.writes.drain();
+  }
+}

@@ -1,0 +1,409 @@
+import type { Clock, TimerHandle } from "../clock";
+import { seededRandom } from "../clock";
+import type { GameMode, GamePlayer, Transition } from "../game-mode";
+import type { Logger } from "../logger";
+import type { GameEmitter } from "./emitter";
+import { GAME_HOST_MESSAGES } from "./errors";
+import { GameHost, type GamePresenter } from "./game-host";
+import { GameScheduler } from "./scheduler";
+
+/**
+ * Test doubles for the game host: a clock that can also stall (time passes while no timer fires, like a blocked
+ * event loop), an emitter that records what every fake socket received, a logger that keeps its lines, and a
+ * scripted toy mode + presenter whose callbacks throw on demand.
+ */
+
+export class TestClock implements Clock {
+  private current = Date.UTC(2026, 0, 1);
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  now() {
+    return this.current;
+  }
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.current + Math.max(0, ms), fn });
+    return { id };
+  }
+  clearTimeout(handle: TimerHandle) {
+    if (handle && typeof handle === "object" && "id" in handle) this.timers.delete(handle.id as number);
+  }
+  /** Time passes and due timers fire at their times, in order. */
+  advance(ms: number) {
+    const target = this.current + ms;
+    for (let due = this.earliest(target); due; due = this.earliest(target)) {
+      this.timers.delete(due[0]);
+      this.current = due[1].at;
+      due[1].fn();
+    }
+    this.current = target;
+  }
+  /** Time passes but nothing fires (a stalled process); the next `advance` fires the overdue timers late. */
+  stall(ms: number) {
+    this.current += ms;
+  }
+  pendingTimers() {
+    return this.timers.size;
+  }
+  private earliest(until: number) {
+    let best: [number, { at: number; fn: () => void }] | undefined;
+    for (const entry of this.timers) {
+      if (entry[1].at <= until && (!best || entry[1].at < best[1].at)) best = entry;
+    }
+    return best;
+  }
+}
+
+export interface Received {
+  event: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever payload the event carries
+  payload: any;
+}
+
+/** Fake sockets: channel membership and every event each socket id (and each user channel) received. */
+export class RecordingEmitter implements GameEmitter {
+  readonly channels = new Map<string, Set<string>>();
+  readonly inbox = new Map<string, Received[]>();
+  readonly users = new Map<number, Received[]>();
+
+  toChannel(channel: string, event: string, payload: unknown) {
+    for (const id of this.channels.get(channel) ?? []) this.deliver(id, event, payload);
+  }
+  toSockets(socketIds: readonly string[], event: string, payload: unknown) {
+    for (const id of socketIds) this.deliver(id, event, payload);
+  }
+  toUser(userId: number, event: string, payload: unknown) {
+    const list = this.users.get(userId) ?? [];
+    list.push({ event, payload });
+    this.users.set(userId, list);
+  }
+  join(socketId: string, channel: string) {
+    const members = this.channels.get(channel) ?? new Set<string>();
+    members.add(socketId);
+    this.channels.set(channel, members);
+  }
+  leave(socketId: string, channel: string) {
+    this.channels.get(channel)?.delete(socketId);
+  }
+  /** Every event a socket received (optionally of one name). */
+  received(socketId: string, event?: string): Received[] {
+    const all = this.inbox.get(socketId) ?? [];
+    return event === undefined ? all : all.filter((r) => r.event === event);
+  }
+  events(socketId: string): string[] {
+    return this.received(socketId).map((r) => r.event);
+  }
+  inChannel(channel: string, socketId: string) {
+    return this.channels.get(channel)?.has(socketId) ?? false;
+  }
+  clear() {
+    this.inbox.clear();
+  }
+  private deliver(socketId: string, event: string, payload: unknown) {
+    const list = this.inbox.get(socketId) ?? [];
+    list.push({ event, payload });
+    this.inbox.set(socketId, list);
+  }
+}
+
+export interface LogLine {
+  level: "debug" | "info" | "warn" | "error";
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export function recordingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
+  const line = (level: LogLine["level"]) => (message: string, fields?: Record<string, unknown>) => {
+    lines.push({ level, message, fields });
+  };
+  const logger = {
+    lines,
+    debug: line("debug"),
+    info: line("info"),
+    warn: line("warn"),
+    error: line("error"),
+    child: () => logger,
+  };
+  return logger;
+}
+
+// --- a toy mode: waiting → countdown 3-2-1 → playing → finished → waiting ---------------------------------------
+
+/** The callbacks a test can make throw: how many more times each one throws (Infinity: always). */
+export type Faults = Partial<Record<"setup" | "tick" | "join" | "leave" | "move" | "effect" | "welcome", number>>;
+
+export interface ToySettings {
+  label: string;
+  waitMs: number;
+  playMs: number;
+  resultsMs: number;
+}
+export const TOY_SETTINGS: ToySettings = { label: "toy", waitMs: 5_000, playMs: 10_000, resultsMs: 3_000 };
+
+export interface ToyState {
+  settings: ToySettings;
+  phase: "waiting" | "countdown" | "playing" | "finished";
+  players: readonly string[];
+  /** When the next tick is due (null: nothing scheduled). */
+  dueAt: number | null;
+  count: number;
+  startedAt: number | null;
+  answers: readonly { playerId: string; text: string; position: number }[];
+}
+
+export type ToyEffect =
+  | { type: "phase"; phase: ToyState["phase"] }
+  | { type: "count"; number: number }
+  | { type: "answered"; playerId: string; text: string; position: number }
+  | { type: "finished"; answers: ToyState["answers"] };
+
+export interface ToyMove {
+  text: string;
+}
+
+export function takeFault(faults: Faults, name: keyof Faults) {
+  const left = faults[name] ?? 0;
+  if (left <= 0) return;
+  faults[name] = left - 1;
+  throw new Error(`scripted ${name} fault`);
+}
+
+type T = Transition<ToyState, ToyEffect>;
+
+const finished = (state: ToyState, at: number): T => ({
+  state: { ...state, phase: "finished", dueAt: at + state.settings.resultsMs },
+  effects: [
+    { type: "phase", phase: "finished" },
+    { type: "finished", answers: state.answers },
+  ],
+});
+
+const waiting = (state: ToyState, now: number): ToyState => ({
+  ...state,
+  phase: "waiting",
+  dueAt: state.players.length > 0 ? now + state.settings.waitMs : null,
+  count: 0,
+  startedAt: null,
+  answers: [],
+});
+
+/** One step; times follow the schedule (`due`), not the late clock, so a stalled game owes several steps. */
+function tickToy(state: ToyState, due: number, now: number): T {
+  switch (state.phase) {
+    case "waiting":
+      return {
+        state: { ...state, phase: "countdown", count: 3, dueAt: due + 1_000 },
+        effects: [
+          { type: "phase", phase: "countdown" },
+          { type: "count", number: 3 },
+        ],
+      };
+    case "countdown":
+      if (state.count > 1) {
+        return {
+          state: { ...state, count: state.count - 1, dueAt: due + 1_000 },
+          effects: [{ type: "count", number: state.count - 1 }],
+        };
+      }
+      return {
+        state: { ...state, phase: "playing", count: 0, startedAt: due, dueAt: due + state.settings.playMs },
+        effects: [{ type: "phase", phase: "playing" }],
+      };
+    case "playing":
+      return finished(state, due);
+    case "finished":
+      return { state: waiting(state, now), effects: [{ type: "phase", phase: "waiting" }] };
+  }
+}
+
+/** `trace` receives `<label>@<due>` for every tick (tests read the order of late steps). */
+export function toyMode(faults: Faults = {}, trace?: string[]) {
+  return {
+    id: "sentence_race",
+    setup(settings: ToySettings): ToyState {
+      takeFault(faults, "setup");
+      return {
+        settings,
+        phase: "waiting",
+        players: [],
+        dueAt: null,
+        count: 0,
+        startedAt: null,
+        answers: [],
+      };
+    },
+    move(state, playerId, move, ctx) {
+      takeFault(faults, "move");
+      if (state.phase !== "playing") return { ok: false, error: "아직 시작하지 않았습니다.", code: "too_early" };
+      if (state.answers.some((a) => a.playerId === playerId)) {
+        return { ok: false, error: "이미 답했습니다.", code: "duplicate" };
+      }
+      const answer = { playerId, text: move.text, position: state.answers.length + 1 };
+      const next = { ...state, answers: [...state.answers, answer] };
+      const effects: ToyEffect[] = [{ type: "answered", ...answer }];
+      if (next.answers.length < next.players.length) return { ok: true, state: next, effects };
+      const done = finished(next, ctx.now);
+      return { ok: true, state: done.state, effects: [...effects, ...done.effects] };
+    },
+    tick(state, ctx) {
+      takeFault(faults, "tick");
+      trace?.push(`${state.settings.label}@${state.dueAt}`);
+      return tickToy(state, state.dueAt!, ctx.now);
+    },
+    nextTickAt: (state) => state.dueAt,
+    onPlayerJoin(state, player, ctx) {
+      takeFault(faults, "join");
+      if (state.players.includes(player.id)) return { state, effects: [] };
+      const joined = { ...state, players: [...state.players, player.id] };
+      if (state.phase !== "waiting" || state.dueAt !== null) return { state: joined, effects: [] };
+      return {
+        state: { ...joined, dueAt: ctx.now + state.settings.waitMs },
+        effects: [{ type: "phase", phase: "waiting" }],
+      };
+    },
+    onPlayerLeave(state, playerId, ctx) {
+      takeFault(faults, "leave");
+      const left = { ...state, players: state.players.filter((p) => p !== playerId) };
+      if (left.players.length > 0 || left.phase === "playing" || left.phase === "finished") {
+        return { state: left, effects: [] };
+      }
+      // The last player left before the round began: stop until someone comes.
+      return { state: waiting(left, ctx.now), effects: [{ type: "phase", phase: "waiting" }] };
+    },
+    playerView: (state, playerId) => ({
+      phase: state.phase,
+      count: state.count,
+      players: state.players,
+      mine: state.answers.find((a) => a.playerId === playerId) ?? null,
+    }),
+    roundStartedAt: (state) => state.startedAt,
+    finish(state, ctx) {
+      return state.phase === "playing" ? finished(state, ctx.now) : { state, effects: [] };
+    },
+  } satisfies GameMode<ToyState, ToySettings, ToyMove, ToyEffect, unknown>;
+}
+
+export type ToyMode = ReturnType<typeof toyMode>;
+
+// --- its presenter and a fake store -------------------------------------------------------------------------------
+
+interface StoredRow {
+  name: string;
+  source: number | string;
+  round: number;
+  key: string;
+}
+
+/** A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls. */
+export class FakeStore {
+  readonly rows: StoredRow[] = [];
+  failures = 0;
+  calls = 0;
+
+  async save(row: StoredRow) {
+    this.calls++;
+    if (this.failures > 0) {
+      this.failures--;
+      throw new Error("database is locked");
+    }
+    const same = (r: StoredRow) =>
+      r.name === row.name && r.source === row.source && r.round === row.round && r.key === row.key;
+    if (!this.rows.some(same)) this.rows.push(row);
+    return this.rows.length;
+  }
+}
+
+export type ToyCommand = { type: "shout"; text: string } | { type: "answer"; text: string };
+export type ToyHost = GameHost<ToyMode, GamePlayer, undefined, ToyCommand>;
+
+export function toyPresenter(
+  store: FakeStore,
+  faults: Faults = {},
+): GamePresenter<ToyMode, GamePlayer, undefined, ToyCommand> {
+  return {
+    effect(host, effect) {
+      takeFault(faults, "effect");
+      host.broadcast(`toy:${effect.type}`, effect);
+      if (effect.type === "answered") {
+        const ref = host.gameRef()!;
+        host.write({
+          name: "record_result",
+          run: () => store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }),
+          done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
+          failed: () => host.broadcast("toy:not_stored", { playerId: effect.playerId }),
+        });
+      }
+      if (effect.type === "finished") {
+        const ref = host.gameRef()!;
+        host.write({
+          name: "finish_game",
+          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }),
+        });
+      }
+    },
+    welcome(host, member, socketId) {
+      takeFault(faults, "welcome");
+      host.sendToSocket(socketId, "toy:welcome", host.view(member.player.id));
+    },
+    joined(host, member) {
+      host.broadcast("toy:joined", { playerId: member.player.id });
+    },
+    left(host, member) {
+      host.broadcast("toy:left", { playerId: member.player.id });
+    },
+    command(host, member, command) {
+      if (command.type === "answer") return host.play(member.player.id, { text: command.text });
+      host.broadcast("toy:shout", { playerId: member.player.id, text: command.text });
+      return undefined;
+    },
+    reset(host) {
+      host.broadcast("toy:reset", { message: GAME_HOST_MESSAGES.reset, view: host.view(null) });
+    },
+  };
+}
+
+export const player = (name: string, userId: number | null = null): GamePlayer => ({ id: `p:${name}`, name, userId });
+
+interface GameOptions {
+  faults?: Faults;
+  presenterFaults?: Faults;
+  graceMs?: number;
+  sourceId?: number;
+  lastRound?: number;
+  mode?: ToyMode;
+}
+
+/** One scheduler, one emitter, one store, and as many toy games on them as a test wants. */
+export function toyWorld() {
+  const clock = new TestClock();
+  const log = recordingLogger();
+  const scheduler = new GameScheduler(clock, log);
+  const emitter = new RecordingEmitter();
+  const store = new FakeStore();
+  const trace: string[] = [];
+  let rooms = 0;
+  const game = (options: GameOptions = {}) => {
+    const sourceId = options.sourceId ?? ++rooms;
+    return new GameHost<ToyMode, GamePlayer, undefined, ToyCommand>({
+      mode: options.mode ?? toyMode(options.faults, trace),
+      lastRound: options.lastRound,
+      settings: { ...TOY_SETTINGS, label: `g${sourceId}` },
+      presenter: toyPresenter(store, options.presenterFaults),
+      sourceId,
+      sourceName: `방 ${sourceId}`,
+      graceMs: options.graceMs ?? 5_000,
+      scheduler,
+      emitter,
+      random: seededRandom(1),
+      log,
+      retry: { attempts: 3, firstDelayMs: 100, maxDelayMs: 1_000 },
+    });
+  };
+  return { clock, log, scheduler, emitter, store, trace, game };
+}
+
+/** Lets queued promise callbacks (the write queue) run; no timing involved. */
+export async function settle() {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
