@@ -150,7 +150,7 @@ export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>,
     const ack = typeof args[args.length - 1] === "function" ? (args.pop() as Ack) : undefined;
     const raw = args[0] ?? {};
     const valid = Value.Check(entry.schema, raw);
-    // A refused payload never reaches its handler, so it costs what the cheapest event costs.
+    // A payload its schema refuses never reaches the handler, so it costs the default (the cheapest event).
     const cost = valid ? (entry.cost ?? DEFAULT_EVENT_COST) : DEFAULT_EVENT_COST;
     if (!spendBudget(this.data, cost, clock.now())) {
       log.debug("socket event over budget", { event, socket: this.id });
