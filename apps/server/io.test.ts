@@ -2,9 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { io as connect, type Socket } from "socket.io-client";
+import { FakeClock } from "../../modules/kernel/clock";
 import { defineModule } from "../../modules/kernel/define-module";
 import { badRequest } from "../../modules/kernel/errors";
-import { HANDLER_FAILED, INVALID_PAYLOAD, socketEvent } from "../../modules/kernel/socket";
+import { HANDLER_FAILED, INVALID_PAYLOAD, RATE_LIMITED, socketEvent } from "../../modules/kernel/socket";
+import { keystrokes } from "../../modules/kernel/typing";
+import { createRoom } from "../../modules/rooms";
+import { type Client, member, openClient } from "../../modules/rooms/test-support";
 import { socketEventTable } from "./io";
 import { modules } from "./modules";
 import { startTestServer, type TestServer } from "./testing";
@@ -13,12 +17,16 @@ import { startTestServer, type TestServer } from "./testing";
 const connected: string[] = [];
 const disconnected: string[] = [];
 let lastHandshake: { headers: object; time: string; issued: number } | null = null;
+let additions = 0;
 const probeModule = defineModule({
   name: "probe",
   socketEvents: () => ({
-    "probe:add": socketEvent(t.Object({ a: Type.Integer(), b: Type.Integer() }), (_socket, { a, b }) => ({
-      sum: a + b,
-    })),
+    "probe:add": socketEvent(t.Object({ a: Type.Integer(), b: Type.Integer() }), (_socket, { a, b }) => {
+      additions++;
+      return { sum: a + b };
+    }),
+    // Free, so a test can wait for everything the server sent before without touching the socket's budget.
+    "probe:sync": socketEvent(t.Unknown(), { cost: 0 }, () => ({ synced: true })),
     "probe:echo": socketEvent(t.Object({ text: t.String({ maxLength: 10 }) }), (socket, payload) => {
       socket.emit("probe:echoed", payload);
     }),
@@ -40,9 +48,11 @@ const probeModule = defineModule({
 let server: TestServer;
 let client: Socket;
 const errors: unknown[] = [];
+/** Time stands still unless a test moves it: a burst of events arrives at one instant, and refills are exact. */
+const clock = new FakeClock(Date.now());
 
 beforeAll(async () => {
-  server = await startTestServer({ modules: [...modules, probeModule] });
+  server = await startTestServer({ modules: [...modules, probeModule], clock });
   client = connect(server.url, { path: "/socket.io/", transports: ["websocket"], forceNew: true, reconnection: false });
   client.on("error", (payload: unknown) => errors.push(payload));
   await new Promise<void>((resolve) => client.once("connect", () => resolve()));
@@ -126,5 +136,141 @@ describe("the shared socket event dispatcher", () => {
     expect(() => socketEventTable([probeModule, twin], server.ctx)).toThrow(
       "socket event probe:add is registered by both probe and twin",
     );
+  });
+});
+
+describe("the per-socket rate limit of the dispatcher", () => {
+  const opened: Client[] = [];
+  afterAll(() => {
+    for (const c of opened) c.close();
+  });
+  let guests = 0;
+  async function open(auth: Record<string, string> = { client_id: `budget-guest-${++guests}` }) {
+    const c = await openClient(server, auth);
+    opened.push(c);
+    return c;
+  }
+  /** Everything the server sent this client before has arrived (a free event, answered in order). */
+  const barrier = (c: Client) => c.socket.timeout(3000).emitWithAck("probe:sync", {});
+  const costOf = (event: string) => socketEventTable(modules, server.ctx).get(event)?.cost ?? 1;
+  const refusals = (c: Client, event: string) =>
+    c.all("error").filter((e) => e.code === "rate_limited" && e.event === event && e.message === RATE_LIMITED);
+  const newRoom = (name: string) => createRoom(server.ctx, { name, theme: "beginner", maxUsers: 20 });
+
+  test("a flood of get_rooms is cut at the budget: the client gets the Korean error instead of more lists", async () => {
+    const flooder = await open();
+    for (let i = 0; i < 100; i++) flooder.emit("get_rooms");
+    await barrier(flooder);
+    const served = 40 / costOf("get_rooms");
+    expect(served).toBe(8);
+    expect(flooder.all("room:list")).toHaveLength(served);
+    expect(refusals(flooder, "get_rooms")).toHaveLength(100 - served);
+    expect(flooder.all("error")[0]).toEqual({ message: RATE_LIMITED, code: "rate_limited", event: "get_rooms" });
+    // Another socket has its own budget.
+    const neighbour = await open();
+    neighbour.emit("get_rooms");
+    expect(await neighbour.next("room:list")).toHaveProperty("rooms");
+  });
+
+  test("join/leave flapping is cut: the room hears only the first few arrivals and departures", async () => {
+    const room = newRoom("들락날락 방");
+    const observer = await open();
+    observer.emit("join_anonymous", { room_id: room.id });
+    await observer.next("room:joined:anonymous");
+    const flapper = await open();
+    for (let i = 0; i < 25; i++) {
+      flapper.emit("join_anonymous", { room_id: room.id });
+      flapper.emit("leave_room", { room_id: room.id });
+    }
+    await barrier(flapper);
+    await barrier(observer);
+    const joins = flapper.all("room:joined:anonymous").length;
+    expect(joins).toBe(4); // 40 tokens, 5 a join and 5 a leave
+    expect(flapper.all("room:left")).toHaveLength(4);
+    expect(refusals(flapper, "join_anonymous").length + refusals(flapper, "leave_room").length).toBe(50 - 8);
+    const nickname = flapper.all("room:joined:anonymous")[0].nickname;
+    const lines = observer.all("chat:message").filter((m) => m.is_system && m.message.startsWith(nickname));
+    expect(lines.map((m) => m.message)).toEqual(
+      Array.from({ length: 4 }, () => [`${nickname}님이 입장했습니다.`, `${nickname}님이 퇴장했습니다.`]).flat(),
+    );
+    expect((await server.api("GET", `/api/rooms/${room.id}`)).body.total_participants).toBe(1);
+  });
+
+  test("a normal player's evening never meets the limit", async () => {
+    const first = newRoom("평범한 방 1");
+    const second = newRoom("평범한 방 2");
+    const player = await member(server, "보통");
+    const c = await open({ token: player.token, client_id: "normal-player-01" });
+    // Home page, then a room, a few quick chat lines (chat's own limit is 5 in 3 s), both heartbeats.
+    c.emit("get_rooms");
+    c.emit("join_room", { room_id: first.id });
+    for (let i = 1; i <= 5; i++) c.emit("chat_message", { room_id: first.id, message: `안녕하세요 ${i}` });
+    c.emit("ping", { timestamp: 1 });
+    c.emit("keep_alive", { timestamp: 2 });
+    await barrier(c);
+    // The game: waiting 5 s, countdown 3 s, the sentence, typed at about 600 타/분.
+    clock.advance(5_000);
+    for (let i = 0; i < 3; i++) clock.advance(1_000);
+    const state = await c.next("game:state", (s) => s.status === "in_progress");
+    clock.advance(Math.max(2, Math.ceil(keystrokes(state.sentence.text) / 10)) * 1000);
+    // Submit, back to the home page, straight into another room and chat again, all at once.
+    c.emit("game:submission", { room_id: first.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
+    c.emit("leave_room", { room_id: first.id });
+    c.emit("get_rooms");
+    c.emit("join_room", { room_id: second.id });
+    for (let i = 1; i <= 5; i++) c.emit("chat_message", { room_id: second.id, message: `또 만났네요 ${i}` });
+    c.emit("ping", { timestamp: 3 });
+    await barrier(c);
+
+    expect(c.all("error")).toEqual([]);
+    expect(c.all("room:joined").map((j) => j.room_id)).toEqual([first.id, second.id]);
+    expect(c.all("chat:message").filter((m) => m.message_type === "chat")).toHaveLength(10);
+    expect(c.all("game:personal_feedback")).toHaveLength(1);
+    expect(c.all("room:list").length).toBeGreaterThanOrEqual(3);
+    expect(c.all("pong")).toHaveLength(2);
+    expect(c.all("alive")).toHaveLength(1);
+  });
+
+  test("the bucket refills while the client pauses, up to its capacity", async () => {
+    const c = await open();
+    for (let i = 0; i < 10; i++) c.emit("get_rooms");
+    await barrier(c);
+    expect(c.all("room:list")).toHaveLength(8);
+    clock.advance(1_000); // 5 tokens: one more list
+    c.emit("get_rooms");
+    c.emit("get_rooms");
+    await barrier(c);
+    expect(c.all("room:list")).toHaveLength(9);
+    clock.advance(600_000); // a long pause refills to the capacity, not beyond
+    for (let i = 0; i < 10; i++) c.emit("get_rooms");
+    await barrier(c);
+    expect(c.all("room:list")).toHaveLength(17);
+    expect(refusals(c, "get_rooms")).toHaveLength(2 + 1 + 2);
+  });
+
+  test("an acknowledgement of an event over budget gets {success:false, error}; its handler never runs", async () => {
+    const c = await open();
+    const ask = (payload: unknown) => c.socket.timeout(3000).emitWithAck("probe:add", payload);
+    for (let i = 0; i < 40; i++) expect(await ask({ a: i, b: 1 })).toEqual({ sum: i + 1 });
+    const before = additions;
+    expect(await ask({ a: 1, b: 1 })).toEqual({ success: false, error: RATE_LIMITED });
+    expect(additions).toBe(before);
+    expect(refusals(c, "probe:add")).toHaveLength(1);
+  });
+
+  test("a payload its schema refuses costs the default 1, not the event's own cost; unknown events cost nothing", async () => {
+    const c = await open();
+    for (let i = 0; i < 100; i++) c.emit("no_such_event", {});
+    for (let i = 0; i < 39; i++) c.emit("join_room", { room_id: "abc" });
+    c.emit("get_rooms"); // 1 token left: not enough for a list
+    c.emit("ping", {}); // enough for a ping
+    c.emit("join_room", { room_id: "abc" }); // nothing left, even for a bad payload
+    await barrier(c);
+    expect(c.all("error").map((e) => `${e.event} ${e.code}`)).toEqual([
+      ...Array.from({ length: 39 }, () => "join_room invalid_payload"),
+      "get_rooms rate_limited",
+      "join_room rate_limited",
+    ]);
+    expect(c.all("pong")).toHaveLength(1);
   });
 });

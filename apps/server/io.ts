@@ -31,7 +31,7 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   io.bind(engine as never);
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
-  const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx.log);
+  const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx);
   const connecting = ordered.filter((m) => m.onConnect);
   const disconnecting = ordered.filter((m) => m.onDisconnect);
   // Shared listeners (socket.io calls them with `this` = the socket): nothing is allocated per connection here.

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Server, Socket } from "socket.io";
+import type { Clock } from "./clock";
 import { isAppError } from "./errors";
 import type { Logger } from "./logger";
 
@@ -15,10 +16,21 @@ export interface SocketData {
   state: Record<string, unknown>;
 }
 
+/**
+ * The dispatcher's rate budget of one socket: two numbers on `socket.data` (no object, closure, Map or timer per
+ * socket; memory per connected player is measured in bench/README.md). Absent until the socket's first event.
+ */
+export interface SocketBudget {
+  /** Tokens left at `budgetAt`; fractional, because the bucket refills continuously. */
+  budgetTokens?: number;
+  /** Clock time (ms) the bucket was last brought up to date. */
+  budgetAt?: number;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: event maps are validated at runtime per handler
 type AnyEvents = Record<string, (...args: any[]) => void>;
-export type AppServer = Server<AnyEvents, AnyEvents, AnyEvents, SocketData>;
-export type AppSocket = Socket<AnyEvents, AnyEvents, AnyEvents, SocketData>;
+export type AppServer = Server<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
+export type AppSocket = Socket<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
 
 /** The payload of the `error` event: `message` is the Korean text shown to the player. */
 export interface SocketErrorPayload {
@@ -33,43 +45,103 @@ export function emitSocketError(socket: AppSocket, message: string, code?: strin
 
 export const INVALID_PAYLOAD = "요청 형식이 올바르지 않습니다.";
 export const HANDLER_FAILED = "요청을 처리하지 못했습니다. 잠시 후 다시 시도해주세요.";
+export const RATE_LIMITED = "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.";
+
+export interface BudgetLimits {
+  capacity: number;
+  refillPerSecond: number;
+}
+
+/**
+ * Every socket's event budget (the figures are explained in modules/kernel/README.md): 40 tokens cover the busiest
+ * instant of a real player with room to spare, and 5 tokens a second are three times what a player chatting at
+ * chat's own limit spends, while a flood is cut to one room list, or one join or leave, a second.
+ */
+export const SOCKET_BUDGET: BudgetLimits = { capacity: 40, refillPerSecond: 5 };
+/** The cost of an event that declares none, and of any payload its schema refuses (its handler never runs). */
+export const DEFAULT_EVENT_COST = 1;
+
+/**
+ * Token bucket: refills continuously at `refillPerSecond` up to `capacity` (a fresh socket starts full) and takes
+ * `cost` when that much is left. A refused event takes nothing, so a client that stops flooding is served again
+ * after cost ÷ refill seconds. A clock that goes back refills nothing.
+ */
+export function spendBudget(budget: SocketBudget, cost: number, now: number, limits = SOCKET_BUDGET): boolean {
+  const last = budget.budgetAt ?? now;
+  const refill = (Math.max(0, now - last) * limits.refillPerSecond) / 1000;
+  const available = Math.min(limits.capacity, (budget.budgetTokens ?? limits.capacity) + refill);
+  const allowed = available >= cost;
+  budget.budgetTokens = allowed ? available - cost : available;
+  budget.budgetAt = Math.max(now, last);
+  return allowed;
+}
 
 /** One client → server event: its payload schema and what to do with a valid payload. */
 export interface SocketEvent<S extends TSchema = TSchema> {
   schema: S;
   /** May return a value (sent to an acknowledgement callback) or a promise of one; may throw an AppError. */
   handle: (socket: AppSocket, payload: Static<S>) => unknown;
+  /**
+   * Tokens a valid payload takes from the socket's budget (`SOCKET_BUDGET`); `DEFAULT_EVENT_COST` when absent.
+   * Price what the event makes the server send: 1 for an answer to the sender only, 5 for a full room list or
+   * a join or leave that is broadcast to a whole room.
+   */
+  cost?: number;
+}
+
+export interface SocketEventOptions {
+  /** See `SocketEvent.cost`. */
+  cost?: number;
 }
 
 /** A module's client → server events by name (built once per server, shared by every socket). */
 // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own schema type
 export type SocketEvents = Record<string, SocketEvent<any>>;
 
+type Handler<S extends TSchema> = (socket: AppSocket, payload: Static<S>) => unknown;
+
 /**
  * Keeps the payload type of `handle` tied to its schema. Socket payloads are JSON as sent: use TypeBox's
  * `Type.Integer`, not Elysia's `t.Integer`, which also accepts numeric strings (HTTP coerces them; a socket
- * handler would get the string).
+ * handler would get the string). Options (the cost) go between schema and handler, as in Fastify's
+ * `get(path, options, handler)`, so the handler stays last.
  */
-export const socketEvent = <S extends TSchema>(
+export function socketEvent<S extends TSchema>(schema: S, handle: Handler<S>): SocketEvent<S>;
+export function socketEvent<S extends TSchema>(
   schema: S,
-  handle: (socket: AppSocket, payload: Static<S>) => unknown,
-): SocketEvent<S> => ({ schema, handle });
+  options: SocketEventOptions,
+  handle: Handler<S>,
+): SocketEvent<S>;
+export function socketEvent<S extends TSchema>(
+  schema: S,
+  optionsOrHandle: SocketEventOptions | Handler<S>,
+  lastHandle?: Handler<S>,
+): SocketEvent<S> {
+  const options = typeof optionsOrHandle === "function" ? {} : optionsOrHandle;
+  const handle = typeof optionsOrHandle === "function" ? optionsOrHandle : (lastHandle as Handler<S>);
+  return { schema, handle, cost: options.cost ?? DEFAULT_EVENT_COST };
+}
 
 type Ack = (result: unknown) => void;
 
 /**
  * One listener shared by every socket (installed with `socket.onAny`, so `this` is the socket): it looks the event
- * up in the server's table, checks the payload against the schema, and turns a bad payload, a thrown AppError or
- * any other failure into an `error` event on that socket; nothing throws out of a handler. When the client passes
- * an acknowledgement callback, it receives `{ success, error? }` or the handler's result. Per-socket closures for
- * each event would cost about 40 objects per connection (bench/README.md, "Memory").
+ * up in the server's table, checks the payload against the schema, takes the event's cost from the socket's budget
+ * (`spendBudget`), and turns an event over budget, a bad payload, a thrown AppError or any other failure into an
+ * `error` event on that socket; nothing throws out of a handler. When the client passes an acknowledgement
+ * callback, it receives `{ success, error? }` or the handler's result. Per-socket closures for each event would
+ * cost about 40 objects per connection (bench/README.md, "Memory").
  */
-export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>, log: Logger) {
-  const fail = (socket: AppSocket, event: string, error: unknown, ack: Ack | undefined) => {
-    const message = isAppError(error) ? error.detail : HANDLER_FAILED;
-    if (!isAppError(error)) log.error("socket handler failed", { event, error: String(error) });
-    emitSocketError(socket, message, isAppError(error) ? error.code : "internal", event);
+export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>, ctx: { log: Logger; clock: Clock }) {
+  const { log, clock } = ctx;
+  const refuse = (socket: AppSocket, event: string, message: string, code: string | undefined, ack?: Ack) => {
+    emitSocketError(socket, message, code, event);
     ack?.({ success: false, error: message });
+  };
+  const fail = (socket: AppSocket, event: string, error: unknown, ack: Ack | undefined) => {
+    if (isAppError(error)) return refuse(socket, event, error.detail, error.code, ack);
+    log.error("socket handler failed", { event, error: String(error) });
+    refuse(socket, event, HANDLER_FAILED, "internal", ack);
   };
   return function dispatch(this: AppSocket, event: unknown, ...args: unknown[]) {
     if (typeof event !== "string") return;
@@ -77,11 +149,14 @@ export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>,
     if (!entry) return; // events of features this server does not run are ignored, as socket.io would
     const ack = typeof args[args.length - 1] === "function" ? (args.pop() as Ack) : undefined;
     const raw = args[0] ?? {};
-    if (!Value.Check(entry.schema, raw)) {
-      emitSocketError(this, INVALID_PAYLOAD, "invalid_payload", event);
-      ack?.({ success: false, error: INVALID_PAYLOAD });
-      return;
+    const valid = Value.Check(entry.schema, raw);
+    // A payload its schema refuses never reaches the handler, so it costs the default (the cheapest event).
+    const cost = valid ? (entry.cost ?? DEFAULT_EVENT_COST) : DEFAULT_EVENT_COST;
+    if (!spendBudget(this.data, cost, clock.now())) {
+      log.debug("socket event over budget", { event, socket: this.id });
+      return refuse(this, event, RATE_LIMITED, "rate_limited", ack);
     }
+    if (!valid) return refuse(this, event, INVALID_PAYLOAD, "invalid_payload", ack);
     try {
       const result = entry.handle(this, Value.Clean(entry.schema, Value.Clone(raw)));
       if (result instanceof Promise) {

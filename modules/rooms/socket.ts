@@ -33,19 +33,21 @@ const Anything = t.Unknown();
 
 /** The room events of spec part 1 §7 (client → server), answered by this server's rooms runtime. */
 export function roomSocketEvents(runtime: RoomsRuntime): SocketEvents {
-  const join = socketEvent(JoinPayload, (socket, { room_id }) => runtime.join(socket, toId(room_id)));
-  const leave = socketEvent(Anything, (socket) => runtime.leave(socket));
+  // Costs (the kernel's SOCKET_BUDGET): 5 for a join or leave (broadcast to the whole room, answered with its
+  // state) and for the full room list; 1 for chat (its own limit comes first) and the one submission of a game.
+  const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id }) => runtime.join(socket, toId(room_id)));
+  const leave = socketEvent(Anything, { cost: 5 }, (socket) => runtime.leave(socket));
   return {
     join_room: join,
     // Guests join with join_anonymous; the nickname a client sends is ignored (guest_NNNN comes from its id).
     join_anonymous: join,
-    leave_room: socketEvent(t.Optional(LeavePayload), (socket) => runtime.leave(socket)),
+    leave_room: socketEvent(t.Optional(LeavePayload), { cost: 5 }, (socket) => runtime.leave(socket)),
     disconnect_cleanup: leave,
-    get_rooms: socketEvent(Anything, (socket) => runtime.sendList(socket)),
-    chat_message: socketEvent(ChatPayload, (socket, { room_id, message, is_game_answer }) =>
+    get_rooms: socketEvent(Anything, { cost: 5 }, (socket) => runtime.sendList(socket)),
+    chat_message: socketEvent(ChatPayload, { cost: 1 }, (socket, { room_id, message, is_game_answer }) =>
       runtime.hostOf(socket, toId(room_id)).chat(socket, message, is_game_answer === true),
     ),
-    "game:submission": socketEvent(SubmissionPayload, (socket, payload) =>
+    "game:submission": socketEvent(SubmissionPayload, { cost: 1 }, (socket, payload) =>
       runtime.hostOf(socket, toId(payload.room_id)).submit(socket, {
         typedText: payload.typed_text,
         sentenceId: toId(payload.sentence_id),

@@ -10,7 +10,8 @@ import { type AppSocket, socketEvent } from "../kernel/socket";
 const Beat = t.Optional(t.Object({ timestamp: t.Optional(t.Number()) }));
 
 const answer = (ctx: ModuleContext, reply: "pong" | "alive") =>
-  socketEvent(Beat, (socket: AppSocket, payload) => {
+  // Cost 1: a small answer to the sender only (the client sends a ping every 15 s and a keep_alive every 30 s).
+  socketEvent(Beat, { cost: 1 }, (socket: AppSocket, payload) => {
     socket.emit(reply, {
       timestamp: payload?.timestamp ?? null,
       server_time: new Date(ctx.clock.now()).toISOString(),
