@@ -91,7 +91,9 @@ export function useRoom(roomId: number) {
           if (error.code === "room_full") return setFailure({ kind: "full", message });
         }
         if (error?.event === "game:submission") dispatch({ type: "submit_refused" });
-        if (message.startsWith(RATE_LIMIT_PREFIX)) dispatch({ type: "error_message", text: message, now: Date.now() });
+        // Chat's own limit and the server's per-socket budget are notices in the chat, never a modal alert.
+        const rateLimited = message.startsWith(RATE_LIMIT_PREFIX) || error?.code === "rate_limited";
+        if (rateLimited) dispatch({ type: "error_message", text: message, now: Date.now() });
         else if (message) window.alert(message);
       }),
     );
