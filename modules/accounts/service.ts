@@ -10,13 +10,13 @@ import {
   normalizeUsername,
   usernameKey,
 } from "../kernel/account-rules";
-import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
 import { isCommonPassword } from "./common-passwords";
 import { experienceForNextLevel, presentUser } from "./presenter";
 import { loginHistory } from "./schema";
 import { recordSessionClosure } from "./session-closures";
-import type { LoginThrottle } from "./throttle";
+import type { AddressThrottle, LoginThrottle } from "./throttle";
 import {
   type AccessTokens,
   AUTH_FAILED,
@@ -38,6 +38,7 @@ declare module "../kernel/events" {
 export const LOGIN_FAILED = "로그인에 실패했습니다. 이메일과 비밀번호를 확인해주세요.";
 export const ACCOUNT_INACTIVE = "비활성화된 계정입니다. 관리자에게 문의해주세요.";
 export const TOO_MANY_LOGINS = "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해주세요.";
+export const TOO_MANY_REQUESTS = "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.";
 export const USERNAME_TAKEN = "이미 사용 중인 아이디입니다.";
 export const EMAIL_TAKEN = "이미 등록된 이메일입니다.";
 export const USER_NOT_FOUND = "사용자를 찾을 수 없습니다.";
@@ -57,7 +58,14 @@ export interface AccountsDeps {
   events: EventBus;
   now: () => number;
   tokens: AccessTokens;
-  throttle: LoginThrottle;
+  throttles: AccountThrottles;
+}
+
+/** Every route that hashes or verifies a password is limited: each call costs ~20 ms of CPU. */
+export interface AccountThrottles {
+  login: LoginThrottle;
+  register: AddressThrottle;
+  resetPassword: AddressThrottle;
 }
 
 export interface LoginInput {
@@ -74,8 +82,14 @@ function assertPasswordAcceptable(password: string, confirm?: string) {
   if (isCommonPassword(password)) throw unprocessable(MSG.passwordCommon);
 }
 
+/** Counts one attempt of `ip` against `throttle`, or refuses with 429 and Retry-After. */
+function takeAttempt(throttle: AddressThrottle, ip: string) {
+  const wait = throttle.take(ip);
+  if (wait > 0) throw tooManyRequests(TOO_MANY_REQUESTS, `retry_after:${wait}`);
+}
+
 export function createAccountsService(deps: AccountsDeps) {
-  const { db, events, now, tokens, throttle } = deps;
+  const { db, events, now, tokens, throttles } = deps;
 
   const findById = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
   const requireById = (id: number) => {
@@ -90,7 +104,8 @@ export function createAccountsService(deps: AccountsDeps) {
       .where(eq(users.id, id))
       .run();
 
-  async function register(input: { username: string; email: string; password: string }) {
+  /** `ip`: the client of an HTTP request, throttled per address; in-process callers (seeds, tests) pass none. */
+  async function register(input: { username: string; email: string; password: string }, ip?: string) {
     const username = normalizeUsername(input.username);
     const usernameCheck = checkUsername(username);
     if (!usernameCheck.ok) throw unprocessable(usernameCheck.error!);
@@ -98,6 +113,7 @@ export function createAccountsService(deps: AccountsDeps) {
     if (emailError) throw unprocessable(emailError);
     assertPasswordAcceptable(input.password);
     const email = normalizeEmail(input.email);
+    if (ip !== undefined) takeAttempt(throttles.register, ip);
     const passwordHash = await Bun.password.hash(input.password, HASH_OPTIONS);
     // The uniqueness checks and the insert share one synchronous transaction; the unique indexes back them up.
     const row = db.transaction((tx) => {
@@ -124,17 +140,15 @@ export function createAccountsService(deps: AccountsDeps) {
   async function login(input: LoginInput) {
     const email = normalizeEmail(input.email);
     if (!email || !input.password) throw unprocessable(MSG.loginRequired);
-    const wait = throttle.retryAfter(email, input.ip);
-    if (wait > 0) throw new AppError(429, TOO_MANY_LOGINS, `retry_after:${wait}`);
+    // Counted before the ~20 ms check, so a burst of parallel attempts is cut at the limit too.
+    const attempt = throttles.login.begin(email, input.ip);
+    if (attempt.retryAfter > 0) throw tooManyRequests(TOO_MANY_LOGINS, `retry_after:${attempt.retryAfter}`);
     const row = db.select().from(users).where(eq(users.email, email)).get();
     const valid = row
       ? await Bun.password.verify(input.password, row.passwordHash)
       : await Bun.password.verify(input.password, await getDummyHash()).then(() => false);
-    if (!row || !valid) {
-      throttle.recordFailure(email, input.ip);
-      throw new AppError(401, LOGIN_FAILED, "login_failed");
-    }
-    throttle.recordSuccess(email);
+    if (!row || !valid) throw new AppError(401, LOGIN_FAILED, "login_failed");
+    throttles.login.succeeded(attempt);
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
     const at = now();
     const rememberMe = input.remember_me === true;
@@ -183,9 +197,10 @@ export function createAccountsService(deps: AccountsDeps) {
     return { detail: "로그아웃되었습니다." };
   }
 
-  async function resetPassword(userId: number, newPassword: string, confirmPassword: string) {
+  async function resetPassword(userId: number, newPassword: string, confirmPassword: string, ip: string) {
     assertPasswordAcceptable(newPassword, confirmPassword);
     const row = requireById(userId);
+    takeAttempt(throttles.resetPassword, ip);
     if (await Bun.password.verify(newPassword, row.passwordHash)) throw unprocessable(PASSWORD_SAME);
     const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
     db.transaction((tx) => {
