@@ -14,8 +14,9 @@ function build(ctx: ModuleContext) {
     register: new AddressThrottle(REGISTER_LIMIT, now),
     resetPassword: new AddressThrottle(RESET_PASSWORD_LIMIT, now),
   };
-  const service = createAccountsService({ db: ctx.db, events: ctx.events, now, tokens, throttles });
-  return { service, tokens, guards: createGuards(service, tokens) };
+  const origin = crypto.randomUUID();
+  const service = createAccountsService({ db: ctx.db, events: ctx.events, now, tokens, throttles, origin });
+  return { service, tokens, origin, guards: createGuards(service, tokens) };
 }
 
 /** One accounts service, token signer and guard set per application context. */

@@ -12,10 +12,10 @@ import {
 } from "../kernel/account-rules";
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
+import { type AccountChange, recordAccountChange, sessionsClosedAt } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
 import { experienceForNextLevel, presentUser } from "./presenter";
 import { loginHistory } from "./schema";
-import { recordSessionClosure } from "./session-closures";
 import type { AddressThrottle, LoginThrottle } from "./throttle";
 import {
   type AccessTokens,
@@ -59,6 +59,8 @@ export interface AccountsDeps {
   now: () => number;
   tokens: AccessTokens;
   throttles: AccountThrottles;
+  /** Names this server (or CLI run) in the account changes feed, so it does not apply its own changes twice. */
+  origin: string;
 }
 
 /** Every route that hashes or verifies a password is limited: each call costs ~20 ms of CPU. */
@@ -89,7 +91,7 @@ function takeAttempt(throttle: AddressThrottle, ip: string) {
 }
 
 export function createAccountsService(deps: AccountsDeps) {
-  const { db, events, now, tokens, throttles } = deps;
+  const { db, events, now, tokens, throttles, origin } = deps;
 
   const findById = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
   const requireById = (id: number) => {
@@ -97,13 +99,6 @@ export function createAccountsService(deps: AccountsDeps) {
     if (!row) throw notFound(USER_NOT_FOUND);
     return row;
   };
-  const touch = (id: number, values: Partial<typeof users.$inferInsert>) =>
-    db
-      .update(users)
-      .set({ ...values, updatedAt: new Date(now()) })
-      .where(eq(users.id, id))
-      .run();
-
   /** `ip`: the client of an HTTP request, throttled per address; in-process callers (seeds, tests) pass none. */
   async function register(input: { username: string; email: string; password: string }, ip?: string) {
     const username = normalizeUsername(input.username);
@@ -203,14 +198,16 @@ export function createAccountsService(deps: AccountsDeps) {
     takeAttempt(throttles.resetPassword, ip);
     if (await Bun.password.verify(newPassword, row.passwordHash)) throw unprocessable(PASSWORD_SAME);
     const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
-    db.transaction((tx) => {
+    // Every session ends, this one too: the answer tells the user to log in again with the new password (spec),
+    // and a device logged in with the old one (perhaps by whoever knew it) loses its tokens and its sockets.
+    const change = db.transaction((tx) => {
       tx.update(users)
         .set({ passwordHash, passwordResetRequired: false, updatedAt: new Date(now()) })
         .where(eq(users.id, userId))
         .run();
-      // Other devices logged in with the old password must log in again.
-      revokeAllForUser(tx, userId, now(), "password_reset");
+      return closeSessionsTx(tx, userId, "password_reset");
     });
+    announce(change);
     return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
   }
 
@@ -228,55 +225,84 @@ export function createAccountsService(deps: AccountsDeps) {
     return row;
   }
 
-  function setActive(userId: number, active: boolean) {
-    const row = requireById(userId);
-    db.transaction((tx) => {
-      tx.update(users)
-        .set({ isActive: active, updatedAt: new Date(now()) })
-        .where(eq(users.id, userId))
-        .run();
-      if (!active) {
-        revokeAllForUser(tx, userId, now(), "deactivated");
-        recordSessionClosure(tx, userId, "deactivated", now());
-      }
-    });
-    if (!active) events.emit("accounts.sessions_closed", { userId, reason: "deactivated" });
-    events.emit("accounts.user_updated", { userId });
-    return presentUser({ ...row, isActive: active });
+  /** Revokes every refresh token and records the closure (sockets, and access tokens issued before it). */
+  function closeSessionsTx(tx: DbOrTx, userId: number, reason: string): AccountChange {
+    revokeAllForUser(tx, userId, now(), reason);
+    const change = { userId, sessionsClosed: reason, identityChanged: false };
+    recordAccountChange(tx, origin, change, now());
+    return change;
   }
 
-  function setAdmin(userId: number, isAdmin: boolean) {
-    requireById(userId);
-    touch(userId, { isAdmin });
-    events.emit("accounts.user_updated", { userId });
-    return presentUser(requireById(userId));
+  function requireByIdTx(tx: DbOrTx, userId: number) {
+    const row = tx.select().from(users).where(eq(users.id, userId)).get();
+    if (!row) throw notFound(USER_NOT_FOUND);
+    return row;
   }
 
-  function requirePasswordReset(userId: number) {
-    requireById(userId);
-    db.transaction((tx) => {
-      tx.update(users)
-        .set({ passwordResetRequired: true, updatedAt: new Date(now()) })
-        .where(eq(users.id, userId))
-        .run();
-      revokeAllForUser(tx, userId, now(), "password_reset_required");
-      recordSessionClosure(tx, userId, "password_reset_required", now());
-    });
-    events.emit("accounts.sessions_closed", { userId, reason: "password_reset_required" });
-    return presentUser(requireById(userId));
+  function updateTx(tx: DbOrTx, userId: number, values: Partial<typeof users.$inferInsert>) {
+    tx.update(users)
+      .set({ ...values, updatedAt: new Date(now()) })
+      .where(eq(users.id, userId))
+      .run();
   }
 
   /**
-   * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one).
-   * Validation is registration's, plus the administrator's minimum of 2 characters.
+   * The account toggles inside the caller's (synchronous) transaction, so an administrator's audit row commits with
+   * them or not at all. Each returns the change to `announce` once the transaction has committed.
+   */
+  function setActiveTx(tx: DbOrTx, userId: number, active: boolean): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { isActive: active });
+    if (!active) return closeSessionsTx(tx, userId, "deactivated");
+    return { userId, sessionsClosed: null, identityChanged: false };
+  }
+
+  function setAdminTx(tx: DbOrTx, userId: number, isAdmin: boolean): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { isAdmin });
+    const change = { userId, sessionsClosed: null, identityChanged: true };
+    recordAccountChange(tx, origin, change, now());
+    return change;
+  }
+
+  function requirePasswordResetTx(tx: DbOrTx, userId: number): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { passwordResetRequired: true });
+    return closeSessionsTx(tx, userId, "password_reset_required");
+  }
+
+  /**
+   * Tells this server's modules about a committed change: a session closure disconnects the user's sockets, any
+   * change refreshes what is shown of the user (`accounts.user_updated`). Other processes learn it from the feed.
+   */
+  function announce(change: AccountChange) {
+    if (change.sessionsClosed) {
+      events.emit("accounts.sessions_closed", { userId: change.userId, reason: change.sessionsClosed });
+    }
+    events.emit("accounts.user_updated", { userId: change.userId });
+  }
+
+  /** Runs one toggle in its own transaction, announces it, and answers the updated user. */
+  function committed(userId: number, toggle: (tx: DbOrTx) => AccountChange) {
+    announce(db.transaction(toggle));
+    return presentUser(requireById(userId));
+  }
+
+  const setActive = (userId: number, active: boolean) => committed(userId, (tx) => setActiveTx(tx, userId, active));
+  const setAdmin = (userId: number, isAdmin: boolean) => committed(userId, (tx) => setAdminTx(tx, userId, isAdmin));
+  const requirePasswordReset = (userId: number) => committed(userId, (tx) => requirePasswordResetTx(tx, userId));
+
+  /**
+   * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one); the
+   * caller announces the returned change after the commit. Validation is registration's, plus the administrator's
+   * minimum of 2 characters.
    */
   function renameUserTx(tx: DbOrTx, userId: number, newUsername: string) {
     const username = normalizeUsername(newUsername);
     if ([...username].length < 2) throw badRequest("사용자명은 최소 2자 이상이어야 합니다.");
     const check = checkUsername(username);
     if (!check.ok) throw unprocessable(check.error!);
-    const row = tx.select().from(users).where(eq(users.id, userId)).get();
-    if (!row) throw notFound(USER_NOT_FOUND);
+    const row = requireByIdTx(tx, userId);
     if (row.username === username) throw badRequest("현재 사용자명과 같습니다.");
     const clash = tx
       .select({ id: users.id })
@@ -284,11 +310,10 @@ export function createAccountsService(deps: AccountsDeps) {
       .where(eq(users.usernameKey, usernameKey(username)))
       .get();
     if (clash && clash.id !== userId) throw conflict(USERNAME_TAKEN);
-    tx.update(users)
-      .set({ username, usernameKey: usernameKey(username), updatedAt: new Date(now()) })
-      .where(eq(users.id, userId))
-      .run();
-    return { previous: row.username, username };
+    updateTx(tx, userId, { username, usernameKey: usernameKey(username) });
+    const change: AccountChange = { userId, sessionsClosed: null, identityChanged: true };
+    recordAccountChange(tx, origin, change, now());
+    return { previous: row.username, username, change };
   }
 
   function loginHistoryPage(userId: number, page: number, size: number) {
@@ -328,7 +353,12 @@ export function createAccountsService(deps: AccountsDeps) {
     setActive,
     setAdmin,
     requirePasswordReset,
+    setActiveTx,
+    setAdminTx,
+    requirePasswordResetTx,
     renameUserTx,
+    announce,
+    sessionsClosedAt: (userId: number) => sessionsClosedAt(db, userId),
     loginHistoryPage,
     me: (userId: number) => presentUser(requireById(userId)),
   };
