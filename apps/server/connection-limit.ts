@@ -49,10 +49,18 @@ export class ConnectionLimiter {
   /** The address of a handshake, read before the engine upgrades it (Bun knows no peer of an upgraded request). */
   private readonly handshakes = new WeakMap<Request, { ip: string; key?: string }>();
 
+  /** One listener shared by every transport (the engine calls it with `this` = the transport): no closure each. */
+  private readonly onTransportClose: (this: Transport) => void;
+
   constructor(
     private readonly cap: number,
     private readonly proxies: TrustedProxies,
-  ) {}
+  ) {
+    const limiter = this;
+    this.onTransportClose = function onTransportClose(this: Transport) {
+      limiter.release(this);
+    };
+  }
 
   private keyOf(request: Request, server: Server<unknown>) {
     const ip = clientIp(request, server, this.proxies);
@@ -91,21 +99,12 @@ export class ConnectionLimiter {
     return undefined;
   }
 
-  /** Shared by every transport (the engine calls it with `this` = the transport): no closure per connection. */
-  private readonly onTransportClose = (() => {
-    const limiter = this;
-    return function onTransportClose(this: Transport) {
-      if (!this.limitKey) return;
-      decrement(limiter.transports, this.limitKey);
-      if (this.admitted) decrement(limiter.admitted, this.limitKey);
-      this.admitted = false;
-      this.limitKey = undefined;
-    };
-  })();
-
-  /** Connections counted for an address now (tests, diagnostics). */
-  counts(ip: string) {
-    const key = addressLimitKey(ip);
-    return { transports: this.transports.get(key) ?? 0, admitted: this.admitted.get(key) ?? 0 };
+  /** A transport closed: its place (and its admission) is free again. */
+  release(transport: Transport) {
+    if (!transport.limitKey) return;
+    decrement(this.transports, transport.limitKey);
+    if (transport.admitted) decrement(this.admitted, transport.limitKey);
+    transport.admitted = false;
+    transport.limitKey = undefined;
   }
 }
