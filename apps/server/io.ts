@@ -1,7 +1,9 @@
 import { Server as Engine, type ServerOptions as EngineOptions } from "@socket.io/bun-engine";
+import type { Server as BunServer } from "bun";
 import { Server } from "socket.io";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
 import { type AppServer, type AppSocket, createSocketDispatcher, type SocketEvent } from "../../modules/kernel/socket";
+import { ConnectionLimiter } from "./connection-limit";
 import { isAllowedOrigin } from "./security";
 
 /** Largest socket.io message: chat is 200 characters, a submission one sentence; 64 KiB is generous. */
@@ -10,9 +12,11 @@ export const ENGINE_PING_INTERVAL_MS = 25_000;
 
 /**
  * socket.io bound to @socket.io/bun-engine on /socket.io/ (the engine's default is /engine.io/). The engine never
- * checks Origin, so `allowRequest` refuses cross-site browser pages that are not in the allow-list.
+ * checks Origin, so `allowRequest` refuses cross-site browser pages that are not in the allow-list; it also
+ * refuses an address holding too many connections (connection-limit.ts).
  */
 export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
+  const limiter = new ConnectionLimiter(ctx.config.maxConnectionsPerIp, ctx.config.trustProxy);
   const engine = new Engine({
     path: "/socket.io/",
     pingInterval: ENGINE_PING_INTERVAL_MS,
@@ -23,12 +27,17 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
     keepHeaders: ["user-agent", "origin", "accept-language", "x-forwarded-for", "x-real-ip"],
     // Synchronous on purpose (the patched engine then upgrades without awaiting, which keeps ~1 KiB less per
     // connection); the engine's type asks for a promise, a throw refuses all the same.
-    allowRequest: ((request: Request) => {
+    allowRequest: ((request: Request, server: BunServer<unknown>) => {
       if (!isAllowedOrigin(request, ctx.config.corsOrigins)) throw "허용되지 않은 출처입니다.";
+      limiter.checkHandshake(request, server);
     }) as unknown as EngineOptions["allowRequest"],
   });
+  // Synchronous with the handshake that allowRequest let through: a burst is counted before the next check.
+  engine.on("connection", (transport, request) => limiter.onTransportOpen(transport as never, request));
   const io: AppServer = new Server({ serveClient: false });
   io.bind(engine as never);
+  // First of the socket.io middlewares (the modules' come next): sets socket.data.ip, refuses one connection too many.
+  io.use((socket, next) => next(limiter.admit(socket)));
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
   const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx);

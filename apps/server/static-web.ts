@@ -1,7 +1,33 @@
 import { existsSync, statSync } from "node:fs";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 import { Elysia } from "elysia";
 import { jsonResponse } from "./errors";
+
+const badPath = () =>
+  new Response("요청 경로가 올바르지 않습니다.", {
+    status: 400,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+
+/** The percent-decoded path, or null when it cannot be decoded (`/%`) or holds a NUL byte. */
+function decodedPath(url: string): string | null {
+  try {
+    const path = decodeURIComponent(new URL(url).pathname);
+    return path.includes("\0") ? null : path;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The file `path` names inside `root`, or null when it resolves outside: decoding turns `%2f` into `/`, so
+ * `/..%2fweb-secret/x` resolves to a sibling folder whose name merely starts with the root's. Only the root itself
+ * followed by a separator is inside.
+ */
+export function fileUnder(root: string, path: string): string | null {
+  const file = resolve(root, `.${sep}${path}`);
+  return file.startsWith(root + sep) ? file : null;
+}
 
 /**
  * Serves the prebuilt SPA from dist/web: files as they are (hashed names cached for a year), and index.html for
@@ -30,9 +56,10 @@ export function staticWeb(webDist: string) {
     .get(
       "/*",
       ({ request }) => {
-        const path = decodeURIComponent(new URL(request.url).pathname);
-        const file = normalize(join(root, path));
-        if (file.startsWith(root) && file !== root && existsSync(file) && statSync(file).isFile()) {
+        const path = decodedPath(request.url);
+        if (path === null) return badPath();
+        const file = fileUnder(root, path);
+        if (file && existsSync(file) && statSync(file).isFile()) {
           const immutable = /-[a-z0-9]{6,}\.\w+$/.test(file) || file.includes("/assets/");
           return new Response(Bun.file(file), {
             headers: { "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache" },

@@ -29,6 +29,11 @@ export function createGuards(service: AccountsService, tokens: AccessTokens) {
     const row = service.findById(claims.userId);
     if (!row) throw unauthorized(AUTH_FAILED, "invalid_token");
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
+    // A password change ends every session, access tokens included (they would outlive it by up to 15 minutes).
+    // While a reset is required the narrow scope already stops them, and they keep the clearer 403.
+    if (!row.passwordResetRequired && claims.issuedAtMs < (service.sessionsClosedAt(row.id) ?? 0)) {
+      throw unauthorized(AUTH_FAILED, "session_closed");
+    }
     return {
       id: row.id,
       username: row.username,
@@ -113,8 +118,9 @@ export function installSocketAuth(io: AppServer, guards: Guards) {
         const failure = new Error(error instanceof AppError ? error.detail : AUTH_FAILED) as Error & {
           data?: unknown;
         };
-        const code = error instanceof AppError ? error.code : undefined;
-        failure.data = { code: code && code !== "invalid_token" ? code : "auth_failed" };
+        // Any 401 (a bad, expired or closed token) is `auth_failed`: the client refreshes, or learns it is logged out.
+        const code = error instanceof AppError && error.status !== 401 ? error.code : undefined;
+        failure.data = { code: code ?? "auth_failed" };
         return next(failure);
       }
     } else {

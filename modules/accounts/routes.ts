@@ -23,14 +23,17 @@ export function accountsRoutes(ctx: ModuleContext) {
   return new Elysia({ name: "accounts.routes", prefix: "/users", detail: { tags: ["accounts"] } })
     .post(
       "/register",
-      async ({ body, set }) => {
+      async ({ body, set, request, server }) => {
         set.status = 201;
-        return service.register(body);
+        return service.register(body, clientIp(request, server, ctx.config.trustProxy));
       },
       {
         body: RegisterBody,
-        response: { 201: UserSchema, ...errors },
-        detail: { summary: "회원가입", description: "아이디 1~12자(한글·영문·숫자), 이메일, 비밀번호 6자 이상." },
+        response: { 201: UserSchema, ...errors, 429: ErrorSchema },
+        detail: {
+          summary: "회원가입",
+          description: "아이디 1~12자(한글·영문·숫자), 이메일, 비밀번호 6자 이상. 같은 주소에서 시간당 50회까지.",
+        },
       },
     )
     .post(
@@ -75,14 +78,19 @@ export function accountsRoutes(ctx: ModuleContext) {
     })
     .post(
       "/reset-password",
-      async ({ body, headers }) => {
+      async ({ body, headers, request, server }) => {
         const user = await guards.requireUser(headers, { allowPasswordReset: true });
-        return service.resetPassword(user.id, body.new_password, body.confirm_password);
+        const ip = clientIp(request, server, ctx.config.trustProxy);
+        return service.resetPassword(user.id, body.new_password, body.confirm_password, ip);
       },
       {
         body: ResetPasswordBody,
-        response: { 200: DetailResponse, ...errors },
-        detail: { summary: "비밀번호 재설정", security: bearer },
+        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        detail: {
+          summary: "비밀번호 재설정",
+          description: "같은 주소에서 15분에 60회까지.",
+          security: bearer,
+        },
       },
     );
 }

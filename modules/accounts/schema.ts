@@ -45,19 +45,31 @@ export const loginHistory = sqliteTable(
 );
 
 /**
- * Every time a user's live sessions must end (deactivated, password reset required), written in the transaction
- * that revokes their refresh tokens, by whichever process made the change (the server or the `madang` CLI). Each
- * server polls it and disconnects that user's sockets, which it alone holds; rows older than a day are pruned.
+ * The account changes feed: whatever a server must apply to its live sockets, written in the transaction that made
+ * the change, by whichever process made it (a server or the `madang` CLI). `kind`:
+ * - `sessions_closed`: the user's sessions ended (deactivated, password reset required, password changed): sockets
+ *   are disconnected, and access tokens issued before `at` are refused;
+ * - `user_updated`: the name or the administrator flag changed: sockets get the new identity.
+ * Each server polls the rows of other origins (its own were applied at once) and announces them as the accounts
+ * events; rows older than a day are pruned. The table keeps its first name (it held only session closures).
  */
-export const sessionClosures = sqliteTable(
+export const accountChanges = sqliteTable(
   "accounts_session_closures",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["sessions_closed", "user_updated"] })
+      .notNull()
+      .default("sessions_closed"),
     reason: text("reason").notNull(),
+    /** The server (or CLI run) that wrote the row; null for rows written before origins were recorded. */
+    origin: text("origin"),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [index("accounts_session_closures_at_idx").on(table.at)],
+  (table) => [
+    index("accounts_session_closures_at_idx").on(table.at),
+    index("accounts_session_closures_user_at_idx").on(table.userId, table.at),
+  ],
 );

@@ -10,13 +10,13 @@ import {
   normalizeUsername,
   usernameKey,
 } from "../kernel/account-rules";
-import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
+import { type AccountChange, recordAccountChange, sessionsClosedAt } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
 import { experienceForNextLevel, presentUser } from "./presenter";
 import { loginHistory } from "./schema";
-import { recordSessionClosure } from "./session-closures";
-import type { LoginThrottle } from "./throttle";
+import type { AddressThrottle, LoginThrottle } from "./throttle";
 import {
   type AccessTokens,
   AUTH_FAILED,
@@ -38,6 +38,7 @@ declare module "../kernel/events" {
 export const LOGIN_FAILED = "로그인에 실패했습니다. 이메일과 비밀번호를 확인해주세요.";
 export const ACCOUNT_INACTIVE = "비활성화된 계정입니다. 관리자에게 문의해주세요.";
 export const TOO_MANY_LOGINS = "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해주세요.";
+export const TOO_MANY_REQUESTS = "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.";
 export const USERNAME_TAKEN = "이미 사용 중인 아이디입니다.";
 export const EMAIL_TAKEN = "이미 등록된 이메일입니다.";
 export const USER_NOT_FOUND = "사용자를 찾을 수 없습니다.";
@@ -57,7 +58,16 @@ export interface AccountsDeps {
   events: EventBus;
   now: () => number;
   tokens: AccessTokens;
-  throttle: LoginThrottle;
+  throttles: AccountThrottles;
+  /** Names this server (or CLI run) in the account changes feed, so it does not apply its own changes twice. */
+  origin: string;
+}
+
+/** Every route that hashes or verifies a password is limited: each call costs ~20 ms of CPU. */
+export interface AccountThrottles {
+  login: LoginThrottle;
+  register: AddressThrottle;
+  resetPassword: AddressThrottle;
 }
 
 export interface LoginInput {
@@ -74,8 +84,14 @@ function assertPasswordAcceptable(password: string, confirm?: string) {
   if (isCommonPassword(password)) throw unprocessable(MSG.passwordCommon);
 }
 
+/** Counts one attempt of `ip` against `throttle`, or refuses with 429 and Retry-After. */
+function takeAttempt(throttle: AddressThrottle, ip: string) {
+  const wait = throttle.take(ip);
+  if (wait > 0) throw tooManyRequests(TOO_MANY_REQUESTS, `retry_after:${wait}`);
+}
+
 export function createAccountsService(deps: AccountsDeps) {
-  const { db, events, now, tokens, throttle } = deps;
+  const { db, events, now, tokens, throttles, origin } = deps;
 
   const findById = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
   const requireById = (id: number) => {
@@ -83,14 +99,8 @@ export function createAccountsService(deps: AccountsDeps) {
     if (!row) throw notFound(USER_NOT_FOUND);
     return row;
   };
-  const touch = (id: number, values: Partial<typeof users.$inferInsert>) =>
-    db
-      .update(users)
-      .set({ ...values, updatedAt: new Date(now()) })
-      .where(eq(users.id, id))
-      .run();
-
-  async function register(input: { username: string; email: string; password: string }) {
+  /** `ip`: the client of an HTTP request, throttled per address; in-process callers (seeds, tests) pass none. */
+  async function register(input: { username: string; email: string; password: string }, ip?: string) {
     const username = normalizeUsername(input.username);
     const usernameCheck = checkUsername(username);
     if (!usernameCheck.ok) throw unprocessable(usernameCheck.error!);
@@ -98,6 +108,7 @@ export function createAccountsService(deps: AccountsDeps) {
     if (emailError) throw unprocessable(emailError);
     assertPasswordAcceptable(input.password);
     const email = normalizeEmail(input.email);
+    if (ip !== undefined) takeAttempt(throttles.register, ip);
     const passwordHash = await Bun.password.hash(input.password, HASH_OPTIONS);
     // The uniqueness checks and the insert share one synchronous transaction; the unique indexes back them up.
     const row = db.transaction((tx) => {
@@ -124,17 +135,15 @@ export function createAccountsService(deps: AccountsDeps) {
   async function login(input: LoginInput) {
     const email = normalizeEmail(input.email);
     if (!email || !input.password) throw unprocessable(MSG.loginRequired);
-    const wait = throttle.retryAfter(email, input.ip);
-    if (wait > 0) throw new AppError(429, TOO_MANY_LOGINS, `retry_after:${wait}`);
+    // Counted before the ~20 ms check, so a burst of parallel attempts is cut at the limit too.
+    const attempt = throttles.login.begin(email, input.ip);
+    if (attempt.retryAfter > 0) throw tooManyRequests(TOO_MANY_LOGINS, `retry_after:${attempt.retryAfter}`);
     const row = db.select().from(users).where(eq(users.email, email)).get();
     const valid = row
       ? await Bun.password.verify(input.password, row.passwordHash)
       : await Bun.password.verify(input.password, await getDummyHash()).then(() => false);
-    if (!row || !valid) {
-      throttle.recordFailure(email, input.ip);
-      throw new AppError(401, LOGIN_FAILED, "login_failed");
-    }
-    throttle.recordSuccess(email);
+    if (!row || !valid) throw new AppError(401, LOGIN_FAILED, "login_failed");
+    throttles.login.succeeded(attempt);
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
     const at = now();
     const rememberMe = input.remember_me === true;
@@ -183,19 +192,22 @@ export function createAccountsService(deps: AccountsDeps) {
     return { detail: "로그아웃되었습니다." };
   }
 
-  async function resetPassword(userId: number, newPassword: string, confirmPassword: string) {
+  async function resetPassword(userId: number, newPassword: string, confirmPassword: string, ip: string) {
     assertPasswordAcceptable(newPassword, confirmPassword);
     const row = requireById(userId);
+    takeAttempt(throttles.resetPassword, ip);
     if (await Bun.password.verify(newPassword, row.passwordHash)) throw unprocessable(PASSWORD_SAME);
     const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
-    db.transaction((tx) => {
+    // Every session ends, this one too: the answer tells the user to log in again with the new password (spec),
+    // and a device logged in with the old one (perhaps by whoever knew it) loses its tokens and its sockets.
+    const change = db.transaction((tx) => {
       tx.update(users)
         .set({ passwordHash, passwordResetRequired: false, updatedAt: new Date(now()) })
         .where(eq(users.id, userId))
         .run();
-      // Other devices logged in with the old password must log in again.
-      revokeAllForUser(tx, userId, now(), "password_reset");
+      return closeSessionsTx(tx, userId, "password_reset");
     });
+    announce(change);
     return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
   }
 
@@ -213,55 +225,84 @@ export function createAccountsService(deps: AccountsDeps) {
     return row;
   }
 
-  function setActive(userId: number, active: boolean) {
-    const row = requireById(userId);
-    db.transaction((tx) => {
-      tx.update(users)
-        .set({ isActive: active, updatedAt: new Date(now()) })
-        .where(eq(users.id, userId))
-        .run();
-      if (!active) {
-        revokeAllForUser(tx, userId, now(), "deactivated");
-        recordSessionClosure(tx, userId, "deactivated", now());
-      }
-    });
-    if (!active) events.emit("accounts.sessions_closed", { userId, reason: "deactivated" });
-    events.emit("accounts.user_updated", { userId });
-    return presentUser({ ...row, isActive: active });
+  /** Revokes every refresh token and records the closure (sockets, and access tokens issued before it). */
+  function closeSessionsTx(tx: DbOrTx, userId: number, reason: string): AccountChange {
+    revokeAllForUser(tx, userId, now(), reason);
+    const change = { userId, sessionsClosed: reason, identityChanged: false };
+    recordAccountChange(tx, origin, change, now());
+    return change;
   }
 
-  function setAdmin(userId: number, isAdmin: boolean) {
-    requireById(userId);
-    touch(userId, { isAdmin });
-    events.emit("accounts.user_updated", { userId });
-    return presentUser(requireById(userId));
+  function requireByIdTx(tx: DbOrTx, userId: number) {
+    const row = tx.select().from(users).where(eq(users.id, userId)).get();
+    if (!row) throw notFound(USER_NOT_FOUND);
+    return row;
   }
 
-  function requirePasswordReset(userId: number) {
-    requireById(userId);
-    db.transaction((tx) => {
-      tx.update(users)
-        .set({ passwordResetRequired: true, updatedAt: new Date(now()) })
-        .where(eq(users.id, userId))
-        .run();
-      revokeAllForUser(tx, userId, now(), "password_reset_required");
-      recordSessionClosure(tx, userId, "password_reset_required", now());
-    });
-    events.emit("accounts.sessions_closed", { userId, reason: "password_reset_required" });
-    return presentUser(requireById(userId));
+  function updateTx(tx: DbOrTx, userId: number, values: Partial<typeof users.$inferInsert>) {
+    tx.update(users)
+      .set({ ...values, updatedAt: new Date(now()) })
+      .where(eq(users.id, userId))
+      .run();
   }
 
   /**
-   * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one).
-   * Validation is registration's, plus the administrator's minimum of 2 characters.
+   * The account toggles inside the caller's (synchronous) transaction, so an administrator's audit row commits with
+   * them or not at all. Each returns the change to `announce` once the transaction has committed.
+   */
+  function setActiveTx(tx: DbOrTx, userId: number, active: boolean): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { isActive: active });
+    if (!active) return closeSessionsTx(tx, userId, "deactivated");
+    return { userId, sessionsClosed: null, identityChanged: false };
+  }
+
+  function setAdminTx(tx: DbOrTx, userId: number, isAdmin: boolean): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { isAdmin });
+    const change = { userId, sessionsClosed: null, identityChanged: true };
+    recordAccountChange(tx, origin, change, now());
+    return change;
+  }
+
+  function requirePasswordResetTx(tx: DbOrTx, userId: number): AccountChange {
+    requireByIdTx(tx, userId);
+    updateTx(tx, userId, { passwordResetRequired: true });
+    return closeSessionsTx(tx, userId, "password_reset_required");
+  }
+
+  /**
+   * Tells this server's modules about a committed change: a session closure disconnects the user's sockets, any
+   * change refreshes what is shown of the user (`accounts.user_updated`). Other processes learn it from the feed.
+   */
+  function announce(change: AccountChange) {
+    if (change.sessionsClosed) {
+      events.emit("accounts.sessions_closed", { userId: change.userId, reason: change.sessionsClosed });
+    }
+    events.emit("accounts.user_updated", { userId: change.userId });
+  }
+
+  /** Runs one toggle in its own transaction, announces it, and answers the updated user. */
+  function committed(userId: number, toggle: (tx: DbOrTx) => AccountChange) {
+    announce(db.transaction(toggle));
+    return presentUser(requireById(userId));
+  }
+
+  const setActive = (userId: number, active: boolean) => committed(userId, (tx) => setActiveTx(tx, userId, active));
+  const setAdmin = (userId: number, isAdmin: boolean) => committed(userId, (tx) => setAdminTx(tx, userId, isAdmin));
+  const requirePasswordReset = (userId: number) => committed(userId, (tx) => requirePasswordResetTx(tx, userId));
+
+  /**
+   * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one); the
+   * caller announces the returned change after the commit. Validation is registration's, plus the administrator's
+   * minimum of 2 characters.
    */
   function renameUserTx(tx: DbOrTx, userId: number, newUsername: string) {
     const username = normalizeUsername(newUsername);
     if ([...username].length < 2) throw badRequest("사용자명은 최소 2자 이상이어야 합니다.");
     const check = checkUsername(username);
     if (!check.ok) throw unprocessable(check.error!);
-    const row = tx.select().from(users).where(eq(users.id, userId)).get();
-    if (!row) throw notFound(USER_NOT_FOUND);
+    const row = requireByIdTx(tx, userId);
     if (row.username === username) throw badRequest("현재 사용자명과 같습니다.");
     const clash = tx
       .select({ id: users.id })
@@ -269,11 +310,10 @@ export function createAccountsService(deps: AccountsDeps) {
       .where(eq(users.usernameKey, usernameKey(username)))
       .get();
     if (clash && clash.id !== userId) throw conflict(USERNAME_TAKEN);
-    tx.update(users)
-      .set({ username, usernameKey: usernameKey(username), updatedAt: new Date(now()) })
-      .where(eq(users.id, userId))
-      .run();
-    return { previous: row.username, username };
+    updateTx(tx, userId, { username, usernameKey: usernameKey(username) });
+    const change: AccountChange = { userId, sessionsClosed: null, identityChanged: true };
+    recordAccountChange(tx, origin, change, now());
+    return { previous: row.username, username, change };
   }
 
   function loginHistoryPage(userId: number, page: number, size: number) {
@@ -313,7 +353,12 @@ export function createAccountsService(deps: AccountsDeps) {
     setActive,
     setAdmin,
     requirePasswordReset,
+    setActiveTx,
+    setAdminTx,
+    requirePasswordResetTx,
     renameUserTx,
+    announce,
+    sessionsClosedAt: (userId: number) => sessionsClosedAt(db, userId),
     loginHistoryPage,
     me: (userId: number) => presentUser(requireById(userId)),
   };

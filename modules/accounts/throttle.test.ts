@@ -1,35 +1,117 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { FakeClock } from "../kernel/clock";
-import { LoginThrottle } from "./throttle";
+import { AddressThrottle, LoginThrottle, SlidingWindowCounter } from "./throttle";
 
 const limits = { windowMs: 60_000, perEmail: 3, perIp: 5 };
 
-test("blocks an e-mail after repeated failures until the window passes", () => {
-  const clock = new FakeClock();
-  const throttle = new LoginThrottle(limits, () => clock.now());
-  for (let i = 0; i < 3; i++) {
-    expect(throttle.retryAfter("a@x.com", "1.1.1.1")).toBe(0);
-    throttle.recordFailure("a@x.com", "1.1.1.1");
-  }
-  expect(throttle.retryAfter("a@x.com", "2.2.2.2")).toBe(60);
-  clock.advance(60_001);
-  expect(throttle.retryAfter("a@x.com", "1.1.1.1")).toBe(0);
+/** A failed attempt: counted by `begin`, never taken back. */
+const fail = (throttle: LoginThrottle, email: string, ip: string) => throttle.begin(email, ip).retryAfter;
+
+describe("LoginThrottle", () => {
+  test("blocks an e-mail after repeated failures until the window passes", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    for (let i = 0; i < 3; i++) expect(fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+    expect(throttle.begin("a@x.com", "2.2.2.2").retryAfter).toBe(60);
+    clock.advance(60_001);
+    expect(throttle.begin("a@x.com", "1.1.1.1").retryAfter).toBe(0);
+  });
+
+  test("blocks an IP that tries many e-mails", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    for (let i = 0; i < 5; i++) fail(throttle, `u${i}@x.com`, "9.9.9.9");
+    expect(throttle.begin("fresh@x.com", "9.9.9.9").retryAfter).toBeGreaterThan(0);
+    expect(throttle.begin("fresh@x.com", "8.8.8.8").retryAfter).toBe(0);
+  });
+
+  test("attempts count before they are checked: a burst never passes the limit", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    const burst = Array.from({ length: 10 }, () => throttle.begin("a@x.com", "1.1.1.1"));
+    expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
+  });
+
+  test("a success takes its attempt back and clears the e-mail's failures", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    fail(throttle, "a@x.com", "1.1.1.1");
+    fail(throttle, "a@x.com", "1.1.1.1");
+    throttle.succeeded(throttle.begin("a@x.com", "1.1.1.1"));
+    for (let i = 0; i < 2; i++) fail(throttle, "a@x.com", "1.1.1.1");
+    expect(throttle.begin("a@x.com", "1.1.1.1").retryAfter).toBe(0);
+    // The address saw 2 + 3 failures and one success: one attempt left before its limit of 5.
+    expect(throttle.begin("b@x.com", "1.1.1.1").retryAfter).toBeGreaterThan(0);
+  });
+
+  test("successful logins of a classroom behind one address do not use up its failures", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    for (let i = 0; i < 40; i++) {
+      const attempt = throttle.begin(`student${i}@x.com`, "203.0.113.1");
+      expect(attempt.retryAfter).toBe(0);
+      throttle.succeeded(attempt);
+    }
+  });
+
+  test("IPv6 addresses of one /64 share a limit", () => {
+    const clock = new FakeClock();
+    const throttle = new LoginThrottle(limits, () => clock.now());
+    for (let i = 0; i < 5; i++) fail(throttle, `u${i}@x.com`, `2001:db8:1:2::${i + 1}`);
+    expect(throttle.begin("fresh@x.com", "2001:db8:1:2:ffff::9").retryAfter).toBeGreaterThan(0);
+    expect(throttle.begin("fresh@x.com", "2001:db8:1:3::1").retryAfter).toBe(0);
+  });
 });
 
-test("blocks an IP that tries many e-mails", () => {
-  const clock = new FakeClock();
-  const throttle = new LoginThrottle(limits, () => clock.now());
-  for (let i = 0; i < 5; i++) throttle.recordFailure(`u${i}@x.com`, "9.9.9.9");
-  expect(throttle.retryAfter("fresh@x.com", "9.9.9.9")).toBeGreaterThan(0);
-  expect(throttle.retryAfter("fresh@x.com", "8.8.8.8")).toBe(0);
+describe("SlidingWindowCounter", () => {
+  test("many distinct keys keep the map at its bound; the least recently used go first", () => {
+    const clock = new FakeClock();
+    const counter = new SlidingWindowCounter({ windowMs: 60_000, limit: 2 }, () => clock.now(), 100);
+    for (let i = 0; i < 100; i++) counter.record(`k${i}`);
+    counter.record("k0"); // used again: now the most recent
+    for (let i = 100; i < 1_000; i++) counter.record(`k${i}`);
+    expect(counter.size).toBe(100);
+    expect(counter.has("k1")).toBe(false);
+    expect(counter.has("k899")).toBe(false);
+    expect(counter.has("k900")).toBe(true);
+    expect(counter.has("k999")).toBe(true);
+    counter.record("k1000");
+    expect(counter.has("k900")).toBe(false);
+  });
+
+  test("a blocked key stays blocked while fresh keys pour in, as long as it keeps being tried", () => {
+    const clock = new FakeClock();
+    const counter = new SlidingWindowCounter({ windowMs: 60_000, limit: 2 }, () => clock.now(), 10);
+    counter.record("victim");
+    counter.record("victim");
+    for (let i = 0; i < 100; i++) {
+      counter.record(`random${i}`);
+      if (i % 5 === 0) expect(counter.retryAfter("victim")).toBeGreaterThan(0);
+      if (i % 5 === 0) counter.record("victim");
+    }
+    expect(counter.size).toBe(10);
+  });
+
+  test("a key keeps only its newest `limit` attempts, and expired ones are dropped with their key", () => {
+    const clock = new FakeClock();
+    const counter = new SlidingWindowCounter({ windowMs: 10_000, limit: 3 }, () => clock.now());
+    for (let i = 0; i < 1_000; i++) counter.record("busy");
+    clock.advance(5_000);
+    expect(counter.retryAfter("busy")).toBe(5);
+    clock.advance(5_001);
+    expect(counter.retryAfter("busy")).toBe(0);
+    expect(counter.has("busy")).toBe(false);
+  });
 });
 
-test("a success clears the e-mail's failures", () => {
+test("AddressThrottle counts allowed attempts only and answers the wait once at the limit", () => {
   const clock = new FakeClock();
-  const throttle = new LoginThrottle(limits, () => clock.now());
-  throttle.recordFailure("a@x.com", "1.1.1.1");
-  throttle.recordFailure("a@x.com", "1.1.1.1");
-  throttle.recordSuccess("a@x.com");
-  throttle.recordFailure("a@x.com", "1.1.1.1");
-  expect(throttle.retryAfter("a@x.com", "1.1.1.1")).toBe(0);
+  const throttle = new AddressThrottle({ windowMs: 60_000, limit: 2 }, () => clock.now());
+  expect(throttle.take("203.0.113.1")).toBe(0);
+  clock.advance(10_000);
+  expect(throttle.take("203.0.113.1")).toBe(0);
+  expect(throttle.take("203.0.113.1")).toBe(50);
+  expect(throttle.take("203.0.113.2")).toBe(0);
+  clock.advance(50_001);
+  expect(throttle.take("203.0.113.1")).toBe(0);
 });

@@ -1,52 +1,157 @@
+import { addressLimitKey } from "../kernel/request-info";
+
 /**
- * Login throttling: failures are counted per e-mail and per IP in a sliding window. The same answer is given
- * for known and unknown e-mails, so the throttle reveals nothing about which accounts exist.
- * In-process memory: with several server processes each keeps its own counts (see README).
+ * Request throttling in process memory: attempts are counted per key (an e-mail, an address) in a sliding window.
+ * With several server processes each keeps its own counts (see README).
  */
-export interface ThrottleLimits {
+export interface WindowLimit {
+  windowMs: number;
+  /** Attempts allowed per key within the window. */
+  limit: number;
+}
+
+/**
+ * Keys kept at most per limiter. Random keys (a new e-mail per attempt) would otherwise grow the map without end;
+ * the least recently used key goes first, so a key under attack (used again and again) stays.
+ */
+export const DEFAULT_MAX_KEYS = 100_000;
+
+/**
+ * Attempt times per key within a sliding window, at most `limit` per key (the newest) and at most `maxKeys` keys,
+ * least recently used evicted first (a Map keeps insertion order; a key is moved to the end when used). Every
+ * operation touches one key: no sweep over the whole map.
+ */
+export class SlidingWindowCounter {
+  private readonly attempts = new Map<string, number[]>();
+
+  constructor(
+    private readonly window: WindowLimit,
+    private readonly now: () => number,
+    private readonly maxKeys = DEFAULT_MAX_KEYS,
+  ) {}
+
+  get size() {
+    return this.attempts.size;
+  }
+
+  has(key: string) {
+    return this.attempts.has(key);
+  }
+
+  /** Seconds until one more attempt for `key` is allowed, or 0 when it is allowed now. */
+  retryAfter(key: string): number {
+    const recent = this.recent(key);
+    if (recent.length < this.window.limit) return 0;
+    const freesUp = recent[recent.length - this.window.limit] + this.window.windowMs;
+    return Math.max(1, Math.ceil((freesUp - this.now()) / 1000));
+  }
+
+  /** Counts one attempt now; returns its time (to forgive it later). */
+  record(key: string): number {
+    const at = this.now();
+    const list = this.recent(key);
+    list.push(at);
+    if (list.length > this.window.limit) list.splice(0, list.length - this.window.limit);
+    this.attempts.delete(key);
+    this.attempts.set(key, list);
+    while (this.attempts.size > this.maxKeys) {
+      const oldest = this.attempts.keys().next().value as string;
+      this.attempts.delete(oldest);
+    }
+    return at;
+  }
+
+  /** Takes back one attempt recorded at `at` (it turned out fine). */
+  forgive(key: string, at: number) {
+    const list = this.attempts.get(key);
+    const index = list?.lastIndexOf(at) ?? -1;
+    if (!list || index < 0) return;
+    list.splice(index, 1);
+    if (list.length === 0) this.attempts.delete(key);
+  }
+
+  clear(key: string) {
+    this.attempts.delete(key);
+  }
+
+  /** The attempts still inside the window (expired ones are dropped, and a key left empty is removed). */
+  private recent(key: string): number[] {
+    const list = this.attempts.get(key);
+    if (!list) return [];
+    const since = this.now() - this.window.windowMs;
+    let expired = 0;
+    while (expired < list.length && list[expired] <= since) expired++;
+    if (expired > 0) list.splice(0, expired);
+    if (list.length === 0) this.attempts.delete(key);
+    return list;
+  }
+}
+
+/** One limit per address (IPv6 by its /64): registrations and password resets, each costing a password hash. */
+export class AddressThrottle {
+  private readonly counter: SlidingWindowCounter;
+
+  constructor(limit: WindowLimit, now: () => number, maxKeys = DEFAULT_MAX_KEYS) {
+    this.counter = new SlidingWindowCounter(limit, now, maxKeys);
+  }
+
+  /** Counts the attempt when allowed and answers 0; otherwise the seconds to wait (nothing counted). */
+  take(ip: string): number {
+    const key = addressLimitKey(ip);
+    const wait = this.counter.retryAfter(key);
+    if (wait === 0) this.counter.record(key);
+    return wait;
+  }
+}
+
+export interface LoginLimits {
   windowMs: number;
   perEmail: number;
   perIp: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: ThrottleLimits = { windowMs: 15 * 60 * 1000, perEmail: 5, perIp: 30 };
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { windowMs: 15 * 60 * 1000, perEmail: 5, perIp: 30 };
+/** About 40 registrations of a classroom behind one address fit; a script hashing passwords for hours does not. */
+export const REGISTER_LIMIT: WindowLimit = { windowMs: 60 * 60 * 1000, limit: 50 };
+export const RESET_PASSWORD_LIMIT: WindowLimit = { windowMs: 15 * 60 * 1000, limit: 60 };
 
+/** A login attempt counted before its password is checked; `retryAfter` > 0 means it was refused (not counted). */
+export interface LoginAttempt {
+  retryAfter: number;
+  emailKey: string;
+  ipKey: string;
+  at: number;
+}
+
+/**
+ * Login throttling: every attempt is counted per e-mail and per address before the password is checked (checking
+ * takes ~20 ms, and parallel attempts must not all pass a check made before any of them failed). A success takes
+ * its own attempt back and clears the e-mail's failures. The same answer is given for known and unknown e-mails, so
+ * the throttle reveals nothing about which accounts exist.
+ */
 export class LoginThrottle {
-  private failures = new Map<string, number[]>();
+  private readonly byEmail: SlidingWindowCounter;
+  private readonly byIp: SlidingWindowCounter;
 
-  constructor(
-    private readonly limits: ThrottleLimits,
-    private readonly now: () => number,
-  ) {}
-
-  /** Seconds until the caller may try again, or 0 when allowed. */
-  retryAfter(email: string, ip: string): number {
-    const byEmail = this.recent(`e:${email}`);
-    const byIp = this.recent(`i:${ip}`);
-    const blocked = [
-      byEmail.length >= this.limits.perEmail ? byEmail : null,
-      byIp.length >= this.limits.perIp ? byIp : null,
-    ].filter((list): list is number[] => list !== null);
-    if (blocked.length === 0) return 0;
-    const oldest = Math.max(...blocked.map((list) => list[0]));
-    return Math.max(1, Math.ceil((oldest + this.limits.windowMs - this.now()) / 1000));
+  constructor(limits: LoginLimits, now: () => number, maxKeys = DEFAULT_MAX_KEYS) {
+    this.byEmail = new SlidingWindowCounter({ windowMs: limits.windowMs, limit: limits.perEmail }, now, maxKeys);
+    this.byIp = new SlidingWindowCounter({ windowMs: limits.windowMs, limit: limits.perIp }, now, maxKeys);
   }
 
-  recordFailure(email: string, ip: string) {
-    for (const key of [`e:${email}`, `i:${ip}`]) this.failures.set(key, [...this.recent(key), this.now()]);
-    if (this.failures.size > 50_000) this.sweep();
+  /** Counts an attempt for this e-mail and address, unless one of them is already at its limit. */
+  begin(email: string, ip: string): LoginAttempt {
+    const emailKey = email;
+    const ipKey = addressLimitKey(ip);
+    const retryAfter = Math.max(this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey));
+    if (retryAfter > 0) return { retryAfter, emailKey, ipKey, at: 0 };
+    const at = this.byEmail.record(emailKey);
+    this.byIp.record(ipKey);
+    return { retryAfter: 0, emailKey, ipKey, at };
   }
 
-  recordSuccess(email: string) {
-    this.failures.delete(`e:${email}`);
-  }
-
-  private recent(key: string): number[] {
-    const since = this.now() - this.limits.windowMs;
-    return (this.failures.get(key) ?? []).filter((t) => t > since);
-  }
-
-  private sweep() {
-    for (const key of this.failures.keys()) if (this.recent(key).length === 0) this.failures.delete(key);
+  /** The password was right: the attempt does not count, and the e-mail's earlier failures are forgotten. */
+  succeeded(attempt: LoginAttempt) {
+    this.byEmail.clear(attempt.emailKey);
+    this.byIp.forgive(attempt.ipKey, attempt.at);
   }
 }

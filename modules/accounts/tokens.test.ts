@@ -95,7 +95,7 @@ describe("access tokens", () => {
   test("expire after 15 minutes", async () => {
     const tokens = createAccessTokens("x".repeat(40), () => clock.now());
     const token = await tokens.sign(7, "full");
-    expect(await tokens.verify(token)).toEqual({ userId: 7, scope: "full" });
+    expect(await tokens.verify(token)).toEqual({ userId: 7, scope: "full", issuedAtMs: clock.now() });
     clock.advance(15 * 60 * 1000 + 1000);
     await expect(tokens.verify(token)).rejects.toMatchObject({ status: 401 });
   });

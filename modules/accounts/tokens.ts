@@ -17,14 +17,17 @@ export type TokenScope = "full" | "password_reset";
 export interface AccessClaims {
   userId: number;
   scope: TokenScope;
+  /** When the token was issued, in ms (`iat_ms`; `iat` is whole seconds): a later session closure voids it. */
+  issuedAtMs: number;
 }
 
 export function createAccessTokens(secret: string, now: () => number) {
   const signer = jwt({ name: "jwt", secret, alg: "HS256", iss: ISSUER, aud: AUDIENCE }).decorator.jwt;
   return {
     async sign(userId: number, scope: TokenScope): Promise<string> {
-      const iat = Math.floor(now() / 1000);
-      return signer.sign({ sub: String(userId), scope, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
+      const issued = now();
+      const iat = Math.floor(issued / 1000);
+      return signer.sign({ sub: String(userId), scope, iat_ms: issued, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
     },
     /** Pins the algorithm, issuer, audience and required claims: `alg: none` or RS/HS confusion fail here. */
     async verify(token: string): Promise<AccessClaims> {
@@ -43,7 +46,8 @@ export function createAccessTokens(secret: string, now: () => number) {
       if (!Number.isSafeInteger(userId) || userId <= 0 || (scope !== "full" && scope !== "password_reset")) {
         throw unauthorized(AUTH_FAILED, "invalid_token");
       }
-      return { userId, scope };
+      const issuedAtMs = typeof payload.iat_ms === "number" ? payload.iat_ms : Number(payload.iat) * 1000;
+      return { userId, scope, issuedAtMs };
     },
   };
 }

@@ -12,7 +12,6 @@ export function adminApi(ctx: ModuleContext) {
     service = createAdminService({
       db: ctx.db,
       accounts: accountsApi(ctx).service,
-      events: ctx.events,
       now: () => ctx.clock.now(),
       // Resolved on every call: the rooms module may register its provider after this service was built.
       gameStats: () => gameStatsProvider(ctx),

@@ -1,14 +1,13 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { io as connect } from "socket.io-client";
 import { SESSION_CLOSURE_POLL_MS } from "../accounts";
-import { startAdminServer, type TestUser } from "./test-helpers";
+import { runCli, startAdminServer, type TestUser } from "./test-helpers";
 
 // The CLI runs as its own process on the running test server's data folder: what it does must show up in the
 // server's API, exactly as an operator's terminal next to a live server.
-const root = resolve(import.meta.dir, "../..");
 let t: Awaited<ReturnType<typeof startAdminServer>>;
 let admin: TestUser;
 let target: TestUser;
@@ -20,20 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.server.stop());
 
-async function cli(...args: string[]) {
-  const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: t.server.ctx.config.dataDir, LOG_LEVEL: "error", NODE_ENV: "test" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
+const cli = (...args: string[]) => runCli(t.server, ...args);
 const json = async (...args: string[]) => {
   const res = await cli(...args, "--json");
   expect(res.code, res.stderr).toBe(0);

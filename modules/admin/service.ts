@@ -1,10 +1,9 @@
 import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db, DbOrTx } from "../../db/client";
-import { type UserRow, users } from "../../db/core/schema";
-import { type AccountsService, presentUser } from "../accounts";
+import { users } from "../../db/core/schema";
+import { type AccountChange, type AccountsService, presentUser } from "../accounts";
 import { badRequest } from "../kernel/errors";
-import type { EventBus } from "../kernel/events";
 import { DAY_MS, SEOUL_OFFSET_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { GameStatsProvider } from "./game-stats";
 import { REASON_MAX, type UserSortField } from "./model";
@@ -58,10 +57,12 @@ export interface LogListOptions {
 export interface AdminDeps {
   db: Db;
   accounts: AccountsService;
-  events: EventBus;
   now: () => number;
   gameStats: () => GameStatsProvider;
 }
+
+/** One of the accounts service's toggles, run inside the caller's transaction. */
+type Toggle = (tx: DbOrTx) => AccountChange;
 
 const totalPages = (total: number, size: number) => Math.ceil(total / size);
 
@@ -109,7 +110,7 @@ const sortColumns = {
 } satisfies Record<UserSortField, SQL>;
 
 export function createAdminService(deps: AdminDeps) {
-  const { db, accounts, events, now } = deps;
+  const { db, accounts, now } = deps;
 
   function writeLog(
     tx: DbOrTx,
@@ -180,11 +181,11 @@ export function createAdminService(deps: AdminDeps) {
     return presentUser(row);
   }
 
-  /** The rename and its audit row commit together or not at all. */
+  /** The rename and its audit row commit together or not at all; sockets hear of it after the commit. */
   function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
     const why = cleanReason(reason);
-    db.transaction((tx) => {
-      const { previous, username } = accounts.renameUserTx(tx, userId, newUsername);
+    const change = db.transaction((tx) => {
+      const { previous, username, change } = accounts.renameUserTx(tx, userId, newUsername);
       writeLog(
         tx,
         actor,
@@ -196,41 +197,46 @@ export function createAdminService(deps: AdminDeps) {
           reason: why,
         },
       );
+      return change;
     });
-    events.emit("accounts.user_updated", { userId });
+    accounts.announce(change);
     return presentUser(accounts.requireById(userId));
   }
 
-  // The account toggles run in the accounts service's own transactions (which also close sessions and emit its
-  // events); the audit row follows once the change is committed, and is never written for a refused change.
-  function logged(actor: Actor, action: string, row: UserRow, reason: string | undefined) {
-    writeLog(db, actor, action, row, { reason });
+  /**
+   * An account toggle and its audit row in one transaction: a failed audit write rolls the change back, and a
+   * refused change writes no row. The accounts events (sockets closed, identity refreshed) follow the commit.
+   */
+  function logged(actor: Actor, action: string, userId: number, reason: string | undefined, toggle: Toggle) {
+    const change = db.transaction((tx) => {
+      const row = accounts.requireById(userId);
+      const result = toggle(tx);
+      writeLog(tx, actor, action, row, { reason });
+      return result;
+    });
+    accounts.announce(change);
+    return presentUser(accounts.requireById(userId));
   }
 
   function setActive(actor: Actor, userId: number, active: boolean, reason?: string | null) {
     const why = cleanReason(reason);
     if (!active && actor.id === userId) throw badRequest(SELF_DEACTIVATE);
-    const row = accounts.requireById(userId);
-    const user = accounts.setActive(userId, active);
-    logged(actor, active ? ACTIONS.activateUser : ACTIONS.deactivateUser, row, why);
-    return user;
+    const action = active ? ACTIONS.activateUser : ACTIONS.deactivateUser;
+    return logged(actor, action, userId, why, (tx) => accounts.setActiveTx(tx, userId, active));
   }
 
   function setAdmin(actor: Actor, userId: number, isAdmin: boolean, reason?: string | null) {
     const why = cleanReason(reason);
     if (!isAdmin && actor.id === userId) throw badRequest(SELF_DEMOTE);
-    const row = accounts.requireById(userId);
-    const user = accounts.setAdmin(userId, isAdmin);
-    logged(actor, isAdmin ? ACTIONS.grantAdmin : ACTIONS.revokeAdmin, row, why);
-    return user;
+    const action = isAdmin ? ACTIONS.grantAdmin : ACTIONS.revokeAdmin;
+    return logged(actor, action, userId, why, (tx) => accounts.setAdminTx(tx, userId, isAdmin));
   }
 
   function requirePasswordReset(actor: Actor, userId: number, reason?: string | null) {
     const why = cleanReason(reason);
-    const row = accounts.requireById(userId);
-    const user = accounts.requirePasswordReset(userId);
-    logged(actor, ACTIONS.requirePasswordReset, row, why);
-    return user;
+    return logged(actor, ACTIONS.requirePasswordReset, userId, why, (tx) =>
+      accounts.requirePasswordResetTx(tx, userId),
+    );
   }
 
   function listLogs(options: LogListOptions) {

@@ -1,4 +1,5 @@
-import { startTestServer, type TestUser } from "../../apps/server/testing";
+import { resolve } from "node:path";
+import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
 
 export type { TestUser };
@@ -24,4 +25,25 @@ export async function startAdminServer(options: { systemClock?: boolean } = {}) 
     server.createUser(username, { ...options, password: PASSWORD, userAgent: "admin-test-agent" });
 
   return { server, clock, user, login };
+}
+
+const root = resolve(import.meta.dir, "../..");
+
+/**
+ * Runs the `madang` CLI as its own process on the test server's data folder, exactly as an operator's terminal next
+ * to a live server.
+ */
+export async function runCli(server: TestServer, ...args: string[]) {
+  const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: "error", NODE_ENV: "test" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
 }

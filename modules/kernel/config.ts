@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { LogLevel } from "./logger";
+import { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies, type TrustedProxies } from "./request-info";
 
 export interface Config {
   port: number;
@@ -11,8 +12,13 @@ export interface Config {
   jwtSecret: string;
   /** Origins allowed by CORS and by the socket.io origin check, besides the server's own origin. */
   corsOrigins: string[];
-  /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY on: the proxies (TRUSTED_PROXIES, default loopback and private ranges) whose X-Forwarded-For hops
+   * are believed; the client is the right-most hop that is not one of them. `null`: the header is ignored.
+   */
+  trustProxy: TrustedProxies;
+  /** Simultaneous socket.io connections one address may hold (MAX_CONNECTIONS_PER_IP). */
+  maxConnectionsPerIp: number;
   webDist: string;
   logLevel: LogLevel;
   production: boolean;
@@ -40,6 +46,29 @@ function readVersion(): string {
   }
 }
 
+/**
+ * A PC방 or a classroom of 40 players behind one address, each with a second tab open, stays below it; a script
+ * opening sockets to take every seat of the seeded rooms as guests does not.
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 100;
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer: ${text}`);
+  return value;
+}
+
+function loadTrustedProxies(env: Record<string, string | undefined>): TrustedProxies {
+  if (env.TRUST_PROXY !== "1" && env.TRUST_PROXY !== "true") return null;
+  const listed = (env.TRUSTED_PROXIES ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return parseTrustedProxies(listed.length > 0 ? listed : DEFAULT_TRUSTED_PROXIES);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? join(root, "data"));
   mkdirSync(dataDir, { recursive: true });
@@ -55,7 +84,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .split(",")
       .map((o) => o.trim())
       .filter(Boolean),
-    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    trustProxy: loadTrustedProxies(env),
+    maxConnectionsPerIp: positiveInteger(env, "MAX_CONNECTIONS_PER_IP", DEFAULT_MAX_CONNECTIONS_PER_IP),
     webDist: resolve(env.WEB_DIST ?? join(root, "dist/web")),
     logLevel: (env.LOG_LEVEL as LogLevel) ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     production: env.NODE_ENV === "production",
