@@ -10,12 +10,12 @@ import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
   type RaceEffect,
+  type RaceMode,
   type RacePlayer,
   type RaceResult,
   type RaceState,
+  restartedRace,
   type SubmitMove,
-  sentenceRace,
-  viewOf,
   withPool,
 } from "./sentence-race";
 import { recordGame } from "./service";
@@ -87,13 +87,15 @@ export class RoomHost {
   readonly channel: string;
   private readonly members = new Map<string, Member>();
   private timer: TimerHandle | null = null;
+  private readonly mode: RaceMode;
 
   constructor(
     public room: RoomRow,
     private readonly env: HostEnv,
   ) {
     this.channel = `rooms:${room.id}`;
-    this.state = sentenceRace.setup({ roomId: room.id, pool: env.pool(room.theme), settings: env.settings.race });
+    this.mode = env.settings.mode;
+    this.state = this.mode.setup({ roomId: room.id, pool: env.pool(room.theme), settings: env.settings.race });
   }
 
   private get ctx() {
@@ -125,7 +127,7 @@ export class RoomHost {
     if (!member) {
       member = this.newMember(player, socket.data.identity);
       this.members.set(player.id, member);
-      this.apply(sentenceRace.onPlayerJoin(this.state, player, this.gameCtx()));
+      this.apply(this.mode.onPlayerJoin(this.state, player, this.gameCtx()));
     } else if (member.grace) {
       this.ctx.clock.clearTimeout(member.grace);
       member.grace = null;
@@ -180,7 +182,10 @@ export class RoomHost {
       this.removeMember(playerId);
       return;
     }
-    member.grace = this.ctx.clock.setTimeout(() => this.removeMember(playerId), this.env.settings.reconnectGraceMs);
+    member.grace = this.ctx.clock.setTimeout(
+      () => this.guarded("grace", () => this.removeMember(playerId)),
+      this.env.settings.reconnectGraceMs,
+    );
     this.env.graceStarted(playerId, this.room.id);
   }
 
@@ -196,7 +201,7 @@ export class RoomHost {
     if (member.grace) this.ctx.clock.clearTimeout(member.grace);
     this.env.graceEnded(playerId);
     this.members.delete(playerId);
-    this.apply(sentenceRace.onPlayerLeave(this.state, playerId, this.gameCtx()));
+    this.apply(this.mode.onPlayerLeave(this.state, playerId, this.gameCtx()));
     const counts = this.counts();
     if (member.kind === "user") {
       this.emit("room:user_left", {
@@ -290,7 +295,7 @@ export class RoomHost {
   }
 
   private submitFor(member: Member, move: SubmitMove) {
-    const result = sentenceRace.move(this.state, member.player.id, move, this.gameCtx());
+    const result = this.mode.move(this.state, member.player.id, move, this.gameCtx());
     if (!result.ok) {
       if (result.transition) this.apply(result.transition);
       if (result.code === "implausible") this.logImplausible(member, move);
@@ -324,20 +329,66 @@ export class RoomHost {
   private schedule() {
     if (this.timer) this.ctx.clock.clearTimeout(this.timer);
     this.timer = null;
-    const at = sentenceRace.nextTickAt(this.state);
+    const at = this.mode.nextTickAt(this.state);
     if (at === null) return;
-    this.timer = this.ctx.clock.setTimeout(() => this.runDue(), Math.max(0, at - this.ctx.clock.now()));
+    this.timer = this.ctx.clock.setTimeout(
+      () => this.guarded("tick", () => this.runDue()),
+      Math.max(0, at - this.ctx.clock.now()),
+    );
+  }
+
+  /**
+   * Runs a timer callback. Nothing may escape it: under Bun a throw in a timer ends the whole process, every
+   * room with it. A failure is logged and this room starts over.
+   */
+  private guarded(step: "tick" | "grace", callback: () => void) {
+    try {
+      callback();
+    } catch (error) {
+      this.ctx.log.error("room step failed; the room starts over in waiting", {
+        room_id: this.room.id,
+        step,
+        error: String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      this.restart();
+    }
+  }
+
+  /**
+   * After a failure: a fresh waiting game for the players present (the member list is the truth of who is in
+   * the room), announced with game:state and room:users_update. The game that failed is dropped unrecorded.
+   * Never throws; when even this fails the room idles until the next join or leave reschedules it.
+   */
+  private restart() {
+    if (this.timer) this.ctx.clock.clearTimeout(this.timer);
+    this.timer = null;
+    try {
+      const fresh = this.mode.setup({
+        roomId: this.room.id,
+        pool: this.env.pool(this.room.theme),
+        settings: this.env.settings.race,
+      });
+      const players = [...this.members.values()].map((m) => m.player);
+      this.state = restartedRace(fresh, players, this.ctx.clock.now());
+      this.schedule();
+      this.env.roomChanged(this.room.id);
+      this.emit("game:state", this.gameState());
+      this.emitUsersUpdate();
+    } catch (error) {
+      this.ctx.log.error("room restart failed", { room_id: this.room.id, error: String(error) });
+    }
   }
 
   private runDue() {
     this.timer = null;
     // Each tick makes one step; a late timer may owe several (bounded so a bug cannot spin forever).
     for (let step = 0; step < 16; step++) {
-      const at = sentenceRace.nextTickAt(this.state);
+      const at = this.mode.nextTickAt(this.state);
       if (at === null || at > this.ctx.clock.now()) break;
       if (this.state.status === "countdown") this.state = withPool(this.state, this.env.pool(this.room.theme));
       const before = this.state;
-      const transition = sentenceRace.tick(this.state, this.gameCtx());
+      const transition = this.mode.tick(this.state, this.gameCtx());
       this.state = transition.state;
       for (const effect of transition.effects) this.perform(effect);
       if (this.state === before) break;
@@ -525,8 +576,13 @@ export class RoomHost {
     this.emit("chat:message", { ...this.systemFields("system"), message });
   }
 
+  /** What every player sees of the game (the sentence race shows everyone the same). */
+  private view() {
+    return this.mode.playerView(this.state, null);
+  }
+
   gameState() {
-    return { ...viewOf(this.state), server_time: iso(this.ctx.clock.now()) };
+    return { ...this.view(), server_time: iso(this.ctx.clock.now()) };
   }
 
   private counts() {
@@ -581,13 +637,14 @@ export class RoomHost {
   /** The Room entity of spec part 1 §3, live. */
   present(): RoomView {
     const counts = this.counts();
+    const view = this.view();
     return {
       ...presentRoomRow(this.room),
       ...counts,
       is_full: counts.total_participants >= this.room.maxUsers,
-      game_status: this.state.status,
-      countdown_seconds: viewOf(this.state).countdown_seconds,
-      next_game_at: viewOf(this.state).next_game_at,
+      game_status: view.status,
+      countdown_seconds: view.countdown_seconds,
+      next_game_at: view.next_game_at,
       ...this.lists(),
     };
   }

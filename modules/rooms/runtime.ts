@@ -119,13 +119,29 @@ export class RoomsRuntime implements HostEnv {
     return rooms;
   }
 
+  /** A timer callback: nothing may escape it (under Bun a throw in a timer ends the process). */
   private flush() {
     this.flushTimer = null;
-    // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
-    const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
-    const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.present(id) ?? []) : [];
-    this.dirty.clear();
-    if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+    try {
+      // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
+      const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
+      const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.presentForLobby(id)) : [];
+      if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+    } catch (error) {
+      this.ctx.log.error("room list update failed", { error: String(error) });
+    } finally {
+      this.dirty.clear();
+    }
+  }
+
+  /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
+  private presentForLobby(roomId: number): RoomView[] {
+    try {
+      return [this.present(roomId) ?? []].flat();
+    } catch (error) {
+      this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
+      return [];
+    }
   }
 
   // --- sockets -------------------------------------------------------------------------------------------------

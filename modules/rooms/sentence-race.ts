@@ -440,6 +440,9 @@ export const sentenceRace = {
   GameStateView
 >;
 
+/** The sentence race as a value: hosts take the mode from their settings (a test may wrap it). */
+export type RaceMode = typeof sentenceRace;
+
 /** The game:state payload (spec part 1 §3 "Game state"); every player sees the same. */
 export function viewOf(state: RaceState): GameStateView {
   return {
@@ -453,6 +456,13 @@ export function viewOf(state: RaceState): GameStateView {
     ends_at: iso(state.endsAt),
   };
 }
+
+/**
+ * A new waiting game for these players, built from a fresh `setup` state: what a host starts over with after a
+ * failure, trusting nothing of the state that failed.
+ */
+export const restartedRace = (fresh: RaceState, players: readonly RacePlayer[], now: number): RaceState =>
+  toWaiting({ ...fresh, players }, now);
 
 /** Replaces the sentence pool (the host refreshes it from the database before each game). */
 export const withPool = (state: RaceState, pool: readonly Sentence[]): RaceState =>

@@ -1,8 +1,10 @@
-import type { RaceSettings } from "./sentence-race";
+import { type RaceMode, type RaceSettings, sentenceRace } from "./sentence-race";
 
 /** Tunables of the rooms module; defaults follow product-rules.md. Tests and the benchmark may override them. */
 export interface RoomsSettings {
   race: Partial<RaceSettings>;
+  /** The game mode every room runs (tests wrap it to make a step fail and check that the room recovers). */
+  mode: RaceMode;
   /** A player whose last socket dropped keeps their place this long (reconnect without losing the game). */
   reconnectGraceMs: number;
   /** room:list_update is coalesced: at most one per this interval, carrying the rooms that changed. */
@@ -17,6 +19,7 @@ export interface RoomsSettings {
 
 export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
   race: {},
+  mode: sentenceRace,
   reconnectGraceMs: 5_000,
   listUpdateMs: 1_000,
   chatMaxLength: 200,
