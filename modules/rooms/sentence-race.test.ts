@@ -446,3 +446,41 @@ describe("rewards", () => {
     expect(second?.type === "finished" && second.game.standings.map((s) => s.winStreak)).toEqual([2, 0]);
   });
 });
+
+describe("win streaks are kept only for players in the room", () => {
+  test("a player who leaves is forgotten, also one who leaves after answering and before the end", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2), player("c", 3));
+    h.advance(5000);
+    h.submit("b", { typedText: "안녕하세요" });
+    h.leave("b"); // answered first, then left while the game goes on
+    h.submit("a", { typedText: "안녕하세요" });
+    h.submit("c", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+    expect(h.state.streaks).toEqual({ a: 0, c: 0 });
+
+    h.advance(5000 + 8000 + 5000);
+    h.submit("a", { typedText: "안녕하세요" });
+    h.submit("c", { typedText: "안녕하세요" });
+    expect(h.state.streaks).toEqual({ a: 1, c: 0 });
+    h.leave("a");
+    expect(h.state.streaks).toEqual({ c: 0 });
+  });
+
+  test("guests coming and going leave no trace: the table never outgrows the room", () => {
+    const h = harness();
+    h.join(player("host", 1));
+    for (let i = 0; i < 50; i++) {
+      const visitor = player(`visitor${i}`);
+      h.join(visitor);
+      h.advance(8000 + 5000);
+      expect(h.state.status).toBe("in_progress");
+      h.submit(visitor.id, { typedText: "안녕하세요" });
+      h.submit("host", { typedText: "안녕하세요" });
+      h.leave(visitor.id);
+      h.advance(5000);
+      expect(Object.keys(h.state.streaks).length).toBeLessThanOrEqual(h.state.players.length);
+    }
+    expect(Object.keys(h.state.streaks)).toEqual(["host"]);
+  });
+});

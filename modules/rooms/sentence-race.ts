@@ -247,16 +247,30 @@ function standingsOf(state: RaceState): { standings: StandingEntry[]; streaks: R
     ...state.results.filter((r) => r.position !== null).sort((a, b) => a.position! - b.position!),
     ...state.results.filter((r) => r.position === null),
   ];
-  const streaks = { ...state.streaks };
+  const streaks = streaksOfPresent(state);
   const standings = ordered.map((result) => {
-    streaks[result.playerId] = result.position === 1 ? (streaks[result.playerId] ?? 0) + 1 : 0;
+    const winStreak = result.position === 1 ? (state.streaks[result.playerId] ?? 0) + 1 : 0;
+    // A player who answered and then left is shown with the streak but not remembered.
+    if (isPresent(state, result.playerId)) streaks[result.playerId] = winStreak;
     const rewards =
       result.userId === null
         ? null
         : computeRewards({ wpm: result.wpm, accuracy: result.accuracy, position: result.position, participants });
-    return { ...result, rewards, winStreak: streaks[result.playerId] };
+    return { ...result, rewards, winStreak };
   });
   return { standings, streaks };
+}
+
+const isPresent = (state: RaceState, playerId: string) => state.players.some((p) => p.id === playerId);
+
+/**
+ * The streaks of the players in the room, copied: O(room), since a player's entry goes when they leave (a table
+ * of every guest who ever played would grow for as long as the server runs, and be copied after every game).
+ */
+function streaksOfPresent(state: RaceState): Record<string, number> {
+  const streaks: Record<string, number> = {};
+  for (const { id } of state.players) if (id in state.streaks) streaks[id] = state.streaks[id];
+  return streaks;
 }
 
 function finish(state: RaceState, now: number): T {
@@ -424,7 +438,8 @@ export const sentenceRace = {
 
   onPlayerLeave(state, playerId, ctx) {
     if (!state.players.some((p) => p.id === playerId)) return same(state);
-    const left = { ...state, players: state.players.filter((p) => p.id !== playerId) };
+    const players = state.players.filter((p) => p.id !== playerId);
+    const left = { ...state, players, streaks: streaksOfPresent({ ...state, players }) };
     if (left.status === "in_progress" && everyoneSubmitted(left)) return finish(left, ctx.now);
     if (left.players.length > 0 || (left.status !== "waiting" && left.status !== "countdown")) return same(left);
     // Nobody left before the sentence came out: stop the loop until someone joins.
