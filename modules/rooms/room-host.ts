@@ -9,6 +9,7 @@ import { scoreTyping } from "../kernel/typing";
 import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
+  isChatAnswer,
   type RaceEffect,
   type RaceMode,
   type RacePlayer,
@@ -270,8 +271,7 @@ export class RoomHost {
     member.chat = member.chat.filter((at) => at > now - chatWindowMs);
     if (member.chat.length >= chatBurst) throw tooManyRequests(ROOM_MESSAGES.rateLimited, "rate_limited");
     member.chat.push(now);
-    const answering = isGameAnswer && this.state.status === "in_progress";
-    if (answering && !this.state.results.some((r) => r.playerId === member.player.id)) {
+    if (isGameAnswer && isChatAnswer(this.state, member.player.id, message)) {
       this.submitFor(member, { typedText: message });
       return;
     }

@@ -1,7 +1,7 @@
 import type { GameRewardDelta } from "../accounts";
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
 import { keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
-import { computeRewards } from "./rewards";
+import { computeRewards, isRankedGame } from "./rewards";
 
 /**
  * The sentence race (product-rules.md "Typing rooms"), a pure game mode: the host feeds it joins, leaves,
@@ -26,6 +26,10 @@ export interface RaceSettings {
   durationSlackSeconds: number;
   /** Results at or above this accuracy get a position. */
   positionAccuracy: number;
+  /** ...and only when the answer is at least this percentage of the sentence's length (a cut-short answer). */
+  positionMinLengthPercent: number;
+  /** A chat line sent as a game answer below this accuracy is ordinary chat (no attempt used). */
+  chatAnswerMinAccuracy: number;
   /** Faster than this (타/분, unweighted) is implausible. */
   maxPlausibleSpeed: number;
   /** A submission sooner than this after the start cannot have seen the sentence. */
@@ -46,6 +50,8 @@ export const DEFAULT_RACE_SETTINGS: RaceSettings = {
   referenceSpeed: 200,
   durationSlackSeconds: 5,
   positionAccuracy: 80,
+  positionMinLengthPercent: 90,
+  chatAnswerMinAccuracy: 50,
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
   latencyAllowanceSeconds: 1.5,
@@ -249,7 +255,8 @@ function standingsOf(state: RaceState): { standings: StandingEntry[]; streaks: R
   ];
   const streaks = streaksOfPresent(state);
   const standings = ordered.map((result) => {
-    const winStreak = result.position === 1 ? (state.streaks[result.playerId] ?? 0) + 1 : 0;
+    const won = result.position === 1 && isRankedGame(participants);
+    const winStreak = won ? (state.streaks[result.playerId] ?? 0) + 1 : 0;
     // A player who answered and then left is shown with the streak but not remembered.
     if (isPresent(state, result.playerId)) streaks[result.playerId] = winStreak;
     const rewards =
@@ -309,6 +316,29 @@ function tickInProgress(state: RaceState, ctx: GameContext): T {
   return { state: { ...state, endCountdownNumber: remaining }, effects };
 }
 
+const lengthOf = (text: string) => [...normalizeAnswer(text)].length;
+
+/**
+ * A result takes a place only when it is accurate enough AND not cut short: the first 80 % of a sentence sent
+ * early is 80 % accurate, but it must not beat the players who typed it all. Lengths in characters after the
+ * scoring's normalisation; integer arithmetic, so exactly 90 % passes.
+ */
+export function earnsPosition(typed: string, sentence: string, accuracy: number, settings: RaceSettings) {
+  const longEnough = lengthOf(typed) * 100 >= lengthOf(sentence) * settings.positionMinLengthPercent;
+  return accuracy >= settings.positionAccuracy && longEnough;
+}
+
+/**
+ * Whether a chat line sent with is_game_answer is the player's attempt: only during in_progress, before the
+ * player's attempt, and when it is at least 50 % accurate against the sentence. Anything else is ordinary chat,
+ * so "ㅋㅋ 어렵다" sent with the answer flag neither uses up the attempt nor counts as an implausible result.
+ */
+export function isChatAnswer(state: RaceState, playerId: string, text: string): boolean {
+  if (state.status !== "in_progress" || !state.sentence || attempted(state, playerId)) return false;
+  const { accuracy } = scoreTyping(text, state.sentence.text, 1);
+  return accuracy >= state.settings.chatAnswerMinAccuracy;
+}
+
 /** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
 export function chooseElapsed(serverSeconds: number, clientSeconds: number | undefined, settings: RaceSettings) {
   if (clientSeconds === undefined || !Number.isFinite(clientSeconds)) return serverSeconds;
@@ -364,7 +394,7 @@ function submit(
     accuracy: score.accuracy,
     errorCount: score.error_count,
     completionTime: round2(elapsed),
-    position: score.accuracy >= settings.positionAccuracy ? positioned + 1 : null,
+    position: earnsPosition(move.typedText, state.sentence!.text, score.accuracy, settings) ? positioned + 1 : null,
     submittedAt: ctx.now,
   };
   const next: RaceState = { ...state, results: [...state.results, result] };
