@@ -15,6 +15,7 @@ import {
   type RacePlayer,
   type RaceResult,
   type RaceState,
+  renamePlayer,
   restartedRace,
   type SubmitMove,
   withPool,
@@ -77,6 +78,17 @@ export function playerOf(identity: SocketIdentity): RacePlayer {
 
 const iso = (at: number) => new Date(at).toISOString();
 const NO_PROFILE: Profile = { level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 };
+const profileOf = (row: { level: number; goldMedals: number; silverMedals: number; bronzeMedals: number }) => ({
+  level: row.level,
+  gold_medals: row.goldMedals,
+  silver_medals: row.silverMedals,
+  bronze_medals: row.bronzeMedals,
+});
+const sameProfile = (a: Profile, b: Profile) =>
+  a.level === b.level &&
+  a.gold_medals === b.gold_medals &&
+  a.silver_medals === b.silver_medals &&
+  a.bronze_medals === b.bronze_medals;
 
 /**
  * One room: its sockets, its sentence-race state, the timers that drive it and the writes of finished games.
@@ -128,7 +140,7 @@ export class RoomHost {
     if (!member) {
       member = this.newMember(player, socket.data.identity);
       this.members.set(player.id, member);
-      this.apply(this.mode.onPlayerJoin(this.state, player, this.gameCtx()));
+      this.apply(this.mode.onPlayerJoin(this.state, member.player, this.gameCtx()));
     } else if (member.grace) {
       this.ctx.clock.clearTimeout(member.grace);
       member.grace = null;
@@ -144,19 +156,17 @@ export class RoomHost {
 
   private newMember(player: RacePlayer, identity: SocketIdentity): Member {
     let profile = NO_PROFILE;
+    let named = player;
     if (identity.kind === "user") {
       const row = accountsApi(this.ctx).service.findById(identity.userId);
       if (row) {
-        profile = {
-          level: row.level,
-          gold_medals: row.goldMedals,
-          silver_medals: row.silverMedals,
-          bronze_medals: row.bronzeMedals,
-        };
+        profile = profileOf(row);
+        // The account's current name: the socket's identity dates from its handshake (a rename may have followed).
+        named = { ...player, name: row.username };
       }
     }
     return {
-      player,
+      player: named,
       kind: identity.kind,
       sockets: [],
       joinedAt: this.ctx.clock.now(),
@@ -188,6 +198,27 @@ export class RoomHost {
       this.env.settings.reconnectGraceMs,
     );
     this.env.graceStarted(playerId, this.room.id);
+  }
+
+  /**
+   * A member's account changed (an administrator renamed them, say): the name and profile are read again, and
+   * the room sees the new ones in its lists, future chat and this game's results. Nothing is sent when nothing
+   * the room shows changed.
+   */
+  refreshMember(userId: number) {
+    const member = this.members.get(`u:${userId}`);
+    const row = member && accountsApi(this.ctx).service.findById(userId);
+    if (!member || !row) return;
+    const profile = profileOf(row);
+    const renamed = row.username !== member.player.name;
+    if (!renamed && sameProfile(profile, member.profile)) return;
+    member.profile = profile;
+    if (renamed) {
+      member.player = { ...member.player, name: row.username };
+      this.state = renamePlayer(this.state, member.player.id, row.username);
+    }
+    this.emitUsersUpdate();
+    this.env.roomChanged(this.room.id);
   }
 
   /** Ends a grace period at once (the player joined another room meanwhile). */

@@ -355,6 +355,48 @@ describe("game integrity", () => {
   });
 });
 
+describe("account changes", () => {
+  test("an administrator's rename reaches the room: its users list, the next chat line and the results", async () => {
+    const room = newRoom();
+    const renamed = await member(server, "옛이름");
+    const admin = await server.createUser(`관리자${roomCounter}`, {
+      admin: true,
+      email: `rename-admin-${roomCounter}@example.com`,
+    });
+    const p = await open({ token: renamed.token });
+    const watcher = await open({ client_id: "rename-watcher-01" });
+    await join(p, room.id);
+    await join(watcher, room.id, "join_anonymous");
+
+    const newName = `새이름${roomCounter}`;
+    const res = await server.api("PUT", `/api/admin/users/${renamed.id}/username`, {
+      token: admin.token,
+      body: { new_username: newName, reason: "방 이름 반영 시험" },
+    });
+    expect(res.status).toBe(200);
+    const update = await watcher.next("room:users_update", (u) =>
+      u.users.some((x: { id: number; username: string }) => x.id === renamed.id && x.username === newName),
+    );
+    expect(update).toMatchObject({ room_id: room.id, user_count: 1, anonymous_count: 1 });
+    expect((await roomInfo(room.id)).users[0]).toMatchObject({ id: renamed.id, username: newName });
+
+    p.emit("chat_message", { room_id: room.id, message: "이름이 바뀌었어요" });
+    expect(await watcher.next("chat:message", (m) => m.message === "이름이 바뀌었어요")).toMatchObject({
+      user_id: renamed.id,
+      username: newName,
+      nickname: newName,
+    });
+
+    const state = await runToSentence([p, watcher]);
+    clock.advance(5_000);
+    p.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
+    expect(await watcher.next("game:submission_complete")).toMatchObject({ user_id: renamed.id, username: newName });
+    watcher.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: "모르겠다" });
+    const results = await watcher.next("game:results");
+    expect(results.results[0]).toMatchObject({ user_id: renamed.id, username: newName, nickname: newName });
+  });
+});
+
 describe("chat", () => {
   test("messages reach the room; empty ones are ignored; over 200 characters is refused", async () => {
     const room = newRoom();

@@ -26,12 +26,21 @@ export class RoomsRuntime implements HostEnv {
   /** Players inside a reconnect grace period → the room keeping their place. */
   private readonly graces = new Map<string, number>();
   private stopped = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
-  ) {}
+  ) {
+    // An administrator's rename (or any account change) reaches the rooms the member is in.
+    this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
+  }
+
+  /** A player is in one room at a time, but a grace period elsewhere may linger: every host is asked. */
+  private userUpdated(userId: number) {
+    for (const host of this.hosts.values()) host.refreshMember(userId);
+  }
 
   // --- HostEnv -------------------------------------------------------------------------------------------------
 
@@ -194,6 +203,7 @@ export class RoomsRuntime implements HostEnv {
 
   stop() {
     this.stopped = true;
+    this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
     for (const host of this.hosts.values()) host.stop();

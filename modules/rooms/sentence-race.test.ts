@@ -12,6 +12,7 @@ import {
   type RacePlayer,
   type RaceSettings,
   type RaceState,
+  renamePlayer,
   type SubmitMove,
   sentenceRace,
   viewOf,
@@ -555,5 +556,18 @@ describe("win streaks are kept only for players in the room", () => {
       expect(Object.keys(h.state.streaks).length).toBeLessThanOrEqual(h.state.players.length);
     }
     expect(Object.keys(h.state.streaks)).toEqual(["host"]);
+  });
+});
+
+describe("renamePlayer", () => {
+  test("a renamed player shows the new name in the players and in this game's results", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(5000);
+    h.submit("a", { typedText: "안녕하세요" });
+    const renamed = renamePlayer(h.state, "a", "새이름");
+    expect(renamed.players.map((p) => p.name)).toEqual(["새이름", "user2"]);
+    expect(renamed.results.map((r) => r.name)).toEqual(["새이름"]);
+    expect(h.state.players[0].name).toBe("user1"); // states are never mutated
   });
 });

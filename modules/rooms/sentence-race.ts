@@ -509,6 +509,16 @@ export function viewOf(state: RaceState): GameStateView {
 export const restartedRace = (fresh: RaceState, players: readonly RacePlayer[], now: number): RaceState =>
   toWaiting({ ...fresh, players }, now);
 
+/** A player's new display name (the account was renamed): in the players and this game's results alike. */
+export function renamePlayer(state: RaceState, playerId: string, name: string): RaceState {
+  const rename = <P extends { name: string }>(entry: P, id: string) => (id === playerId ? { ...entry, name } : entry);
+  return {
+    ...state,
+    players: state.players.map((p) => rename(p, p.id)),
+    results: state.results.map((r) => rename(r, r.playerId)),
+  };
+}
+
 /** Replaces the sentence pool (the host refreshes it from the database before each game). */
 export const withPool = (state: RaceState, pool: readonly Sentence[]): RaceState =>
   pool === state.pool ? state : { ...state, pool };
