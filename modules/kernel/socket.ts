@@ -11,6 +11,8 @@ export type SocketIdentity =
 
 export interface SocketData {
   identity: SocketIdentity;
+  /** The client's address (TRUST_PROXY-aware), set at the handshake. */
+  ip: string;
   /** Per-module scratch state keyed by module name (e.g. the room a socket is in). */
   state: Record<string, unknown>;
 }

@@ -46,6 +46,8 @@ interface Profile {
 interface Member {
   player: RacePlayer;
   kind: "user" | "guest";
+  /** The address a guest came from (the per-address guest cap); null for members. */
+  address: string | null;
   /** Usually one; a Set would cost ~260 bytes per player (bench/README.md, "Memory"). */
   sockets: AppSocket[];
   joinedAt: number;
@@ -61,6 +63,9 @@ const setRoomOfSocket = (socket: AppSocket, roomId: number | undefined) => {
   socket.data.state ??= {};
   socket.data.state[ROOM_STATE_KEY] = roomId;
 };
+
+/** The socket's address as the handshake found it; "unknown" when no middleware set one (all such guests share it). */
+const addressOf = (socket: AppSocket) => socket.data.ip || "unknown";
 
 /** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
 export const playerIdOf = (identity: SocketIdentity) =>
@@ -127,10 +132,23 @@ export class RoomHost {
     return this.members.size;
   }
 
-  /** Throws when a new player would not fit (someone already in the room, e.g. another tab, always fits). */
-  assertRoomFor(identity: SocketIdentity) {
+  /**
+   * Throws when a new player would not fit: the room is full, or it already holds `guestsPerAddress` guests from
+   * this guest's address. Someone already in the room (another tab) always fits.
+   */
+  assertRoomFor(socket: AppSocket) {
+    const identity = socket.data.identity;
     if (this.members.has(playerIdOf(identity))) return;
     if (this.members.size >= this.room.maxUsers) throw badRequest(ROOM_MESSAGES.full, "room_full");
+    if (identity.kind === "guest" && this.guestsFrom(addressOf(socket)) >= this.env.settings.guestsPerAddress) {
+      throw tooManyRequests(ROOM_MESSAGES.tooManyGuests, "too_many_guests");
+    }
+  }
+
+  private guestsFrom(address: string) {
+    let guests = 0;
+    for (const member of this.members.values()) if (member.address === address) guests++;
+    return guests;
   }
 
   addSocket(socket: AppSocket) {
@@ -138,7 +156,7 @@ export class RoomHost {
     let member = this.members.get(player.id);
     const isNew = !member;
     if (!member) {
-      member = this.newMember(player, socket.data.identity);
+      member = this.newMember(player, socket);
       this.members.set(player.id, member);
       this.apply(this.mode.onPlayerJoin(this.state, member.player, this.gameCtx()));
     } else if (member.grace) {
@@ -154,7 +172,8 @@ export class RoomHost {
     if (isNew) this.announceJoin(member);
   }
 
-  private newMember(player: RacePlayer, identity: SocketIdentity): Member {
+  private newMember(player: RacePlayer, socket: AppSocket): Member {
+    const identity = socket.data.identity;
     let profile = NO_PROFILE;
     let named = player;
     if (identity.kind === "user") {
@@ -168,6 +187,7 @@ export class RoomHost {
     return {
       player: named,
       kind: identity.kind,
+      address: identity.kind === "guest" ? addressOf(socket) : null,
       sockets: [],
       joinedAt: this.ctx.clock.now(),
       grace: null,

@@ -171,7 +171,7 @@ export class RoomsRuntime implements HostEnv {
     const host = this.host(roomId);
     if (!host) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
     const current = roomOfSocket(socket);
-    if (current !== roomId) host.assertRoomFor(socket.data.identity);
+    if (current !== roomId) host.assertRoomFor(socket);
     if (current !== undefined && current !== roomId) this.hosts.get(current)?.removeSocket(socket, true);
     // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
     const playerRoom = this.graces.get(playerKey(socket));

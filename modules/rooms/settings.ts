@@ -13,6 +13,11 @@ export interface RoomsSettings {
   /** More than `chatBurst` messages within `chatWindowMs` is the rate limit. */
   chatBurst: number;
   chatWindowMs: number;
+  /**
+   * Guests coming from one address in one room, at most: every connection may make a fresh guest, so one machine
+   * could otherwise fill every room. A classroom behind one address must still fit; members are not counted.
+   */
+  guestsPerAddress: number;
   /** Sentence pools and the room table are re-read after this long (the CLI imports from another process). */
   cacheMs: number;
 }
@@ -25,12 +30,14 @@ export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
   chatMaxLength: 200,
   chatBurst: 5,
   chatWindowMs: 3_000,
+  guestsPerAddress: 40,
   cacheMs: 30_000,
 };
 
 export const ROOM_MESSAGES = {
   notFound: "방을 찾을 수 없습니다.",
   full: "방이 가득 찼습니다.",
+  tooManyGuests: "같은 주소에서 이 방에 들어온 손님이 너무 많습니다. 로그인 후 이용해주세요.",
   notInRoom: "먼저 방에 입장해주세요.",
   chatTooLong: (max: number) => `메시지는 ${max}자 이하로 입력해주세요.`,
   rateLimited: "메시지를 너무 빠르게 보내고 있습니다. 잠시 후 다시 시도해주세요.",
