@@ -194,7 +194,7 @@ describe("a whole game: two members and a guest", () => {
     const meA = (await server.api("GET", "/api/users/me", { token: alice.token })).body;
     expect(meA.coins).toBe(feedbackA.position === 3 ? 10 : 5);
 
-    const records = await server.api("GET", `/api/games/results/user/${bob.id}?limit=200`);
+    const records = await server.api("GET", `/api/games/results/user/${bob.id}?limit=200`, { token: bob.token });
     expect(records.status).toBe(200);
     expect(records.body).toHaveLength(1);
     expect(records.body[0]).toMatchObject({
@@ -352,6 +352,38 @@ describe("game integrity", () => {
     clock.advance(4_000);
     a.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
     expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1, accuracy: 100 });
+  });
+});
+
+describe("game records (GET /api/games/results/user/{userId})", () => {
+  test("one's own records, anyone's for administrators; 401 anonymous, 403 others, with Korean details", async () => {
+    const room = newRoom();
+    const owner = await member(server, "기록주인");
+    const other = await member(server, "남의기록");
+    const admin = await server.createUser(`기록관리${roomCounter}`, {
+      admin: true,
+      email: `records-admin-${roomCounter}@example.com`,
+    });
+    const a = await open({ token: owner.token });
+    await join(a, room.id);
+    const state = await runToSentence([a]);
+    clock.advance(5_000);
+    a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
+    await a.next("game:results");
+    const path = `/api/games/results/user/${owner.id}`;
+
+    const anonymous = await server.api("GET", path);
+    expect(anonymous).toMatchObject({ status: 401, body: { detail: "로그인이 필요합니다." } });
+    const stranger = await server.api("GET", path, { token: other.token });
+    expect(stranger).toMatchObject({
+      status: 403,
+      body: { detail: "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다." },
+    });
+    for (const token of [owner.token, admin.token]) {
+      const allowed = await server.api("GET", path, { token });
+      expect(allowed.status).toBe(200);
+      expect(allowed.body).toEqual([expect.objectContaining({ room_name: room.name, position: 1 })]);
+    }
   });
 });
 
