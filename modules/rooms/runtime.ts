@@ -37,7 +37,7 @@ export class RoomsRuntime implements HostEnv {
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
   }
 
-  /** A player is in one room at a time, but a grace period elsewhere may linger: every host is asked. */
+  /** The member is in one room at most; rooms are few, so each host is asked rather than keeping an index. */
   private userUpdated(userId: number) {
     for (const host of this.hosts.values()) host.refreshMember(userId);
   }
@@ -146,7 +146,8 @@ export class RoomsRuntime implements HostEnv {
   /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
   private presentForLobby(roomId: number): RoomView[] {
     try {
-      return [this.present(roomId) ?? []].flat();
+      const room = this.present(roomId);
+      return room ? [room] : [];
     } catch (error) {
       this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
       return [];

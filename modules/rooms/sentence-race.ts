@@ -105,7 +105,7 @@ export interface RaceState {
   results: readonly RaceResult[];
   /** Players of the current game whose one attempt was refused as implausible (no result, no retry). */
   rejected: readonly string[];
-  /** Consecutive first places per player in this room (guests have no stored streak). */
+  /** Consecutive first places of the players present (guests have no stored streak); forgotten on leave. */
   streaks: Readonly<Record<string, number>>;
 }
 
