@@ -6,8 +6,12 @@ const COINS_BY_POSITION = [30, 20, 10];
 const BASE_EXPERIENCE = 10;
 const BASE_COINS = 5;
 const MEDALS = ["gold", "silver", "bronze"] as const;
-/** Medals only when someone was beaten: a game needs at least this many participants. */
-export const MEDAL_MIN_PARTICIPANTS = 2;
+/**
+ * Places only mean something when someone was beaten: position bonuses (experience and coins), medals and win
+ * streaks need at least this many players with a result in the game (product-rules "Typing rooms").
+ */
+export const RANKED_GAME_MIN_PARTICIPANTS = 2;
+export const isRankedGame = (participants: number) => participants >= RANKED_GAME_MIN_PARTICIPANTS;
 
 export interface RewardInput {
   wpm: number;
@@ -20,19 +24,21 @@ export interface RewardInput {
 
 /**
  * One registered player's rewards for one game:
- * experience = 10 + speed × accuracy / 1000 + 30/20/10 for positions 1–3 (rounded);
+ * experience = 10 + speed × accuracy / 1000 (+ 30/20/10 for positions 1–3) (rounded);
  * coins 30/20/10 for positions 1–3, else 5; points = round(speed × accuracy / 1000);
- * a medal for positions 1–3 only with ≥ 2 participants; a win (first place) extends the win streak.
+ * a medal for positions 1–3; a win (first place) extends the win streak. The position parts (bonuses, medal,
+ * win) only in a ranked game (≥ 2 participants): a lone player gets the participation reward.
  */
 export function computeRewards({ wpm, accuracy, position, participants }: RewardInput): GameRewardDelta {
-  const rank = position !== null && position >= 1 && position <= 3 ? position - 1 : -1;
+  const placed = position !== null && position >= 1 && position <= 3 && isRankedGame(participants);
+  const rank = placed ? position - 1 : -1;
   const performance = (wpm * accuracy) / 1000;
   return {
     experience: Math.round(BASE_EXPERIENCE + performance + (rank >= 0 ? EXPERIENCE_BONUS[rank] : 0)),
     coins: rank >= 0 ? COINS_BY_POSITION[rank] : BASE_COINS,
     points: Math.round(performance),
-    medal: rank >= 0 && participants >= MEDAL_MIN_PARTICIPANTS ? MEDALS[rank] : null,
-    won: position === 1,
+    medal: rank >= 0 ? MEDALS[rank] : null,
+    won: rank === 0,
     wpm,
     accuracy,
   };

@@ -9,13 +9,15 @@ import { scoreTyping } from "../kernel/typing";
 import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
+  isChatAnswer,
   type RaceEffect,
+  type RaceMode,
   type RacePlayer,
   type RaceResult,
   type RaceState,
+  renamePlayer,
+  restartedRace,
   type SubmitMove,
-  sentenceRace,
-  viewOf,
   withPool,
 } from "./sentence-race";
 import { recordGame } from "./service";
@@ -44,6 +46,8 @@ interface Profile {
 interface Member {
   player: RacePlayer;
   kind: "user" | "guest";
+  /** The address a guest came from (the per-address guest cap); null for members. */
+  address: string | null;
   /** Usually one; a Set would cost ~260 bytes per player (bench/README.md, "Memory"). */
   sockets: AppSocket[];
   joinedAt: number;
@@ -59,6 +63,9 @@ const setRoomOfSocket = (socket: AppSocket, roomId: number | undefined) => {
   socket.data.state ??= {};
   socket.data.state[ROOM_STATE_KEY] = roomId;
 };
+
+/** The socket's address as the handshake found it; "unknown" when no middleware set one (all such guests share it). */
+const addressOf = (socket: AppSocket) => socket.data.ip || "unknown";
 
 /** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
 export const playerIdOf = (identity: SocketIdentity) =>
@@ -76,6 +83,17 @@ export function playerOf(identity: SocketIdentity): RacePlayer {
 
 const iso = (at: number) => new Date(at).toISOString();
 const NO_PROFILE: Profile = { level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 };
+const profileOf = (row: { level: number; goldMedals: number; silverMedals: number; bronzeMedals: number }) => ({
+  level: row.level,
+  gold_medals: row.goldMedals,
+  silver_medals: row.silverMedals,
+  bronze_medals: row.bronzeMedals,
+});
+const sameProfile = (a: Profile, b: Profile) =>
+  a.level === b.level &&
+  a.gold_medals === b.gold_medals &&
+  a.silver_medals === b.silver_medals &&
+  a.bronze_medals === b.bronze_medals;
 
 /**
  * One room: its sockets, its sentence-race state, the timers that drive it and the writes of finished games.
@@ -87,13 +105,15 @@ export class RoomHost {
   readonly channel: string;
   private readonly members = new Map<string, Member>();
   private timer: TimerHandle | null = null;
+  private readonly mode: RaceMode;
 
   constructor(
     public room: RoomRow,
     private readonly env: HostEnv,
   ) {
     this.channel = `rooms:${room.id}`;
-    this.state = sentenceRace.setup({ roomId: room.id, pool: env.pool(room.theme), settings: env.settings.race });
+    this.mode = env.settings.mode;
+    this.state = this.mode.setup({ roomId: room.id, pool: env.pool(room.theme), settings: env.settings.race });
   }
 
   private get ctx() {
@@ -112,10 +132,23 @@ export class RoomHost {
     return this.members.size;
   }
 
-  /** Throws when a new player would not fit (someone already in the room, e.g. another tab, always fits). */
-  assertRoomFor(identity: SocketIdentity) {
+  /**
+   * Throws when a new player would not fit: the room is full, or it already holds `guestsPerAddress` guests from
+   * this guest's address. Someone already in the room (another tab) always fits.
+   */
+  assertRoomFor(socket: AppSocket) {
+    const identity = socket.data.identity;
     if (this.members.has(playerIdOf(identity))) return;
     if (this.members.size >= this.room.maxUsers) throw badRequest(ROOM_MESSAGES.full, "room_full");
+    if (identity.kind === "guest" && this.guestsFrom(addressOf(socket)) >= this.env.settings.guestsPerAddress) {
+      throw tooManyRequests(ROOM_MESSAGES.tooManyGuests, "too_many_guests");
+    }
+  }
+
+  private guestsFrom(address: string) {
+    let guests = 0;
+    for (const member of this.members.values()) if (member.address === address) guests++;
+    return guests;
   }
 
   addSocket(socket: AppSocket) {
@@ -123,9 +156,9 @@ export class RoomHost {
     let member = this.members.get(player.id);
     const isNew = !member;
     if (!member) {
-      member = this.newMember(player, socket.data.identity);
+      member = this.newMember(player, socket);
       this.members.set(player.id, member);
-      this.apply(sentenceRace.onPlayerJoin(this.state, player, this.gameCtx()));
+      this.apply(this.mode.onPlayerJoin(this.state, member.player, this.gameCtx()));
     } else if (member.grace) {
       this.ctx.clock.clearTimeout(member.grace);
       member.grace = null;
@@ -139,22 +172,22 @@ export class RoomHost {
     if (isNew) this.announceJoin(member);
   }
 
-  private newMember(player: RacePlayer, identity: SocketIdentity): Member {
+  private newMember(player: RacePlayer, socket: AppSocket): Member {
+    const identity = socket.data.identity;
     let profile = NO_PROFILE;
+    let named = player;
     if (identity.kind === "user") {
       const row = accountsApi(this.ctx).service.findById(identity.userId);
       if (row) {
-        profile = {
-          level: row.level,
-          gold_medals: row.goldMedals,
-          silver_medals: row.silverMedals,
-          bronze_medals: row.bronzeMedals,
-        };
+        profile = profileOf(row);
+        // The account's current name: the socket's identity dates from its handshake (a rename may have followed).
+        named = { ...player, name: row.username };
       }
     }
     return {
-      player,
+      player: named,
       kind: identity.kind,
+      address: identity.kind === "guest" ? addressOf(socket) : null,
       sockets: [],
       joinedAt: this.ctx.clock.now(),
       grace: null,
@@ -180,8 +213,32 @@ export class RoomHost {
       this.removeMember(playerId);
       return;
     }
-    member.grace = this.ctx.clock.setTimeout(() => this.removeMember(playerId), this.env.settings.reconnectGraceMs);
+    member.grace = this.ctx.clock.setTimeout(
+      () => this.guarded("grace", () => this.removeMember(playerId)),
+      this.env.settings.reconnectGraceMs,
+    );
     this.env.graceStarted(playerId, this.room.id);
+  }
+
+  /**
+   * A member's account changed (an administrator renamed them, say): the name and profile are read again, and
+   * the room sees the new ones in its lists, future chat and this game's results. Nothing is sent when nothing
+   * the room shows changed.
+   */
+  refreshMember(userId: number) {
+    const member = this.members.get(`u:${userId}`);
+    const row = member && accountsApi(this.ctx).service.findById(userId);
+    if (!member || !row) return;
+    const profile = profileOf(row);
+    const renamed = row.username !== member.player.name;
+    if (!renamed && sameProfile(profile, member.profile)) return;
+    member.profile = profile;
+    if (renamed) {
+      member.player = { ...member.player, name: row.username };
+      this.state = renamePlayer(this.state, member.player.id, row.username);
+    }
+    this.emitUsersUpdate();
+    this.env.roomChanged(this.room.id);
   }
 
   /** Ends a grace period at once (the player joined another room meanwhile). */
@@ -196,7 +253,7 @@ export class RoomHost {
     if (member.grace) this.ctx.clock.clearTimeout(member.grace);
     this.env.graceEnded(playerId);
     this.members.delete(playerId);
-    this.apply(sentenceRace.onPlayerLeave(this.state, playerId, this.gameCtx()));
+    this.apply(this.mode.onPlayerLeave(this.state, playerId, this.gameCtx()));
     const counts = this.counts();
     if (member.kind === "user") {
       this.emit("room:user_left", {
@@ -265,8 +322,7 @@ export class RoomHost {
     member.chat = member.chat.filter((at) => at > now - chatWindowMs);
     if (member.chat.length >= chatBurst) throw tooManyRequests(ROOM_MESSAGES.rateLimited, "rate_limited");
     member.chat.push(now);
-    const answering = isGameAnswer && this.state.status === "in_progress";
-    if (answering && !this.state.results.some((r) => r.playerId === member.player.id)) {
+    if (isGameAnswer && isChatAnswer(this.state, member.player.id, message)) {
       this.submitFor(member, { typedText: message });
       return;
     }
@@ -290,7 +346,7 @@ export class RoomHost {
   }
 
   private submitFor(member: Member, move: SubmitMove) {
-    const result = sentenceRace.move(this.state, member.player.id, move, this.gameCtx());
+    const result = this.mode.move(this.state, member.player.id, move, this.gameCtx());
     if (!result.ok) {
       if (result.transition) this.apply(result.transition);
       if (result.code === "implausible") this.logImplausible(member, move);
@@ -324,20 +380,66 @@ export class RoomHost {
   private schedule() {
     if (this.timer) this.ctx.clock.clearTimeout(this.timer);
     this.timer = null;
-    const at = sentenceRace.nextTickAt(this.state);
+    const at = this.mode.nextTickAt(this.state);
     if (at === null) return;
-    this.timer = this.ctx.clock.setTimeout(() => this.runDue(), Math.max(0, at - this.ctx.clock.now()));
+    this.timer = this.ctx.clock.setTimeout(
+      () => this.guarded("tick", () => this.runDue()),
+      Math.max(0, at - this.ctx.clock.now()),
+    );
+  }
+
+  /**
+   * Runs a timer callback. Nothing may escape it: under Bun a throw in a timer ends the whole process, every
+   * room with it. A failure is logged and this room starts over.
+   */
+  private guarded(step: "tick" | "grace", callback: () => void) {
+    try {
+      callback();
+    } catch (error) {
+      this.ctx.log.error("room step failed; the room starts over in waiting", {
+        room_id: this.room.id,
+        step,
+        error: String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      this.restart();
+    }
+  }
+
+  /**
+   * After a failure: a fresh waiting game for the players present (the member list is the truth of who is in
+   * the room), announced with game:state and room:users_update. The game that failed is dropped unrecorded.
+   * Never throws; when even this fails the room idles until the next join or leave reschedules it.
+   */
+  private restart() {
+    if (this.timer) this.ctx.clock.clearTimeout(this.timer);
+    this.timer = null;
+    try {
+      const fresh = this.mode.setup({
+        roomId: this.room.id,
+        pool: this.env.pool(this.room.theme),
+        settings: this.env.settings.race,
+      });
+      const players = [...this.members.values()].map((m) => m.player);
+      this.state = restartedRace(fresh, players, this.ctx.clock.now());
+      this.schedule();
+      this.env.roomChanged(this.room.id);
+      this.emit("game:state", this.gameState());
+      this.emitUsersUpdate();
+    } catch (error) {
+      this.ctx.log.error("room restart failed", { room_id: this.room.id, error: String(error) });
+    }
   }
 
   private runDue() {
     this.timer = null;
     // Each tick makes one step; a late timer may owe several (bounded so a bug cannot spin forever).
     for (let step = 0; step < 16; step++) {
-      const at = sentenceRace.nextTickAt(this.state);
+      const at = this.mode.nextTickAt(this.state);
       if (at === null || at > this.ctx.clock.now()) break;
       if (this.state.status === "countdown") this.state = withPool(this.state, this.env.pool(this.room.theme));
       const before = this.state;
-      const transition = sentenceRace.tick(this.state, this.gameCtx());
+      const transition = this.mode.tick(this.state, this.gameCtx());
       this.state = transition.state;
       for (const effect of transition.effects) this.perform(effect);
       if (this.state === before) break;
@@ -525,8 +627,13 @@ export class RoomHost {
     this.emit("chat:message", { ...this.systemFields("system"), message });
   }
 
+  /** What every player sees of the game (the sentence race shows everyone the same). */
+  private view() {
+    return this.mode.playerView(this.state, null);
+  }
+
   gameState() {
-    return { ...viewOf(this.state), server_time: iso(this.ctx.clock.now()) };
+    return { ...this.view(), server_time: iso(this.ctx.clock.now()) };
   }
 
   private counts() {
@@ -581,13 +688,14 @@ export class RoomHost {
   /** The Room entity of spec part 1 §3, live. */
   present(): RoomView {
     const counts = this.counts();
+    const view = this.view();
     return {
       ...presentRoomRow(this.room),
       ...counts,
       is_full: counts.total_participants >= this.room.maxUsers,
-      game_status: this.state.status,
-      countdown_seconds: viewOf(this.state).countdown_seconds,
-      next_game_at: viewOf(this.state).next_game_at,
+      game_status: view.status,
+      countdown_seconds: view.countdown_seconds,
+      next_game_at: view.next_game_at,
       ...this.lists(),
     };
   }

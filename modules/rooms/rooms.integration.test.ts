@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { guestNickname } from "../accounts";
 import { FakeClock } from "../kernel/clock";
 import { keystrokes, scoreTyping } from "../kernel/typing";
-import { createRoom, type GameFinishedEvent } from ".";
+import { createRoom, type GameFinishedEvent, importSentences } from ".";
 import { computeRewards } from "./rewards";
 import { type Client, closeAndWait, member, openClient } from "./test-support";
 
@@ -149,7 +149,8 @@ describe("a whole game: two members and a guest", () => {
     const feedbackA = await a.next("game:personal_feedback");
     const expectedA = scoreTyping(typo, sentence.text, seconds); // the client's figure is within 1.5 s
     expect(feedbackA).toMatchObject({ wpm: expectedA.wpm, accuracy: expectedA.accuracy, error_count: 1 });
-    expect(feedbackA.position).toBe(expectedA.accuracy >= 80 ? 3 : null);
+    const longEnough = [...typo].length * 100 >= [...sentence.text].length * 90;
+    expect(feedbackA.position).toBe(expectedA.accuracy >= 80 && longEnough ? 3 : null);
 
     // Everyone submitted: the game ends at once.
     expect(await g.next("game:state", (s) => s.status === "finished")).toMatchObject({ sentence });
@@ -193,7 +194,7 @@ describe("a whole game: two members and a guest", () => {
     const meA = (await server.api("GET", "/api/users/me", { token: alice.token })).body;
     expect(meA.coins).toBe(feedbackA.position === 3 ? 10 : 5);
 
-    const records = await server.api("GET", `/api/games/results/user/${bob.id}?limit=200`);
+    const records = await server.api("GET", `/api/games/results/user/${bob.id}?limit=200`, { token: bob.token });
     expect(records.status).toBe(200);
     expect(records.body).toHaveLength(1);
     expect(records.body[0]).toMatchObject({
@@ -256,6 +257,175 @@ describe("submissions", () => {
     expect(await g.next("error")).toMatchObject({ code: "implausible", event: "game:submission" });
     await g.sync();
     expect(g.all("game:personal_feedback")).toEqual([]);
+  });
+});
+
+describe("game integrity", () => {
+  const PROVERB = "천 리 길도 한 걸음부터 시작한다"; // 18 characters
+  let theme = 0;
+  /** A room whose only sentence is PROVERB. */
+  function proverbRoom() {
+    theme++;
+    const room = createRoom(server.ctx, { name: `속담 시험 방 ${theme}`, theme: `integrity${theme}` });
+    importSentences(server.ctx, `integrity${theme}`, [PROVERB]);
+    return room;
+  }
+  const submission = (roomId: number, sentenceId: number, text: string) => ({
+    room_id: roomId,
+    sentence_id: sentenceId,
+    typed_text: text,
+  });
+
+  test("the first 80 % of the sentence sent early gets a result but no position; the whole sentence wins", async () => {
+    const room = proverbRoom();
+    const alice = await member(server, "앞부분");
+    const bob = await member(server, "끝까지");
+    const a = await open({ token: alice.token });
+    const b = await open({ token: bob.token });
+    await join(a, room.id);
+    await join(b, room.id);
+    const state = await runToSentence([a, b]);
+    expect(state.sentence.text).toBe(PROVERB);
+
+    clock.advance(3_000);
+    const cutShort = [...PROVERB].slice(0, 15).join(""); // 83 % accurate, 83 % of the length
+    a.emit("game:submission", submission(room.id, state.sentence.id, cutShort));
+    expect(await a.next("game:personal_feedback")).toMatchObject({ position: null, accuracy: 83.33 });
+    clock.advance(2_000);
+    b.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
+    expect(await b.next("game:personal_feedback")).toMatchObject({ position: 1, accuracy: 100 });
+
+    const results = await a.next("game:results");
+    expect(results.results.map((r: { username: string; position: number | null }) => [r.username, r.position])).toEqual(
+      [
+        [bob.username, 1],
+        [alice.username, null],
+      ],
+    );
+    expect(results.results[0].rewards).toMatchObject({ coins: 30, medal: "gold" });
+    expect(results.results[1].rewards).toMatchObject({ coins: 5, medal: null });
+  });
+
+  test("a player alone gets the participation reward; the results show it", async () => {
+    const room = proverbRoom();
+    const solo = await member(server, "혼자");
+    const a = await open({ token: solo.token });
+    await join(a, room.id);
+    const state = await runToSentence([a]);
+    clock.advance(5_000);
+    a.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
+    const feedback = await a.next("game:personal_feedback");
+    const expected = computeRewards({ wpm: feedback.wpm, accuracy: 100, position: 1, participants: 1 });
+    expect(expected).toMatchObject({ coins: 5, medal: null, won: false });
+
+    const results = await a.next("game:results");
+    expect(results).toMatchObject({ participants: 1 });
+    expect(results.results[0]).toMatchObject({
+      position: 1,
+      win_streak: 0,
+      rewards: { experience: expected.experience, coins: 5, points: expected.points, medal: null },
+    });
+    expect(await a.next("user:stats_update")).toMatchObject({ coins: 5, gold_medals: 0, win_streak: 0 });
+    const me = (await server.api("GET", "/api/users/me", { token: solo.token })).body;
+    expect(me).toMatchObject({ coins: 5, gold_medals: 0, win_streak: 0, games_played: 1 });
+  });
+
+  test("a chat line far from the sentence sent as the answer is posted as chat and keeps the attempt", async () => {
+    const room = proverbRoom();
+    const u = await member(server, "수다");
+    const a = await open({ token: u.token });
+    const g = await open({ client_id: "chatty-guest-0001" });
+    await join(a, room.id);
+    await join(g, room.id, "join_anonymous");
+    const state = await runToSentence([a, g]);
+
+    clock.advance(100); // sooner than any real answer: as an attempt it would be refused as implausible
+    a.emit("chat_message", { room_id: room.id, message: "ㅋㅋㅋ 어렵네요", is_game_answer: true });
+    expect(await g.next("chat:message", (m) => m.message_type === "chat")).toMatchObject({
+      username: u.username,
+      message: "ㅋㅋㅋ 어렵네요",
+    });
+    await a.sync();
+    expect(a.all("error")).toEqual([]);
+    expect(a.all("game:personal_feedback")).toEqual([]);
+
+    clock.advance(4_000);
+    a.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
+    expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1, accuracy: 100 });
+  });
+});
+
+describe("game records (GET /api/games/results/user/{userId})", () => {
+  test("one's own records, anyone's for administrators; 401 anonymous, 403 others, with Korean details", async () => {
+    const room = newRoom();
+    const owner = await member(server, "기록주인");
+    const other = await member(server, "남의기록");
+    const admin = await server.createUser(`기록관리${roomCounter}`, {
+      admin: true,
+      email: `records-admin-${roomCounter}@example.com`,
+    });
+    const a = await open({ token: owner.token });
+    await join(a, room.id);
+    const state = await runToSentence([a]);
+    clock.advance(5_000);
+    a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
+    await a.next("game:results");
+    const path = `/api/games/results/user/${owner.id}`;
+
+    const anonymous = await server.api("GET", path);
+    expect(anonymous).toMatchObject({ status: 401, body: { detail: "로그인이 필요합니다." } });
+    const stranger = await server.api("GET", path, { token: other.token });
+    expect(stranger).toMatchObject({
+      status: 403,
+      body: { detail: "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다." },
+    });
+    for (const token of [owner.token, admin.token]) {
+      const allowed = await server.api("GET", path, { token });
+      expect(allowed.status).toBe(200);
+      expect(allowed.body).toEqual([expect.objectContaining({ room_name: room.name, position: 1 })]);
+    }
+  });
+});
+
+describe("account changes", () => {
+  test("an administrator's rename reaches the room: its users list, the next chat line and the results", async () => {
+    const room = newRoom();
+    const renamed = await member(server, "옛이름");
+    const admin = await server.createUser(`관리자${roomCounter}`, {
+      admin: true,
+      email: `rename-admin-${roomCounter}@example.com`,
+    });
+    const p = await open({ token: renamed.token });
+    const watcher = await open({ client_id: "rename-watcher-01" });
+    await join(p, room.id);
+    await join(watcher, room.id, "join_anonymous");
+
+    const newName = `새이름${roomCounter}`;
+    const res = await server.api("PUT", `/api/admin/users/${renamed.id}/username`, {
+      token: admin.token,
+      body: { new_username: newName, reason: "방 이름 반영 시험" },
+    });
+    expect(res.status).toBe(200);
+    const update = await watcher.next("room:users_update", (u) =>
+      u.users.some((x: { id: number; username: string }) => x.id === renamed.id && x.username === newName),
+    );
+    expect(update).toMatchObject({ room_id: room.id, user_count: 1, anonymous_count: 1 });
+    expect((await roomInfo(room.id)).users[0]).toMatchObject({ id: renamed.id, username: newName });
+
+    p.emit("chat_message", { room_id: room.id, message: "이름이 바뀌었어요" });
+    expect(await watcher.next("chat:message", (m) => m.message === "이름이 바뀌었어요")).toMatchObject({
+      user_id: renamed.id,
+      username: newName,
+      nickname: newName,
+    });
+
+    const state = await runToSentence([p, watcher]);
+    clock.advance(5_000);
+    p.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
+    expect(await watcher.next("game:submission_complete")).toMatchObject({ user_id: renamed.id, username: newName });
+    watcher.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: "모르겠다" });
+    const results = await watcher.next("game:results");
+    expect(results.results[0]).toMatchObject({ user_id: renamed.id, username: newName, nickname: newName });
   });
 });
 

@@ -26,12 +26,21 @@ export class RoomsRuntime implements HostEnv {
   /** Players inside a reconnect grace period → the room keeping their place. */
   private readonly graces = new Map<string, number>();
   private stopped = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
-  ) {}
+  ) {
+    // An administrator's rename (or any account change) reaches the rooms the member is in.
+    this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
+  }
+
+  /** The member is in one room at most; rooms are few, so each host is asked rather than keeping an index. */
+  private userUpdated(userId: number) {
+    for (const host of this.hosts.values()) host.refreshMember(userId);
+  }
 
   // --- HostEnv -------------------------------------------------------------------------------------------------
 
@@ -119,13 +128,30 @@ export class RoomsRuntime implements HostEnv {
     return rooms;
   }
 
+  /** A timer callback: nothing may escape it (under Bun a throw in a timer ends the process). */
   private flush() {
     this.flushTimer = null;
-    // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
-    const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
-    const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.present(id) ?? []) : [];
-    this.dirty.clear();
-    if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+    try {
+      // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
+      const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
+      const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.presentForLobby(id)) : [];
+      if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+    } catch (error) {
+      this.ctx.log.error("room list update failed", { error: String(error) });
+    } finally {
+      this.dirty.clear();
+    }
+  }
+
+  /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
+  private presentForLobby(roomId: number): RoomView[] {
+    try {
+      const room = this.present(roomId);
+      return room ? [room] : [];
+    } catch (error) {
+      this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
+      return [];
+    }
   }
 
   // --- sockets -------------------------------------------------------------------------------------------------
@@ -146,7 +172,7 @@ export class RoomsRuntime implements HostEnv {
     const host = this.host(roomId);
     if (!host) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
     const current = roomOfSocket(socket);
-    if (current !== roomId) host.assertRoomFor(socket.data.identity);
+    if (current !== roomId) host.assertRoomFor(socket);
     if (current !== undefined && current !== roomId) this.hosts.get(current)?.removeSocket(socket, true);
     // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
     const playerRoom = this.graces.get(playerKey(socket));
@@ -178,6 +204,7 @@ export class RoomsRuntime implements HostEnv {
 
   stop() {
     this.stopped = true;
+    this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
     for (const host of this.hosts.values()) host.stop();

@@ -6,11 +6,13 @@ import {
   chooseElapsed,
   DEFAULT_RACE_SETTINGS,
   gameDurationFor,
+  isChatAnswer,
   RACE_MESSAGES,
   type RaceEffect,
   type RacePlayer,
   type RaceSettings,
   type RaceState,
+  renamePlayer,
   type SubmitMove,
   sentenceRace,
   viewOf,
@@ -375,6 +377,43 @@ describe("submissions", () => {
   });
 });
 
+describe("game integrity", () => {
+  const TEN = { id: 2, text: "가나다라마바사아자차" }; // 10 characters, 20 keystrokes
+
+  test("an answer shorter than 90 % of the sentence gets a result but no position", () => {
+    const h = harness([TEN]);
+    h.startGame(player("a", 1), player("b", 2), player("c", 3), player("d", 4));
+    h.advance(5000);
+    h.submit("a", { typedText: "가나다라마바사아" }); // the first 80 %, sent first: 80 % accurate
+    h.submit("b", { typedText: "가나다라마바사아   " }); // trailing spaces are trimmed as for the score
+    h.submit("c", { typedText: "가나다라마바사아자" }); // exactly 90 %
+    h.submit("d", { typedText: "가나다라마바사아xy" }); // full length, 80 % accurate
+    expect(h.state.results.map((r) => [r.playerId, r.accuracy, r.position])).toEqual([
+      ["a", 80, null],
+      ["b", 80, null],
+      ["c", 90, 1],
+      ["d", 80, 2],
+    ]);
+  });
+
+  test("a chat line sent as an answer is an attempt only when it is at least 50 % accurate", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    expect(isChatAnswer(h.state, "a", "안녕하세요")).toBe(false); // waiting: ordinary chat
+    h.startGame(player("b", 2));
+    expect(isChatAnswer(h.state, "a", "ㅋㅋㅋ 어렵다")).toBe(false);
+    expect(isChatAnswer(h.state, "a", "안녕")).toBe(false); // 40 %
+    expect(isChatAnswer(h.state, "a", "안녕하")).toBe(true); // 60 %
+    expect(isChatAnswer(h.state, "a", "안녕하세요")).toBe(true);
+    h.advance(100);
+    expect(h.submit("a", { typedText: "안녕하세요" })).toMatchObject({ code: "implausible" });
+    expect(isChatAnswer(h.state, "a", "안녕하세요")).toBe(false); // the attempt is used up: chat from now on
+    h.advance(3000);
+    expect(h.submit("b", { typedText: "안녕하세요" }).ok).toBe(true);
+    expect(isChatAnswer(h.state, "b", "안녕하세요")).toBe(false);
+  });
+});
+
 describe("rewards", () => {
   test("formulae of product-rules.md", () => {
     // 300 타/분 × 95 % / 1000 = 28.5 → experience 10 + 28.5 + 30 = 68.5 → 69; points 29 (28.5 rounded)
@@ -414,12 +453,47 @@ describe("rewards", () => {
     });
   });
 
-  test("no medal in a game with a single participant", () => {
-    expect(computeRewards({ wpm: 300, accuracy: 100, position: 1, participants: 1 })).toMatchObject({
+  test("a game with a single participant gives the participation reward: no position bonus, medal or win", () => {
+    // 300 × 100 / 1000 = 30 → experience 10 + 30, coins 5, points 30
+    expect(computeRewards({ wpm: 300, accuracy: 100, position: 1, participants: 1 })).toEqual({
+      experience: 40,
+      coins: 5,
+      points: 30,
       medal: null,
-      coins: 30,
-      won: true,
+      won: false,
+      wpm: 300,
+      accuracy: 100,
     });
+  });
+
+  test("a lone player's game: first place on the board, participation reward, streak not extended", () => {
+    const h = harness();
+    h.startGame(player("a", 1));
+    h.advance(6000);
+    h.submit("a", { typedText: "안녕하세요" }); // 120 타/분, 100 %
+    const finished = h.take().find((e) => e.type === "finished");
+    const game = finished?.type === "finished" ? finished.game : null;
+    expect(game?.participants).toBe(1);
+    expect(game?.standings[0]).toMatchObject({
+      position: 1,
+      winStreak: 0,
+      rewards: { experience: 22, coins: 5, points: 12, medal: null, won: false },
+    });
+    expect(h.state.streaks).toEqual({ a: 0 });
+  });
+
+  test("two players who submitted make a ranked game, even when one of them has no position", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(6000);
+    h.submit("a", { typedText: "안녕하세요" });
+    h.submit("b", { typedText: "안" });
+    const finished = h.take().find((e) => e.type === "finished");
+    const standings = finished?.type === "finished" ? finished.game.standings : [];
+    expect(standings.map((s) => [s.position, s.rewards?.coins, s.rewards?.medal, s.winStreak])).toEqual([
+      [1, 30, "gold", 1],
+      [null, 5, null, 0],
+    ]);
   });
 
   test("standings carry rewards for members only, and streaks of consecutive first places", () => {
@@ -444,5 +518,56 @@ describe("rewards", () => {
     h.submit("a", { typedText: "안녕하세요" });
     const second = h.take().find((e) => e.type === "finished");
     expect(second?.type === "finished" && second.game.standings.map((s) => s.winStreak)).toEqual([2, 0]);
+  });
+});
+
+describe("win streaks are kept only for players in the room", () => {
+  test("a player who leaves is forgotten, also one who leaves after answering and before the end", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2), player("c", 3));
+    h.advance(5000);
+    h.submit("b", { typedText: "안녕하세요" });
+    h.leave("b"); // answered first, then left while the game goes on
+    h.submit("a", { typedText: "안녕하세요" });
+    h.submit("c", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+    expect(h.state.streaks).toEqual({ a: 0, c: 0 });
+
+    h.advance(5000 + 8000 + 5000);
+    h.submit("a", { typedText: "안녕하세요" });
+    h.submit("c", { typedText: "안녕하세요" });
+    expect(h.state.streaks).toEqual({ a: 1, c: 0 });
+    h.leave("a");
+    expect(h.state.streaks).toEqual({ c: 0 });
+  });
+
+  test("guests coming and going leave no trace: the table never outgrows the room", () => {
+    const h = harness();
+    h.join(player("host", 1));
+    for (let i = 0; i < 50; i++) {
+      const visitor = player(`visitor${i}`);
+      h.join(visitor);
+      h.advance(8000 + 5000);
+      expect(h.state.status).toBe("in_progress");
+      h.submit(visitor.id, { typedText: "안녕하세요" });
+      h.submit("host", { typedText: "안녕하세요" });
+      h.leave(visitor.id);
+      h.advance(5000);
+      expect(Object.keys(h.state.streaks).length).toBeLessThanOrEqual(h.state.players.length);
+    }
+    expect(Object.keys(h.state.streaks)).toEqual(["host"]);
+  });
+});
+
+describe("renamePlayer", () => {
+  test("a renamed player shows the new name in the players and in this game's results", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(5000);
+    h.submit("a", { typedText: "안녕하세요" });
+    const renamed = renamePlayer(h.state, "a", "새이름");
+    expect(renamed.players.map((p) => p.name)).toEqual(["새이름", "user2"]);
+    expect(renamed.results.map((r) => r.name)).toEqual(["새이름"]);
+    expect(h.state.players[0].name).toBe("user1"); // states are never mutated
   });
 });

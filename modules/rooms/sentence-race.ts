@@ -1,7 +1,7 @@
 import type { GameRewardDelta } from "../accounts";
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
 import { keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
-import { computeRewards } from "./rewards";
+import { computeRewards, isRankedGame } from "./rewards";
 
 /**
  * The sentence race (product-rules.md "Typing rooms"), a pure game mode: the host feeds it joins, leaves,
@@ -26,6 +26,10 @@ export interface RaceSettings {
   durationSlackSeconds: number;
   /** Results at or above this accuracy get a position. */
   positionAccuracy: number;
+  /** ...and only when the answer is at least this percentage of the sentence's length (a cut-short answer). */
+  positionMinLengthPercent: number;
+  /** A chat line sent as a game answer below this accuracy is ordinary chat (no attempt used). */
+  chatAnswerMinAccuracy: number;
   /** Faster than this (타/분, unweighted) is implausible. */
   maxPlausibleSpeed: number;
   /** A submission sooner than this after the start cannot have seen the sentence. */
@@ -46,6 +50,8 @@ export const DEFAULT_RACE_SETTINGS: RaceSettings = {
   referenceSpeed: 200,
   durationSlackSeconds: 5,
   positionAccuracy: 80,
+  positionMinLengthPercent: 90,
+  chatAnswerMinAccuracy: 50,
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
   latencyAllowanceSeconds: 1.5,
@@ -99,7 +105,7 @@ export interface RaceState {
   results: readonly RaceResult[];
   /** Players of the current game whose one attempt was refused as implausible (no result, no retry). */
   rejected: readonly string[];
-  /** Consecutive first places per player in this room (guests have no stored streak). */
+  /** Consecutive first places of the players present (guests have no stored streak); forgotten on leave. */
   streaks: Readonly<Record<string, number>>;
 }
 
@@ -247,16 +253,31 @@ function standingsOf(state: RaceState): { standings: StandingEntry[]; streaks: R
     ...state.results.filter((r) => r.position !== null).sort((a, b) => a.position! - b.position!),
     ...state.results.filter((r) => r.position === null),
   ];
-  const streaks = { ...state.streaks };
+  const streaks = streaksOfPresent(state);
   const standings = ordered.map((result) => {
-    streaks[result.playerId] = result.position === 1 ? (streaks[result.playerId] ?? 0) + 1 : 0;
+    const won = result.position === 1 && isRankedGame(participants);
+    const winStreak = won ? (state.streaks[result.playerId] ?? 0) + 1 : 0;
+    // A player who answered and then left is shown with the streak but not remembered.
+    if (isPresent(state, result.playerId)) streaks[result.playerId] = winStreak;
     const rewards =
       result.userId === null
         ? null
         : computeRewards({ wpm: result.wpm, accuracy: result.accuracy, position: result.position, participants });
-    return { ...result, rewards, winStreak: streaks[result.playerId] };
+    return { ...result, rewards, winStreak };
   });
   return { standings, streaks };
+}
+
+const isPresent = (state: RaceState, playerId: string) => state.players.some((p) => p.id === playerId);
+
+/**
+ * The streaks of the players in the room, copied: O(room), since a player's entry goes when they leave (a table
+ * of every guest who ever played would grow for as long as the server runs, and be copied after every game).
+ */
+function streaksOfPresent(state: RaceState): Record<string, number> {
+  const streaks: Record<string, number> = {};
+  for (const { id } of state.players) if (id in state.streaks) streaks[id] = state.streaks[id];
+  return streaks;
 }
 
 function finish(state: RaceState, now: number): T {
@@ -293,6 +314,29 @@ function tickInProgress(state: RaceState, ctx: GameContext): T {
   if (last === null) effects.push({ type: "end_countdown_message", seconds: remaining });
   effects.push({ type: "end_countdown_number", number: remaining });
   return { state: { ...state, endCountdownNumber: remaining }, effects };
+}
+
+const lengthOf = (text: string) => [...normalizeAnswer(text)].length;
+
+/**
+ * A result takes a place only when it is accurate enough AND not cut short: the first 80 % of a sentence sent
+ * early is 80 % accurate, but it must not beat the players who typed it all. Lengths in characters after the
+ * scoring's normalisation; integer arithmetic, so exactly 90 % passes.
+ */
+export function earnsPosition(typed: string, sentence: string, accuracy: number, settings: RaceSettings) {
+  const longEnough = lengthOf(typed) * 100 >= lengthOf(sentence) * settings.positionMinLengthPercent;
+  return accuracy >= settings.positionAccuracy && longEnough;
+}
+
+/**
+ * Whether a chat line sent with is_game_answer is the player's attempt: only during in_progress, before the
+ * player's attempt, and when it is at least 50 % accurate against the sentence. Anything else is ordinary chat,
+ * so "ㅋㅋ 어렵다" sent with the answer flag neither uses up the attempt nor counts as an implausible result.
+ */
+export function isChatAnswer(state: RaceState, playerId: string, text: string): boolean {
+  if (state.status !== "in_progress" || !state.sentence || attempted(state, playerId)) return false;
+  const { accuracy } = scoreTyping(text, state.sentence.text, 1);
+  return accuracy >= state.settings.chatAnswerMinAccuracy;
 }
 
 /** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
@@ -350,7 +394,7 @@ function submit(
     accuracy: score.accuracy,
     errorCount: score.error_count,
     completionTime: round2(elapsed),
-    position: score.accuracy >= settings.positionAccuracy ? positioned + 1 : null,
+    position: earnsPosition(move.typedText, state.sentence!.text, score.accuracy, settings) ? positioned + 1 : null,
     submittedAt: ctx.now,
   };
   const next: RaceState = { ...state, results: [...state.results, result] };
@@ -424,7 +468,8 @@ export const sentenceRace = {
 
   onPlayerLeave(state, playerId, ctx) {
     if (!state.players.some((p) => p.id === playerId)) return same(state);
-    const left = { ...state, players: state.players.filter((p) => p.id !== playerId) };
+    const players = state.players.filter((p) => p.id !== playerId);
+    const left = { ...state, players, streaks: streaksOfPresent({ ...state, players }) };
     if (left.status === "in_progress" && everyoneSubmitted(left)) return finish(left, ctx.now);
     if (left.players.length > 0 || (left.status !== "waiting" && left.status !== "countdown")) return same(left);
     // Nobody left before the sentence came out: stop the loop until someone joins.
@@ -440,6 +485,9 @@ export const sentenceRace = {
   GameStateView
 >;
 
+/** The sentence race as a value: hosts take the mode from their settings (a test may wrap it). */
+export type RaceMode = typeof sentenceRace;
+
 /** The game:state payload (spec part 1 §3 "Game state"); every player sees the same. */
 export function viewOf(state: RaceState): GameStateView {
   return {
@@ -451,6 +499,23 @@ export function viewOf(state: RaceState): GameStateView {
     countdown_seconds: countdownSecondsOf(state),
     next_game_at: iso(state.nextGameAt),
     ends_at: iso(state.endsAt),
+  };
+}
+
+/**
+ * A new waiting game for these players, built from a fresh `setup` state: what a host starts over with after a
+ * failure, trusting nothing of the state that failed.
+ */
+export const restartedRace = (fresh: RaceState, players: readonly RacePlayer[], now: number): RaceState =>
+  toWaiting({ ...fresh, players }, now);
+
+/** A player's new display name (the account was renamed): in the players and this game's results alike. */
+export function renamePlayer(state: RaceState, playerId: string, name: string): RaceState {
+  const rename = <P extends { name: string }>(entry: P, id: string) => (id === playerId ? { ...entry, name } : entry);
+  return {
+    ...state,
+    players: state.players.map((p) => rename(p, p.id)),
+    results: state.results.map((r) => rename(r, r.playerId)),
   };
 }
 
