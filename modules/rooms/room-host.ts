@@ -4,6 +4,7 @@ import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, badRequest, tooManyRequests } from "../kernel/errors";
 import type { Transition } from "../kernel/game-mode";
+import { addressLimitKey } from "../kernel/request-info";
 import type { AppServer, AppSocket, SocketIdentity } from "../kernel/socket";
 import { scoreTyping } from "../kernel/typing";
 import type { RoomRow } from "./schema";
@@ -65,7 +66,8 @@ const setRoomOfSocket = (socket: AppSocket, roomId: number | undefined) => {
 };
 
 /** The socket's address as the handshake found it; "unknown" when no middleware set one (all such guests share it). */
-const addressOf = (socket: AppSocket) => socket.data.ip || "unknown";
+/** Guests are counted per address, IPv6 by its /64 (one subscriber holds a whole /64), as accounts' limits do. */
+const addressOf = (socket: AppSocket) => (socket.data.ip ? addressLimitKey(socket.data.ip) : "unknown");
 
 /** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
 export const playerIdOf = (identity: SocketIdentity) =>
