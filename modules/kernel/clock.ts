@@ -32,16 +32,26 @@ export class FakeClock implements Clock {
   clearTimeout(handle: TimerHandle) {
     if (handle && typeof handle === "object" && "id" in handle) this.timers.delete(handle.id as number);
   }
+  /** Time passes and due timers fire at their times, in order. */
   advance(ms: number) {
     const target = this.current + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
+    for (let due = this.earliest(target); due; due = this.earliest(target)) {
       this.timers.delete(due[0]);
       this.current = due[1].at;
       due[1].fn();
     }
     this.current = target;
+  }
+  /** Time passes but nothing fires (a stalled process); the next `advance` fires the overdue timers late. */
+  stall(ms: number) {
+    this.current += ms;
+  }
+  private earliest(until: number) {
+    let best: [number, { at: number; fn: () => void }] | undefined;
+    for (const entry of this.timers) {
+      if (entry[1].at <= until && (!best || entry[1].at < best[1].at)) best = entry;
+    }
+    return best;
   }
   pendingTimers() {
     return this.timers.size;

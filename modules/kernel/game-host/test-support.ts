@@ -1,5 +1,4 @@
-import type { Clock, TimerHandle } from "../clock";
-import { seededRandom } from "../clock";
+import { FakeClock, seededRandom } from "../clock";
 import type { GameMode, GamePlayer, Transition } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
@@ -13,47 +12,9 @@ import { GameScheduler } from "./scheduler";
  * scripted toy mode + presenter whose callbacks throw on demand.
  */
 
-export class TestClock implements Clock {
-  private current = Date.UTC(2026, 0, 1);
-  private nextId = 1;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-
-  now() {
-    return this.current;
-  }
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.current + Math.max(0, ms), fn });
-    return { id };
-  }
-  clearTimeout(handle: TimerHandle) {
-    if (handle && typeof handle === "object" && "id" in handle) this.timers.delete(handle.id as number);
-  }
-  /** Time passes and due timers fire at their times, in order. */
-  advance(ms: number) {
-    const target = this.current + ms;
-    for (let due = this.earliest(target); due; due = this.earliest(target)) {
-      this.timers.delete(due[0]);
-      this.current = due[1].at;
-      due[1].fn();
-    }
-    this.current = target;
-  }
-  /** Time passes but nothing fires (a stalled process); the next `advance` fires the overdue timers late. */
-  stall(ms: number) {
-    this.current += ms;
-  }
-  pendingTimers() {
-    return this.timers.size;
-  }
-  private earliest(until: number) {
-    let best: [number, { at: number; fn: () => void }] | undefined;
-    for (const entry of this.timers) {
-      if (entry[1].at <= until && (!best || entry[1].at < best[1].at)) best = entry;
-    }
-    return best;
-  }
-}
+/** The kernel's FakeClock, which can also stall. */
+export const TestClock = FakeClock;
+export type TestClock = FakeClock;
 
 export interface Received {
   event: string;
