@@ -37,6 +37,11 @@ export interface GameMode<State, Settings, Move, Effect, View> {
   nextTickAt(state: State): number | null;
   onPlayerJoin(state: State, player: GamePlayer, ctx: GameContext): Transition<State, Effect>;
   onPlayerLeave(state: State, playerId: string, ctx: GameContext): Transition<State, Effect>;
+  /**
+   * A player already in the game is now shown differently (an administrator renamed the account): the mode puts
+   * the new `player` (same id) wherever it keeps the old one. Without it the mode's state keeps the old fields.
+   */
+  onPlayerUpdate?(state: State, player: GamePlayer, ctx: GameContext): Transition<State, Effect>;
   /** What one player may see (hides other players' private data; the sentence race shows everything). */
   playerView(state: State, playerId: string | null): View;
   /**

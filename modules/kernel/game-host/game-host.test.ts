@@ -83,6 +83,35 @@ describe("members and their sockets", () => {
   });
 });
 
+describe("updates", () => {
+  test("an update replaces the member's player (and data), tells the mode, then the presenter", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    const renamed = { ...alice, name: "앨리스" };
+    expect(host.input({ type: "update", player: renamed })).toEqual({ ok: true });
+
+    expect(host.member(alice.id)?.player.name).toBe("앨리스");
+    expect(world.emitter.received(a, "toy:renamed").map((r) => r.payload.name)).toEqual(["앨리스"]);
+    expect(world.emitter.received(a, "toy:updated").map((r) => r.payload.name)).toEqual(["앨리스"]);
+    expect(world.emitter.events(a).slice(-2)).toEqual(["toy:renamed", "toy:updated"]);
+    expect(host.size).toBe(1);
+  });
+
+  test("an update for someone not in the game is refused and changes nothing", () => {
+    const world = toyWorld();
+    const host = world.game();
+    const a = join(host, alice);
+    expect(host.input({ type: "update", player: bob })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.notInGame,
+      code: "not_in_game",
+    });
+    expect(host.size).toBe(1);
+    expect(world.emitter.received(a, "toy:updated")).toEqual([]);
+  });
+});
+
 describe("reconnect grace", () => {
   test("a dropped last socket keeps the place; a new socket within the grace period resumes silently", () => {
     const world = toyWorld();

@@ -33,6 +33,7 @@ export interface GameMember<P extends GamePlayer = GamePlayer, D = undefined> {
 }
 
 interface Seat<P extends GamePlayer, D> extends GameMember<P, D> {
+  player: P;
   /** The grace expiry while the member has no socket. */
   grace: ScheduledJob | null;
 }
@@ -46,6 +47,8 @@ interface Seat<P extends GamePlayer, D> extends GameMember<P, D> {
  * - `drop`: a socket's connection was lost; the player keeps their place for `graceMs`.
  * - `expire`: ends a pending grace period now (the player went to another game meanwhile).
  * - `move`: the mode's `move`; `command`: the presenter's own input (e.g. a room's chat message).
+ * - `update`: a member is shown differently (a rename, new figures): the member's `player` (same id) and, when
+ *   given, `data` are replaced, the mode's `onPlayerUpdate` applied, the presenter's `updated` called.
  * With `socketId`, a move or command is refused unless that socket is the member's.
  */
 export type GameInput<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> =
@@ -54,7 +57,8 @@ export type GameInput<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   | { type: "drop"; playerId: string; socketId: string }
   | { type: "expire"; playerId: string }
   | { type: "move"; playerId: string; socketId?: string; move: MoveOf<M> }
-  | { type: "command"; playerId: string; socketId?: string; command: C };
+  | { type: "command"; playerId: string; socketId?: string; command: C }
+  | { type: "update"; player: P; data?: D };
 
 /**
  * What one mode adds to the generic host: effects → socket events (through `host.broadcast`/`send`/`sendToUser`)
@@ -69,6 +73,8 @@ export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = Gam
   joined?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
   /** A player is out (left, or their grace period ran out); the mode has been told already. */
   left?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
+  /** A member's player or data was replaced (`update` input), after the mode's `onPlayerUpdate`. */
+  updated?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
   /** The presenter's own input; may play a move with `host.play`. Undefined means accepted. */
   command?(
     host: GameHost<M, P, D, C>,
@@ -269,6 +275,8 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
         return this.seatOf(input.playerId, input.socketId) ? this.playMove(input.playerId, input.move) : NOT_IN_GAME;
       case "command":
         return this.command(input.playerId, input.socketId, input.command);
+      case "update":
+        return this.update(input.player, input);
     }
   }
 
@@ -377,6 +385,16 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
       return { ok: false, error: result.error, code: result.code };
     }
     this.apply(result);
+    return ACCEPTED;
+  }
+
+  private update(player: P, input: { data?: D }): InputResult {
+    const seat = this.seats.get(player.id);
+    if (!seat) return NOT_IN_GAME;
+    seat.player = player;
+    if ("data" in input) seat.data = input.data as D;
+    if (this.mode.onPlayerUpdate) this.apply(this.mode.onPlayerUpdate(this.current, player, this.context()));
+    this.options.presenter.updated?.(this, seat);
     return ACCEPTED;
   }
 

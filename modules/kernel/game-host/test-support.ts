@@ -117,7 +117,8 @@ export type ToyEffect =
   | { type: "phase"; phase: ToyState["phase"] }
   | { type: "count"; number: number }
   | { type: "answered"; playerId: string; text: string; position: number }
-  | { type: "finished"; answers: ToyState["answers"] };
+  | { type: "finished"; answers: ToyState["answers"] }
+  | { type: "renamed"; playerId: string; name: string };
 
 export interface ToyMove {
   text: string;
@@ -232,6 +233,9 @@ export function toyMode(faults: Faults = {}, trace?: string[]) {
       // The last player left before the round began: stop until someone comes.
       return { state: waiting(left, ctx.now), effects: [{ type: "phase", phase: "waiting" }] };
     },
+    onPlayerUpdate(state, player) {
+      return { state, effects: [{ type: "renamed", playerId: player.id, name: player.name }] };
+    },
     playerView: (state, playerId) => ({
       phase: state.phase,
       count: state.count,
@@ -312,6 +316,9 @@ export function toyPresenter(
     },
     left(host, member) {
       host.broadcast("toy:left", { playerId: member.player.id });
+    },
+    updated(host, member) {
+      host.broadcast("toy:updated", { playerId: member.player.id, name: member.player.name });
     },
     command(host, member, command) {
       if (command.type === "answer") return host.play(member.player.id, { text: command.text });
