@@ -1,10 +1,12 @@
 /**
  * Submissions scored per second at saturation, without sockets: the work the server does per submission and per
  * game, back to back on one core. Each game goes through the rooms module's own code: the sentence race
- * (sentenceRace.move: checks, modules/kernel/typing.ts scoring, positions; finish: standings and rewards) and
- * `recordGame` (the game row, every result and each member's rewards in ONE synchronous SQLite transaction, on a
- * file database with the server's pragmas). 20 players per game; run once with guests only (the load test's
- * population) and once with members only (20 reward updates per transaction, the heaviest case).
+ * (sentenceRace.move: checks, modules/kernel/typing.ts scoring, positions; finish: standings and rewards) and the
+ * writes the room's presenter queues (modules/rooms/records.ts): one games-module `recordResult` transaction per
+ * accepted result, then at the finish `finishGame` (medals) and accounts' `applyGameRewards` (each member paid
+ * once), on a file database with the server's pragmas. 20 players per game; run once with guests only (the load
+ * test's population) and once with members only (20 reward updates in the finish's rewards transaction, the
+ * heaviest case).
  *
  * Both wall-clock and CPU-time rates are printed: on a shared machine the CPU-time rate is the one to trust.
  * Bounded: each case runs for BENCH_SCORING_SECONDS (default 5) or 200,000 games, whichever comes first.
@@ -15,9 +17,11 @@ import { modules } from "../apps/server/modules";
 import { users } from "../db/core/schema";
 import { tempConfig } from "../db/testing";
 import { createRandom } from "../modules/kernel/clock";
+import type { GameRef } from "../modules/kernel/game-mode";
 import { createRoom } from "../modules/rooms";
+import { finishRaceGame, recordRaceResult } from "../modules/rooms/records";
 import { type FinishedGame, type RacePlayer, type RaceState, sentenceRace } from "../modules/rooms/sentence-race";
-import { loadSentencePool, recordGame } from "../modules/rooms/service";
+import { loadSentencePool } from "../modules/rooms/service";
 
 const SECONDS = Math.min(60, Number(process.env.BENCH_SCORING_SECONDS ?? 5));
 const MAX_GAMES = 200_000;
@@ -58,8 +62,10 @@ function typo(text: string): string {
   return chars.join("");
 }
 
-/** One whole game: join, countdown, sentence, 20 scored submissions (the last one finishes it), one write. */
-function playGame(players: RacePlayer[], clock: { now: number }): number {
+let round = 0;
+
+/** One whole game: join, countdown, sentence, 20 scored submissions (the last one finishes it), and its writes. */
+async function playGame(players: RacePlayer[], clock: { now: number }): Promise<number> {
   let state: RaceState = sentenceRace.setup({ roomId: room.id, pool });
   const at = () => ({ now: clock.now, random });
   for (const player of players) state = sentenceRace.onPlayerJoin(state, player, at()).state;
@@ -68,6 +74,13 @@ function playGame(players: RacePlayer[], clock: { now: number }): number {
     state = sentenceRace.tick(state, at()).state;
   }
   const text = state.sentence!.text;
+  const ref: GameRef = {
+    mode: "sentence_race",
+    sourceId: room.id,
+    sourceName: room.name,
+    round: ++round,
+    startedAt: state.startedAt!,
+  };
   let finished: FinishedGame | null = null;
   let scored = 0;
   clock.now = state.startedAt! + 8_000; // a plausible typing time (the race rejects > 1,500 타/분)
@@ -83,24 +96,27 @@ function playGame(players: RacePlayer[], clock: { now: number }): number {
     if (!result.ok) continue;
     scored++;
     state = result.state;
-    for (const effect of result.effects) if (effect.type === "finished") finished = effect.game;
+    for (const effect of result.effects) {
+      if (effect.type === "submitted") await recordRaceResult(ctx, ref, effect.result);
+      if (effect.type === "finished") finished = effect.game;
+    }
   }
-  if (finished) recordGame(ctx.db, { id: room.id, name: room.name }, finished);
+  if (finished) await finishRaceGame(ctx, ref, finished);
   clock.now += 60_000;
   return scored;
 }
 
-function measure(kind: "guests" | "members") {
+async function measure(kind: "guests" | "members") {
   const players = playersOf(kind);
   const clock = { now: Date.now() };
-  for (let i = 0; i < 50; i++) playGame(players, clock); // warm-up (JIT, SQLite page cache)
+  for (let i = 0; i < 50; i++) await playGame(players, clock); // warm-up (JIT, SQLite page cache)
   let games = 0;
   let submissions = 0;
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   const deadline = start + SECONDS * 1000;
   while (performance.now() < deadline && games < MAX_GAMES) {
-    submissions += playGame(players, clock);
+    submissions += await playGame(players, clock);
     games++;
   }
   const seconds = (performance.now() - start) / 1000;
@@ -118,7 +134,7 @@ function measure(kind: "guests" | "members") {
   };
 }
 
-const result = { players_per_game: PLAYERS, guests: measure("guests"), members: measure("members") };
+const result = { players_per_game: PLAYERS, guests: await measure("guests"), members: await measure("members") };
 console.log(`BENCH_SCORING ${JSON.stringify(result)}`);
 ctx.sqlite.close();
 config.cleanup();

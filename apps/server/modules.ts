@@ -1,7 +1,7 @@
 import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
-import { gamesModule } from "../../modules/games";
+import { createGamesModule } from "../../modules/games";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
@@ -13,7 +13,8 @@ import { systemModule } from "../../modules/system";
 export const modules: readonly AppModule[] = [
   accountsModule,
   systemModule,
-  gamesModule,
+  // The games module serves the records route (GET /api/games/results/user/{userId}) since rooms moved onto it.
+  createGamesModule({ serveRoutes: true }),
   roomsModule,
   boardModule,
   adminModule,

@@ -56,4 +56,10 @@ export type { AuthUser, Guards } from "./auth";
 export { guestNickname } from "./auth";
 export { ErrorSchema, UserSchema } from "./model";
 export { type PublicUser, presentUser } from "./presenter";
-export { type AccountsService, applyGameRewards, type GameRewardDelta } from "./service";
+export {
+  type AccountsService,
+  applyGameRewards,
+  type GameRewardDelta,
+  type GameRewardGrant,
+  type RewardedFigures,
+} from "./service";

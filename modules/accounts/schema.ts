@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../../db/core/schema";
 
 /**
@@ -71,5 +71,26 @@ export const accountChanges = sqliteTable(
   (table) => [
     index("accounts_session_closures_at_idx").on(table.at),
     index("accounts_session_closures_user_at_idx").on(table.userId, table.at),
+  ],
+);
+
+/**
+ * Which game's rewards each member has been paid: written in the transaction that pays them, so a retried or
+ * repeated finish of one game never pays twice. `game_key` names the game (`games:<games module's game id>`).
+ * Only a retry needs a row, and retries come within seconds: rows older than a day are pruned as games finish.
+ */
+export const rewardGrants = sqliteTable(
+  "accounts_reward_grants",
+  {
+    gameKey: text("game_key").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    grantedAt: integer("granted_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.gameKey, table.userId] }),
+    index("accounts_reward_grants_granted_at_idx").on(table.grantedAt),
+    index("accounts_reward_grants_user_idx").on(table.userId),
   ],
 );

@@ -1,4 +1,4 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { type UserRow, users } from "../../db/core/schema";
 import {
@@ -14,8 +14,8 @@ import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, u
 import type { EventBus } from "../kernel/events";
 import { type AccountChange, recordAccountChange, sessionsClosedAt } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
-import { experienceForNextLevel, presentUser } from "./presenter";
-import { loginHistory } from "./schema";
+import { experienceForNextLevel, type PublicUser, presentUser } from "./presenter";
+import { loginHistory, rewardGrants } from "./schema";
 import type { AddressThrottle, LoginThrottle } from "./throttle";
 import {
   type AccessTokens,
@@ -427,7 +427,7 @@ function rewardQueriesFor(tx: DbOrTx) {
  * Applies one game's rewards to a user inside the caller's (synchronous) transaction, levelling up as
  * often as the experience allows. Returns the new figures for `user:stats_update`.
  */
-export function applyGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDelta, at: number) {
+function addGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDelta, at: number) {
   const queries = rewardQueriesFor(tx);
   const row = queries.select.get({ id: userId });
   if (!row) return null;
@@ -456,4 +456,54 @@ export function applyGameRewards(tx: DbOrTx, userId: number, delta: GameRewardDe
   };
   queries.update.run({ ...next, id: userId });
   return { ...presentUser({ ...row, ...next }), leveled_up: level > row.level };
+}
+
+/** One member's rewards of one game. */
+export interface GameRewardGrant {
+  userId: number;
+  delta: GameRewardDelta;
+}
+
+/** A member's figures after a game (`user:stats_update`); `already_granted` when an earlier call paid them. */
+export type RewardedFigures = PublicUser & { leveled_up: boolean; already_granted: boolean };
+
+/** A grant row is needed only while a finish may be retried (seconds); a day is far beyond that. */
+export const REWARD_GRANT_RETENTION_MS = 86_400_000;
+
+/**
+ * Pays one game's rewards to its members in ONE transaction, at most once per (game key, member): each member's
+ * grant row is written with the figures, so a retried or repeated call (a finish write tried again after an error)
+ * pays nothing twice and answers the member's current figures with `already_granted`. A member deleted meanwhile
+ * is skipped. `game.key` must name the game for good (the games module's id: `games:<id>`). The only way game
+ * modes change a user's figures.
+ */
+export async function applyGameRewards(
+  db: DbOrTx,
+  game: { key: string; at: number },
+  grants: readonly GameRewardGrant[],
+): Promise<Map<number, RewardedFigures>> {
+  return db.transaction((tx) => {
+    tx.delete(rewardGrants)
+      .where(lt(rewardGrants.grantedAt, new Date(game.at - REWARD_GRANT_RETENTION_MS)))
+      .run();
+    const figures = new Map<number, RewardedFigures>();
+    for (const grant of grants) {
+      const paid = grantOnce(tx, game, grant);
+      if (paid) figures.set(grant.userId, paid);
+    }
+    return figures;
+  });
+}
+
+function grantOnce(tx: DbOrTx, game: { key: string; at: number }, { userId, delta }: GameRewardGrant) {
+  const row = rewardQueriesFor(tx).select.get({ id: userId });
+  if (!row) return null;
+  const granted = tx
+    .insert(rewardGrants)
+    .values({ gameKey: game.key, userId, grantedAt: new Date(game.at) })
+    .onConflictDoNothing()
+    .returning({ userId: rewardGrants.userId })
+    .get();
+  if (!granted) return { ...presentUser(row), leveled_up: false, already_granted: true };
+  return { ...addGameRewards(tx, userId, delta, game.at)!, already_granted: false };
 }

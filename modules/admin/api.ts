@@ -13,7 +13,7 @@ export function adminApi(ctx: ModuleContext) {
       db: ctx.db,
       accounts: accountsApi(ctx).service,
       now: () => ctx.clock.now(),
-      // Resolved on every call: the rooms module may register its provider after this service was built.
+      // Resolved on every call: a test may register its own provider after this service was built.
       gameStats: () => gameStatsProvider(ctx),
     });
     instances.set(ctx, service);

@@ -1,14 +1,14 @@
+import { countGames } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
-import { countGames as countRoomGames } from "../rooms";
 
 /**
- * Game figures for the dashboard and `madang stats`, read through the public API of each module that stores
- * games (rooms now; the duel and guild games add their counters here when they land). Tests may register a
- * provider of their own for a context.
+ * Game figures for the dashboard and `madang stats`, read through the games module's public API (it stores the
+ * games of every mode: the rooms' sentence race now, guild games and the duel when they land). Tests may register
+ * a provider of their own for a context.
  */
 export interface GameStatsProvider {
-  /** Games finished in [from, to) (epoch ms); without a range, all games ever. */
-  countGames(range?: { from: number; to: number }): number;
+  /** Games finished in [from, to) (epoch ms); without a range, all finished games ever. */
+  countGames(range?: { from: number; to: number }): number | Promise<number>;
 }
 
 const providers = new WeakMap<ModuleContext, GameStatsProvider>();
@@ -17,8 +17,8 @@ export function registerGameStatsProvider(ctx: ModuleContext, provider: GameStat
   providers.set(ctx, provider);
 }
 
-const fromGameModules = (ctx: ModuleContext): GameStatsProvider => ({
-  countGames: (range) => countRoomGames(ctx, range),
+const fromGamesModule = (ctx: ModuleContext): GameStatsProvider => ({
+  countGames: (range) => countGames(ctx, range),
 });
 
-export const gameStatsProvider = (ctx: ModuleContext): GameStatsProvider => providers.get(ctx) ?? fromGameModules(ctx);
+export const gameStatsProvider = (ctx: ModuleContext): GameStatsProvider => providers.get(ctx) ?? fromGamesModule(ctx);

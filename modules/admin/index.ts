@@ -6,7 +6,7 @@ import { adminRoutes } from "./routes";
 
 export const adminModule = defineModule({
   name: "admin",
-  dependsOn: ["accounts", "rooms"],
+  dependsOn: ["accounts", "games", "rooms"],
   migrations,
   routes: adminRoutes,
   commands: adminCommands,

@@ -273,27 +273,28 @@ export function createAdminService(deps: AdminDeps) {
     return new Map(rows.map((r) => [seoulDate(r.day * DAY_MS), r.n]));
   }
 
-  function dashboard() {
+  async function dashboard() {
     const at = now();
     const today = seoulDayStart(at);
     const games = deps.gameStats();
     const countUsers = (where?: SQL) => db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
     const firstDay = today - (DASHBOARD_DAYS - 1) * DAY_MS;
     const registrations = registrationsPerDay(firstDay);
-    const daily = Array.from({ length: DASHBOARD_DAYS }, (_, i) => {
-      const from = firstDay + i * DAY_MS;
+    const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => firstDay + i * DAY_MS);
+    // The games module's reads are asynchronous (its store may be PostgreSQL): all 31 counts at once.
+    const [totalGames, ...gamesPerDay] = await Promise.all([
+      games.countGames(),
+      ...days.map((from) => games.countGames({ from, to: from + DAY_MS })),
+    ]);
+    const daily = days.map((from, i) => {
       const date = seoulDate(from);
-      return {
-        date,
-        registrations: registrations.get(date) ?? 0,
-        games: games.countGames({ from, to: from + DAY_MS }),
-      };
+      return { date, registrations: registrations.get(date) ?? 0, games: gamesPerDay[i] };
     });
     return {
       total_users: countUsers(),
       // last_login_at is the latest login, so "it is today" is exactly "logged in today".
       active_users_today: countUsers(gte(users.lastLoginAt, new Date(today))),
-      total_games_played: games.countGames(),
+      total_games_played: totalGames,
       games_played_today: daily[daily.length - 1].games,
       total_admin_actions: db.select({ n: count() }).from(adminLogs).get()?.n ?? 0,
       recent_registrations: countUsers(gte(users.createdAt, new Date(at - RECENT_REGISTRATION_DAYS * DAY_MS))),

@@ -1,6 +1,5 @@
 import type { ModuleContext } from "../kernel/define-module";
-import type { RoomView } from "./room-host";
-import { presentIdleRoom } from "./room-host";
+import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomsRuntime } from "./runtime";
 import { DEFAULT_RACE_SETTINGS } from "./sentence-race";
 import * as service from "./service";
@@ -33,12 +32,4 @@ export function importSentences(
   return counts;
 }
 
-/** Admin dashboard figures: games in total and today (Asia/Seoul), plus result rows. */
-export const roomsStats = (ctx: ModuleContext) => service.roomsStats(ctx.db, ctx.clock.now());
 export const sentenceCounts = (ctx: ModuleContext) => service.sentenceCounts(ctx.db);
-export const countGames = (ctx: ModuleContext, range?: { from: number; to: number }) =>
-  service.countGames(ctx.db, range);
-
-/** A member's game result records, newest first (profile). */
-export const userGameResults = (ctx: ModuleContext, userId: number, limit = 200) =>
-  service.userResults(ctx.db, userId, Math.min(200, Math.max(1, limit)));

@@ -47,18 +47,10 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
 export const roomsModule = createRoomsModule();
 
 // The public API other modules and the CLI may use.
-export {
-  countGames,
-  createRoom,
-  importSentences,
-  listRooms,
-  roomsStats,
-  sentenceCounts,
-  userGameResults,
-} from "./api";
+export { createRoom, importSentences, listRooms, sentenceCounts } from "./api";
 export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
-export type { RoomView } from "./room-host";
+export type { RoomView } from "./room-view";
 export { readSentenceFile } from "./sentence-file";
 export type { GameStateView, Sentence } from "./sentence-race";
 export type { ImportCounts } from "./service";

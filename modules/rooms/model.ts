@@ -50,17 +50,3 @@ export const RoomSchema = t.Object({
 
 /** Any text: an id that is not a room's (too long, not a number) is "방을 찾을 수 없습니다." (404), not a 422. */
 export const RoomParams = t.Object({ id: t.String() });
-
-/** Spec part 2 "Game result record". */
-export const GameResultRecordSchema = t.Object({
-  id: t.Integer(),
-  room_name: t.String(),
-  wpm: t.Integer(),
-  accuracy: t.Number(),
-  completion_time: t.Number(),
-  position: t.Nullable(t.Integer()),
-  created_at: t.String({ format: "date-time" }),
-});
-
-export const UserResultsParams = t.Object({ userId: t.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-export const UserResultsQuery = t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, default: 50 })) });

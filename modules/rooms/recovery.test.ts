@@ -9,7 +9,8 @@ import { type Client, closeAndWait, openClient } from "./test-support";
 
 /**
  * A failing step of one room's game (a bug in a mode, a pool that cannot be read) must not end the process: the
- * host logs it and starts that room over in waiting, and every other room goes on. The server runs the real
+ * game host (modules/kernel/game-host, its guarded callbacks) logs it and starts that room over in waiting, and
+ * every other room goes on. The server runs the real
  * sentence race wrapped so that a chosen room's step throws; on a FakeClock a throw that escaped a timer callback
  * would come out of `clock.advance` and fail the test, as it would end the process under Bun.
  */
@@ -94,7 +95,9 @@ async function enterFirst(client: Client, roomId: number) {
 }
 
 const roomInfo = async (id: number) => (await server.api("GET", `/api/rooms/${id}`)).body;
-const failuresOf = (roomId: number) => logged.filter((l) => l.fields?.room_id === roomId);
+/** Error lines about this room: the game host names it by its source id, the rooms runtime by its room id. */
+const failuresOf = (roomId: number) =>
+  logged.filter((l) => l.fields?.source_id === roomId || l.fields?.room_id === roomId);
 
 describe("a failing step of one room", () => {
   test("a game step that throws resets that room to waiting; its players stay; other rooms keep running", async () => {

@@ -13,6 +13,12 @@ const MEDALS = ["gold", "silver", "bronze"] as const;
 export const RANKED_GAME_MIN_PARTICIPANTS = 2;
 export const isRankedGame = (participants: number) => participants >= RANKED_GAME_MIN_PARTICIPANTS;
 
+/** The medal of a place: positions 1–3 of a ranked game (≥ 2 participants), guests too; otherwise none. */
+export function medalFor(position: number | null, participants: number): (typeof MEDALS)[number] | null {
+  if (position === null || position < 1 || position > 3 || !isRankedGame(participants)) return null;
+  return MEDALS[position - 1];
+}
+
 export interface RewardInput {
   wpm: number;
   accuracy: number;
@@ -30,14 +36,14 @@ export interface RewardInput {
  * win) only in a ranked game (≥ 2 participants): a lone player gets the participation reward.
  */
 export function computeRewards({ wpm, accuracy, position, participants }: RewardInput): GameRewardDelta {
-  const placed = position !== null && position >= 1 && position <= 3 && isRankedGame(participants);
-  const rank = placed ? position - 1 : -1;
+  const medal = medalFor(position, participants);
+  const rank = medal ? MEDALS.indexOf(medal) : -1;
   const performance = (wpm * accuracy) / 1000;
   return {
     experience: Math.round(BASE_EXPERIENCE + performance + (rank >= 0 ? EXPERIENCE_BONUS[rank] : 0)),
     coins: rank >= 0 ? COINS_BY_POSITION[rank] : BASE_COINS,
     points: Math.round(performance),
-    medal: rank >= 0 ? MEDALS[rank] : null,
+    medal,
     won: rank === 0,
     wpm,
     accuracy,

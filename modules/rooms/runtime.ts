@@ -1,8 +1,12 @@
+import { lastRound } from "../games";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
+import { type GameEmitter, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
-import { type HostEnv, playerIdOf, presentIdleRoom, RoomHost, type RoomView, roomOfSocket } from "./room-host";
+import { playerIdOf, roomOfSocket } from "./members";
+import { type HostEnv, RoomHost } from "./room-host";
+import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
 import { DEFAULT_RACE_SETTINGS, type Sentence } from "./sentence-race";
 import { listRoomRows, loadSentencePool } from "./service";
@@ -12,11 +16,15 @@ import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
 export const LOBBY = "lobby";
 
 /**
- * All rooms of one server: hosts created on first use, the lobby's coalesced room:list_update, and cached reads
- * (room rows, sentence pools) so a busy server does not query them on every join or game.
+ * All rooms of one server: hosts created on first use (each a game on the process's one shared scheduler), the
+ * lobby's coalesced room:list_update, and cached reads (room rows, sentence pools) so a busy server does not query
+ * them on every join or game.
  */
 export class RoomsRuntime implements HostEnv {
+  readonly emitter: GameEmitter;
   private readonly hosts = new Map<number, RoomHost>();
+  /** Hosts being created (their round numbering is read from the games module first). */
+  private readonly opening = new Map<number, Promise<RoomHost>>();
   private readonly dirty = new Set<number>();
   private flushTimer: TimerHandle | null = null;
   private rowsCache: { at: number; rows: RoomRow[] } | null = null;
@@ -33,6 +41,7 @@ export class RoomsRuntime implements HostEnv {
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
   ) {
+    this.emitter = socketIoEmitter(io);
     // An administrator's rename (or any account change) reaches the rooms the member is in.
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
   }
@@ -72,8 +81,8 @@ export class RoomsRuntime implements HostEnv {
     this.graces.set(playerId, roomId);
   }
 
-  graceEnded(playerId: string) {
-    this.graces.delete(playerId);
+  graceEnded(playerId: string, roomId: number) {
+    if (this.graces.get(playerId) === roomId) this.graces.delete(playerId);
   }
 
   // --- rooms ---------------------------------------------------------------------------------------------------
@@ -93,18 +102,33 @@ export class RoomsRuntime implements HostEnv {
     this.pools.clear();
   }
 
-  host(roomId: number): RoomHost | null {
-    const existing = this.hosts.get(roomId);
+  private findRow(roomId: number): RoomRow | undefined {
+    const row = this.rows().find((r) => r.id === roomId);
+    if (row) return row;
+    this.rowsCache = null; // created by the CLI since the last read?
+    return this.rows().find((r) => r.id === roomId);
+  }
+
+  /**
+   * The room's host, created on first use. Its rounds continue the numbering stored in the games module (a
+   * restart must not reuse a round number), which is an asynchronous read: the first join of a room waits for it,
+   * every later one finds the host at once. An unknown room throws at once.
+   */
+  host(roomId: number): RoomHost | Promise<RoomHost> {
+    const existing = this.hosts.get(roomId) ?? this.opening.get(roomId);
     if (existing) return existing;
-    let row = this.rows().find((r) => r.id === roomId);
-    if (!row) {
-      this.rowsCache = null; // created by the CLI since the last read?
-      row = this.rows().find((r) => r.id === roomId);
-    }
-    if (!row) return null;
-    const host = new RoomHost(row, this);
-    this.hosts.set(roomId, host);
-    return host;
+    const row = this.findRow(roomId);
+    if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    const opening = lastRound(this.ctx, this.settings.mode.id, String(roomId))
+      .then((round) => {
+        const host = new RoomHost(row, this, round);
+        this.hosts.set(roomId, host);
+        if (this.stopped) host.stop();
+        return host;
+      })
+      .finally(() => this.opening.delete(roomId));
+    this.opening.set(roomId, opening);
+    return opening;
   }
 
   private idleCountdown() {
@@ -168,22 +192,29 @@ export class RoomsRuntime implements HostEnv {
     socket.emit("room:list", { rooms: this.list() });
   }
 
-  join(socket: AppSocket, roomId: number) {
+  join(socket: AppSocket, roomId: number): void | Promise<void> {
     const host = this.host(roomId);
-    if (!host) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    if (host instanceof RoomHost) return this.enter(socket, host);
+    return host.then((opened) => {
+      if (socket.connected) this.enter(socket, opened);
+    });
+  }
+
+  private enter(socket: AppSocket, host: RoomHost) {
+    const roomId = host.room.id;
     const current = roomOfSocket(socket);
     if (current !== roomId) host.assertRoomFor(socket);
-    if (current !== undefined && current !== roomId) this.hosts.get(current)?.removeSocket(socket, true);
+    if (current !== undefined && current !== roomId) this.hosts.get(current)?.leave(socket, true);
     // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
     const playerRoom = this.graces.get(playerKey(socket));
     if (playerRoom !== undefined && playerRoom !== roomId) this.hosts.get(playerRoom)?.expireGrace(playerKey(socket));
-    host.addSocket(socket);
+    host.enter(socket);
   }
 
   /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */
   leave(socket: AppSocket) {
     const current = roomOfSocket(socket);
-    if (current !== undefined) this.hosts.get(current)?.removeSocket(socket, true);
+    if (current !== undefined) this.hosts.get(current)?.leave(socket, true);
     this.setLobby(socket, true);
     socket.emit("room:left", { room_id: current ?? null });
     this.sendList(socket);
@@ -191,7 +222,7 @@ export class RoomsRuntime implements HostEnv {
 
   disconnect(socket: AppSocket) {
     const current = roomOfSocket(socket);
-    if (current !== undefined) this.hosts.get(current)?.removeSocket(socket, false);
+    if (current !== undefined) this.hosts.get(current)?.leave(socket, false);
   }
 
   /** The host of the room this socket is in; `roomId` must name that room. */

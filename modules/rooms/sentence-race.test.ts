@@ -559,6 +559,87 @@ describe("win streaks are kept only for players in the room", () => {
   });
 });
 
+describe("the round on the game platform", () => {
+  test("roundStartedAt is the sentence's start while the round is in play or its results are shown, else null", () => {
+    const h = harness();
+    expect(sentenceRace.roundStartedAt(h.state)).toBeNull();
+    h.join(player("a", 1));
+    h.advance(5_500);
+    expect(h.state.status).toBe("countdown");
+    expect(sentenceRace.roundStartedAt(h.state)).toBeNull();
+    h.advance(2_500);
+    const startedAt = h.state.startedAt;
+    expect(sentenceRace.roundStartedAt(h.state)).toBe(startedAt);
+    h.advance(5_000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+    expect(sentenceRace.roundStartedAt(h.state)).toBe(startedAt);
+    h.advance(5_000);
+    expect(h.state.status).toBe("waiting");
+    expect(sentenceRace.roundStartedAt(h.state)).toBeNull();
+  });
+
+  test("finish ends the round in play now with the results so far, as when its time runs out", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(4_000);
+    h.submit("a", { typedText: "안녕하세요" });
+    h.take();
+    const ctx = { now: h.clock.now(), random: seededRandom(1) };
+    const ended = sentenceRace.finish(h.state, ctx);
+    expect(ended.state).toMatchObject({ status: "finished", finishedAt: ctx.now });
+    expect(types(ended.effects)).toEqual(["state", "finished"]);
+    const finished = ended.effects.find((e) => e.type === "finished");
+    expect(finished?.type === "finished" && finished.game.standings.map((s) => [s.playerId, s.position])).toEqual([
+      ["a", 1],
+    ]);
+  });
+
+  test("finish outside a round in play changes nothing", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    const ctx = { now: h.clock.now(), random: seededRandom(1) };
+    expect(sentenceRace.finish(h.state, ctx)).toEqual({ state: h.state, effects: [] });
+  });
+
+  test("an implausible attempt is handed over to be recorded (no position), with what the log needs", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(100);
+    h.submit("a", { typedText: "안녕하세요", elapsedTime: 0.05 });
+    const [effect] = h.take();
+    expect(effect).toMatchObject({
+      type: "implausible",
+      attempt: {
+        result: { playerId: "a", userId: 1, position: null, accuracy: 100, completionTime: 0.05 },
+        serverSeconds: 0.1,
+        clientSeconds: 0.05,
+        typedLength: 5,
+      },
+    });
+    expect(effect.type === "implausible" && effect.attempt.rawSpeed).toBeGreaterThan(1_500);
+  });
+
+  test("the last attempt refused as implausible ends the round: recorded first, then finished", () => {
+    const h = harness();
+    h.startGame(player("a", 1));
+    h.advance(100);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(types(h.take())).toEqual(["implausible", "state", "finished"]);
+  });
+
+  test("onPlayerUpdate renames the player in the players and this round's results", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(5_000);
+    h.submit("a", { typedText: "안녕하세요" });
+    const updated = sentenceRace.onPlayerUpdate(h.state, { ...player("a", 1), name: "새이름" });
+    expect(updated.effects).toEqual([]);
+    expect(updated.state.players.map((p) => p.name)).toEqual(["새이름", "user2"]);
+    expect(updated.state.results.map((r) => r.name)).toEqual(["새이름"]);
+  });
+});
+
 describe("renamePlayer", () => {
   test("a renamed player shows the new name in the players and in this game's results", () => {
     const h = harness();

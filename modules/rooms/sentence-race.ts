@@ -125,6 +125,20 @@ export interface FinishedGame {
   standings: StandingEntry[];
 }
 
+/**
+ * An attempt refused as implausible: it used up the player's one attempt and is recorded for the record only
+ * (never counted), with what the log needs to judge it.
+ */
+export interface RejectedAttempt {
+  /** The scored attempt as a result would be, without a position. */
+  result: RaceResult;
+  /** Unweighted keystrokes per minute of the text actually typed. */
+  rawSpeed: number;
+  serverSeconds: number;
+  clientSeconds: number | null;
+  typedLength: number;
+}
+
 export type RaceEffect =
   | { type: "state" }
   | { type: "countdown_message"; seconds: number }
@@ -133,6 +147,7 @@ export type RaceEffect =
   | { type: "end_countdown_number"; number: number }
   | { type: "problem"; sentence: Sentence; gameDuration: number }
   | { type: "submitted"; result: RaceResult }
+  | { type: "implausible"; attempt: RejectedAttempt }
   | { type: "finished"; game: FinishedGame };
 
 export interface SubmitMove {
@@ -280,7 +295,8 @@ function streaksOfPresent(state: RaceState): Record<string, number> {
   return streaks;
 }
 
-function finish(state: RaceState, now: number): T {
+/** Ends the round in play: standings, rewards and streaks of the results so far. */
+function finishRound(state: RaceState, now: number): T {
   const { standings, streaks } = standingsOf(state);
   const next: RaceState = { ...state, status: "finished", finishedAt: now, endsAt: null, streaks };
   const game: FinishedGame = {
@@ -306,7 +322,7 @@ function tickCountdown(state: RaceState, ctx: GameContext): T {
 }
 
 function tickInProgress(state: RaceState, ctx: GameContext): T {
-  if (ctx.now >= state.endsAt!) return finish(state, ctx.now);
+  if (ctx.now >= state.endsAt!) return finishRound(state, ctx.now);
   const remaining = Math.ceil((state.endsAt! - ctx.now) / 1000);
   const last = state.endCountdownNumber;
   if (remaining > state.settings.endCountdownSeconds || (last !== null && remaining >= last)) return same(state);
@@ -374,16 +390,7 @@ function submit(
   const serverMs = ctx.now - state.startedAt!;
   const elapsed = chooseElapsed(serverMs / 1000, move.elapsedTime, settings);
   const score = scoreTyping(move.typedText, state.sentence!.text, elapsed);
-  // Too soon, or too fast by the result's speed or by what was actually typed (a fast paste of a wrong text).
-  const tooFast = Math.max(score.wpm, score.raw_speed) > settings.maxPlausibleSpeed;
-  if (serverMs < settings.minReactionMs || !(elapsed > 0) || tooFast) {
-    // The refused attempt was the player's one attempt: retrying slower would otherwise get through.
-    const next: RaceState = { ...state, rejected: [...state.rejected, playerId] };
-    const transition = everyoneSubmitted(next) ? finish(next, ctx.now) : { state: next, effects: [] };
-    return { ...reject(RACE_MESSAGES.implausible, "implausible"), transition };
-  }
   const player = state.players.find((p) => p.id === playerId)!;
-  const positioned = state.results.filter((r) => r.position !== null).length;
   const result: RaceResult = {
     playerId,
     sessionId: player.sessionId,
@@ -393,17 +400,44 @@ function submit(
     wpm: score.wpm,
     accuracy: score.accuracy,
     errorCount: score.error_count,
-    completionTime: round2(elapsed),
-    position: earnsPosition(move.typedText, state.sentence!.text, score.accuracy, settings) ? positioned + 1 : null,
+    completionTime: round2(Math.max(0, elapsed)),
+    position: null,
     submittedAt: ctx.now,
   };
+  // Too soon, or too fast by the result's speed or by what was actually typed (a fast paste of a wrong text).
+  const tooFast = Math.max(score.wpm, score.raw_speed) > settings.maxPlausibleSpeed;
+  if (serverMs < settings.minReactionMs || !(elapsed > 0) || tooFast) {
+    const attempt: RejectedAttempt = {
+      result,
+      rawSpeed: score.raw_speed,
+      serverSeconds: serverMs / 1000,
+      clientSeconds: move.elapsedTime ?? null,
+      typedLength: [...move.typedText].length,
+    };
+    return { ...reject(RACE_MESSAGES.implausible, "implausible"), transition: rejectAttempt(state, attempt, ctx.now) };
+  }
+  if (earnsPosition(move.typedText, state.sentence!.text, score.accuracy, settings)) {
+    result.position = state.results.filter((r) => r.position !== null).length + 1;
+  }
   const next: RaceState = { ...state, results: [...state.results, result] };
   const effects: RaceEffect[] = [{ type: "submitted", result }];
   if (everyoneSubmitted(next)) {
-    const done = finish(next, ctx.now);
+    const done = finishRound(next, ctx.now);
     return { ok: true, state: done.state, effects: [...effects, ...done.effects] };
   }
   return { ok: true, state: next, effects };
+}
+
+/**
+ * The refused attempt was the player's one attempt (retrying slower would otherwise get through); it is recorded
+ * as implausible, and the round ends when it was the last attempt missing.
+ */
+function rejectAttempt(state: RaceState, attempt: RejectedAttempt, now: number): T {
+  const next: RaceState = { ...state, rejected: [...state.rejected, attempt.result.playerId] };
+  const effects: RaceEffect[] = [{ type: "implausible", attempt }];
+  if (!everyoneSubmitted(next)) return { state: next, effects };
+  const done = finishRound(next, now);
+  return { state: done.state, effects: [...effects, ...done.effects] };
 }
 
 /** The number on screen during the countdown; otherwise the countdown's length. */
@@ -470,13 +504,21 @@ export const sentenceRace = {
     if (!state.players.some((p) => p.id === playerId)) return same(state);
     const players = state.players.filter((p) => p.id !== playerId);
     const left = { ...state, players, streaks: streaksOfPresent({ ...state, players }) };
-    if (left.status === "in_progress" && everyoneSubmitted(left)) return finish(left, ctx.now);
+    if (left.status === "in_progress" && everyoneSubmitted(left)) return finishRound(left, ctx.now);
     if (left.players.length > 0 || (left.status !== "waiting" && left.status !== "countdown")) return same(left);
     // Nobody left before the sentence came out: stop the loop until someone joins.
     return { state: toWaiting(left, ctx.now), effects: [{ type: "state" }] };
   },
 
+  onPlayerUpdate: (state, player) => same(renamePlayer(state, player.id, player.name)),
+
   playerView: (state, _playerId) => viewOf(state),
+
+  /** A round is in play from the sentence's start until the next waiting phase (its results are shown). */
+  roundStartedAt: (state) => (state.status === "in_progress" || state.status === "finished" ? state.startedAt : null),
+
+  /** Shutdown: the round in play ends now with the results so far, exactly as when its time runs out. */
+  finish: (state, ctx) => (state.status === "in_progress" ? finishRound(state, ctx.now) : same(state)),
 } satisfies GameMode<
   RaceState,
   { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> },
@@ -501,13 +543,6 @@ export function viewOf(state: RaceState): GameStateView {
     ends_at: iso(state.endsAt),
   };
 }
-
-/**
- * A new waiting game for these players, built from a fresh `setup` state: what a host starts over with after a
- * failure, trusting nothing of the state that failed.
- */
-export const restartedRace = (fresh: RaceState, players: readonly RacePlayer[], now: number): RaceState =>
-  toWaiting({ ...fresh, players }, now);
 
 /** A player's new display name (the account was renamed): in the players and this game's results alike. */
 export function renamePlayer(state: RaceState, playerId: string, name: string): RaceState {

@@ -2,26 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/core/schema";
 import { createTestContext } from "../../db/testing";
-import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { isAppError } from "../kernel/errors";
-import { seoulDayStart } from "../kernel/seoul-time";
-import { countGames, createRoom, importSentences, listRooms, roomsStats } from ".";
-import { computeRewards } from "./rewards";
-import { gameResults, games, rooms, sentences } from "./schema";
+import { createRoom, importSentences, listRooms } from ".";
+import { rooms, sentences } from "./schema";
 import { readSentenceFile } from "./sentence-file";
-import type { FinishedGame, StandingEntry } from "./sentence-race";
-import {
-  loadSentencePool,
-  readCorpusFile,
-  recordGame,
-  SEED_ROOMS,
-  seedRoomsAndSentences,
-  userResults,
-} from "./service";
+import { loadSentencePool, readCorpusFile, SEED_ROOMS, seedRoomsAndSentences } from "./service";
 
 let ctx: ModuleContext;
 let cleanup: () => void;
@@ -122,92 +109,5 @@ describe("rooms and sentences", () => {
     expect(errorOf(() => readSentenceFile(join(folder, "object.json"))).detail).toBe(
       "유효한 문제 목록 형식이 아닙니다. 문자열 배열 형식이어야 합니다.",
     );
-  });
-});
-
-describe("results", () => {
-  const standing = (over: Partial<StandingEntry>): StandingEntry => ({
-    playerId: "p",
-    sessionId: "g_000000000000",
-    userId: null,
-    name: "guest_1234",
-    sentenceId: 1,
-    wpm: 300,
-    accuracy: 100,
-    errorCount: 0,
-    completionTime: 10,
-    position: 1,
-    submittedAt: 0,
-    rewards: null,
-    winStreak: 1,
-    ...over,
-  });
-
-  test("recordGame writes the game, every result and the rewards in one transaction", async () => {
-    const { service } = accountsApi(ctx);
-    const user = await service.register({ username: "기록왕", email: "record@example.com", password: "good-pass-42" });
-    const rewards = computeRewards({ wpm: 250, accuracy: 96, position: 2, participants: 3 });
-    const at = Date.UTC(2026, 2, 1, 12);
-    const game: FinishedGame = {
-      roomId: 1,
-      sentence: { id: 1, text: "하나 둘 셋" },
-      startedAt: at - 20_000,
-      finishedAt: at,
-      participants: 3,
-      standings: [
-        standing({ playerId: "g:x", position: 1 }),
-        standing({
-          playerId: `u:${user.id}`,
-          userId: user.id,
-          name: "기록왕",
-          wpm: 250,
-          accuracy: 96,
-          position: 2,
-          rewards,
-        }),
-        // Deleted meanwhile: the result stays, without a user.
-        standing({ playerId: "u:99999", userId: 99_999, name: "사라진사람", position: null, rewards }),
-      ],
-    };
-    const recorded = recordGame(ctx.db, { id: 1, name: "초보자 방" }, game);
-    expect(recorded.figures.get(user.id)).toMatchObject({ coins: 20, silver_medals: 1, games_played: 1 });
-    const row = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;
-    expect(row).toMatchObject({ coins: 20, silverMedals: 1, points: rewards.points, gamesPlayed: 1 });
-    const stored = ctx.db.select().from(gameResults).where(eq(gameResults.gameId, recorded.gameId)).all();
-    expect(stored.map((r) => [r.nickname, r.userId, r.position, r.roomName])).toEqual([
-      ["guest_1234", null, 1, "초보자 방"],
-      ["기록왕", user.id, 2, "초보자 방"],
-      ["사라진사람", null, null, "초보자 방"],
-    ]);
-    expect(userResults(ctx.db, user.id, 200)).toEqual([
-      expect.objectContaining({ roomName: "초보자 방", wpm: 250, accuracy: 96, completionTime: 10, position: 2 }),
-    ]);
-  });
-
-  test("roomsStats counts games in total and today in Asia/Seoul", () => {
-    // 2026-03-02 00:30 in Seoul is 2026-03-01 15:30 UTC; the Seoul day began at 15:00 UTC.
-    const now = Date.UTC(2026, 2, 1, 15, 30);
-    expect(seoulDayStart(now)).toBe(Date.UTC(2026, 2, 1, 15, 0));
-    const base = ctx.db.select().from(games).all().length;
-    const insert = (finishedAt: number) =>
-      ctx.db
-        .insert(games)
-        .values({
-          roomId: 1,
-          roomName: "초보자 방",
-          participants: 1,
-          startedAt: new Date(finishedAt - 10_000),
-          finishedAt: new Date(finishedAt),
-        })
-        .run();
-    insert(Date.UTC(2026, 2, 1, 14, 59)); // 23:59 the day before, in Seoul
-    insert(Date.UTC(2026, 2, 1, 15, 0));
-    insert(Date.UTC(2026, 2, 1, 15, 29));
-    const stats = roomsStats({ ...ctx, clock: { ...ctx.clock, now: () => now } });
-    expect(stats.total_games_played).toBe(base + 3);
-    expect(stats.games_played_today).toBe(2);
-    const seoulDay = { from: Date.UTC(2026, 2, 1, 15, 0), to: Date.UTC(2026, 2, 2, 15, 0) };
-    expect(countGames(ctx, seoulDay)).toBe(2);
-    expect(countGames(ctx)).toBe(base + 3);
   });
 });

@@ -1,12 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, count, desc, eq, gte, lt } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { applyGameRewards } from "../accounts";
 import { badRequest, conflict, notFound } from "../kernel/errors";
-import { seoulDayStart } from "../kernel/seoul-time";
-import { gameResults, games, type RoomRow, rooms, sentences } from "./schema";
-import type { FinishedGame, Sentence } from "./sentence-race";
+import { type RoomRow, rooms, sentences } from "./schema";
+import type { Sentence } from "./sentence-race";
 
 export const ROOM_NOT_FOUND = "방을 찾을 수 없습니다.";
 export const SENTENCE_MIN = 2;
@@ -162,101 +160,4 @@ export function seedRoomsAndSentences(db: DbOrTx, folder = SENTENCE_DATA_DIR) {
       .run();
   }
   return SEED_ROOMS.map((room) => importSentences(db, room.theme, readCorpusFile(room.theme, folder), "corpus"));
-}
-
-// --- results ---------------------------------------------------------------------------------------------------
-
-export interface RecordedGame {
-  gameId: number;
-  /** New figures of each rewarded member (accounts' presentUser plus leveled_up), by user id. */
-  figures: Map<number, NonNullable<ReturnType<typeof applyGameRewards>>>;
-}
-
-/**
- * Writes a finished game in ONE synchronous transaction: the game row, every result (guests too) and each
- * member's rewards through accounts' applyGameRewards. A member deleted meanwhile keeps a result without user_id.
- */
-export function recordGame(db: DbOrTx, room: { id: number; name: string }, game: FinishedGame): RecordedGame {
-  return db.transaction((tx) => {
-    const { id: gameId } = tx
-      .insert(games)
-      .values({
-        roomId: room.id,
-        roomName: room.name,
-        sentenceId: game.sentence.id,
-        participants: game.participants,
-        startedAt: new Date(game.startedAt),
-        finishedAt: new Date(game.finishedAt),
-      })
-      .returning({ id: games.id })
-      .get();
-    const figures: RecordedGame["figures"] = new Map();
-    const rows = game.standings.map((entry) => {
-      let userId = entry.userId;
-      if (userId !== null && entry.rewards) {
-        const updated = applyGameRewards(tx, userId, entry.rewards, game.finishedAt);
-        if (updated) figures.set(userId, updated);
-        else userId = null;
-      }
-      return {
-        gameId,
-        roomId: room.id,
-        roomName: room.name,
-        userId,
-        nickname: entry.name,
-        playerKey: entry.sessionId,
-        sentenceId: entry.sentenceId,
-        wpm: entry.wpm,
-        accuracy: entry.accuracy,
-        errorCount: entry.errorCount,
-        completionTime: entry.completionTime,
-        position: entry.position,
-        participants: game.participants,
-        createdAt: new Date(game.finishedAt),
-      };
-    });
-    if (rows.length > 0) tx.insert(gameResults).values(rows).run();
-    return { gameId, figures };
-  });
-}
-
-/** A member's results, newest first (the profile's records, spec part 2 "Game result record"). */
-export function userResults(db: DbOrTx, userId: number, limit: number) {
-  return db
-    .select({
-      id: gameResults.id,
-      roomName: gameResults.roomName,
-      wpm: gameResults.wpm,
-      accuracy: gameResults.accuracy,
-      completionTime: gameResults.completionTime,
-      position: gameResults.position,
-      createdAt: gameResults.createdAt,
-    })
-    .from(gameResults)
-    .where(eq(gameResults.userId, userId))
-    .orderBy(desc(gameResults.createdAt), desc(gameResults.id))
-    .limit(limit)
-    .all();
-}
-
-/** Figures for the admin dashboard: games played in total and today (Asia/Seoul), and result rows. */
-/** Games finished in [from, to) (epoch ms), or all games: the admin dashboard's per-day figures. */
-export function countGames(db: DbOrTx, range?: { from: number; to: number }) {
-  const where = range
-    ? and(gte(games.finishedAt, new Date(range.from)), lt(games.finishedAt, new Date(range.to)))
-    : undefined;
-  return db.select({ n: count() }).from(games).where(where).get()?.n ?? 0;
-}
-
-export function roomsStats(db: DbOrTx, now: number) {
-  const since = new Date(seoulDayStart(now));
-  const one = <T>(rows: { n: number }[]) => (rows[0]?.n ?? 0) as T;
-  return {
-    total_games_played: one<number>(db.select({ n: count() }).from(games).all()),
-    games_played_today: one<number>(db.select({ n: count() }).from(games).where(gte(games.finishedAt, since)).all()),
-    total_results: one<number>(db.select({ n: count() }).from(gameResults).all()),
-    results_today: one<number>(
-      db.select({ n: count() }).from(gameResults).where(gte(gameResults.createdAt, since)).all(),
-    ),
-  };
 }

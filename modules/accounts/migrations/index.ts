@@ -3,6 +3,7 @@ import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_icy_weapon_omega.sql" with { type: "text" };
 import m1 from "./0001_amusing_young_avengers.sql" with { type: "text" };
 import m2 from "./0002_lonely_blade.sql" with { type: "text" };
+import m3 from "./0003_neat_millenium_guard.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -11,5 +12,6 @@ export const migrations: MigrationBundle = {
     "0000_icy_weapon_omega": m0,
     "0001_amusing_young_avengers": m1,
     "0002_lonely_blade": m2,
+    "0003_neat_millenium_guard": m3,
   },
 };

@@ -7,8 +7,8 @@ export function statsCommand(ctx: ModuleContext) {
   return new Command("stats")
     .description("대시보드 통계를 봅니다 (오늘은 서울 기준)")
     .option("--daily", "최근 30일의 일별 가입·게임 수도 봅니다")
-    .action((options: { daily?: boolean }, command: Command) => {
-      const stats = adminApi(ctx).dashboard();
+    .action(async (options: { daily?: boolean }, command: Command) => {
+      const stats = await adminApi(ctx).dashboard();
       if (globalOptions(command).json) return printJson(stats);
       console.log(
         formatRecord([

@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createContext } from "../../../apps/server/context";
@@ -8,33 +9,36 @@ import { migrateAll } from "../../../db/migrate";
 import { tempConfig } from "../../../db/testing";
 import { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from "../../games";
 import type { AppModule, ModuleContext } from "../../kernel/define-module";
-import { computeRewards } from "../rewards";
-import type { FinishedGame, StandingEntry } from "../sentence-race";
-import { recordGame } from "../service";
 import { migrations } from ".";
 
 /**
- * The data migration 0001 against a database made by the code of before it: today's migrations (rooms without
- * 0001, no games module), rows written by rooms' own recordGame, then every migration of now.
+ * The data migrations 0001 (copy rooms' records into the games module) and 0002 (copy again, drop rooms' tables)
+ * against a database made by the code of before them: the migrations of then (rooms without 0001, no games
+ * module), rows written as rooms' own recordGame wrote them, then rooms up to 0001; at the end, rows written
+ * between 0001 and 0002, and every migration of now.
  */
 const COPY = "0001_copy_results_to_games";
+const DROP = "0002_results_moved_to_games";
 const kst = (text: string) => Date.parse(`${text.replace(" ", "T")}+09:00`);
 
+/** rooms with some of its migrations (the releases before this one). */
+const roomsUpTo = (tags: string[], dependsOn: string[]): AppModule => ({
+  ...modules.find((m) => m.name === "rooms")!,
+  dependsOn,
+  migrations: {
+    journal: { entries: migrations.journal.entries.filter((e) => tags.includes(e.tag)) },
+    sql: migrations.sql,
+  },
+});
 /** The module list as it was before the games module: rooms with its first migration only. */
 const modulesBefore: AppModule[] = modules
   .filter((m) => m.name !== "games")
-  .map((m) =>
-    m.name === "rooms"
-      ? {
-          ...m,
-          dependsOn: ["accounts"],
-          migrations: {
-            journal: { entries: migrations.journal.entries.filter((e) => e.tag !== COPY) },
-            sql: migrations.sql,
-          },
-        }
-      : m,
-  );
+  .map((m) => (m.name === "rooms" ? roomsUpTo(["0000_ambiguous_sinister_six"], ["accounts"]) : m))
+  .map((m) => ({ ...m, dependsOn: m.dependsOn?.filter((name) => name !== "games") }));
+/** The release with the games module and the copy, before rooms was ported onto it. */
+const modulesWithCopy: AppModule[] = modules.map((m) =>
+  m.name === "rooms" ? roomsUpTo(["0000_ambiguous_sinister_six", COPY], ["accounts", "games"]) : m,
+);
 
 const config = tempConfig();
 let ctx: ModuleContext;
@@ -51,34 +55,58 @@ function member(db: Db, username: string) {
 
 type Entry = { userId: number | null; name: string; wpm: number; accuracy: number; position: number | null };
 
-/** A finished game as the sentence race hands it to recordGame (members with rewards, guests without). */
-function finished(roomId: number, sentenceId: number, start: string, end: string, entries: Entry[]): FinishedGame {
-  const participants = entries.length;
-  const standings = entries.map(
-    (e, i): StandingEntry => ({
-      playerId: e.userId === null ? `g:${i}` : `u:${e.userId}`,
-      sessionId: e.userId === null ? guestKey : `u_${e.userId}`,
-      userId: e.userId,
-      name: e.name,
-      sentenceId,
-      wpm: e.wpm,
-      accuracy: e.accuracy,
-      errorCount: Math.round(100 - e.accuracy),
-      completionTime: 12.5 + i,
-      position: e.position,
-      submittedAt: kst(end) - 1000,
-      rewards: e.userId === null ? null : computeRewards({ ...e, participants }),
-      winStreak: e.position === 1 ? 1 : 0,
-    }),
-  );
-  return {
-    roomId,
-    sentence: { id: sentenceId, text: "문장" },
-    startedAt: kst(start),
-    finishedAt: kst(end),
-    participants,
-    standings,
-  };
+interface FinishedGame {
+  sentenceId: number;
+  startedAt: number;
+  finishedAt: number;
+  entries: Entry[];
+}
+
+const finished = (_roomId: number, sentenceId: number, start: string, end: string, entries: Entry[]): FinishedGame => ({
+  sentenceId,
+  startedAt: kst(start),
+  finishedAt: kst(end),
+  entries,
+});
+
+/**
+ * A finished game written as rooms' recordGame wrote it before the port (the code is gone with its tables): one
+ * `rooms_games` row and one `rooms_game_results` row per result, created at the finish; a member deleted
+ * meanwhile is written without user id.
+ */
+function recordGame(db: Db | Database, room: { id: number; name: string }, game: FinishedGame) {
+  const sqlite = "$client" in db ? (db.$client as Database) : db;
+  const { id: gameId } = sqlite
+    .query(
+      `INSERT INTO rooms_games (room_id, room_name, sentence_id, participants, started_at, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .get(room.id, room.name, game.sentenceId, game.entries.length, game.startedAt, game.finishedAt) as { id: number };
+  game.entries.forEach((e, i) => {
+    const exists = e.userId !== null && sqlite.query("SELECT id FROM users WHERE id = ?").get(e.userId);
+    sqlite
+      .query(
+        `INSERT INTO rooms_game_results (game_id, room_id, room_name, user_id, nickname, player_key, sentence_id, wpm,
+           accuracy, error_count, completion_time, position, participants, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        gameId,
+        room.id,
+        room.name,
+        exists ? e.userId : null,
+        e.name,
+        e.userId === null ? guestKey : `u_${e.userId}`,
+        game.sentenceId,
+        e.wpm,
+        e.accuracy,
+        Math.round(100 - e.accuracy),
+        12.5 + i,
+        e.position,
+        game.entries.length,
+        game.finishedAt,
+      );
+  });
 }
 
 /** Five games in two rooms around a Seoul midnight, one room renamed, one member deleted afterwards. */
@@ -139,7 +167,7 @@ beforeAll(() => {
   migrateAll(before.db, modulesBefore);
   writeTodaysRecords(before.db);
   before.sqlite.close();
-  ctx = createContext(config, modules);
+  ctx = createContext(config, modulesWithCopy);
 });
 afterAll(() => {
   ctx.sqlite.close();
@@ -331,5 +359,56 @@ describe("migration 0001: rooms' records copied into the games module", () => {
     const incremental = snapshot().daily;
     rerunCopy();
     expect(snapshot().daily).toEqual(incremental);
+  });
+});
+
+describe("migration 0002: the copy once more, then rooms' tables dropped", () => {
+  test("rows written between 0001 and the port are copied; rooms_games and rooms_game_results are gone", () => {
+    const before = snapshot();
+    recordGame(
+      ctx.sqlite,
+      { id: 1, name: "초보자 방 (새 이름)" },
+      finished(1, 14, "2026-02-13 08:00:00", "2026-02-13 08:00:40", [
+        { userId: ids.a, name: "하늘빛", wpm: 305, accuracy: 99, position: 1 },
+        { userId: null, name: "guest_3001", wpm: 240, accuracy: 94, position: 2 },
+      ]),
+    );
+    expect(migrateAll(ctx.db, modules)).toContain("rooms");
+    const tables = rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rooms_%'").map(
+      (r) => r.name,
+    );
+    expect(tables.sort()).toEqual(["rooms_rooms", "rooms_sentences"]);
+
+    const now = snapshot();
+    expect(now.games).toHaveLength(before.games.length + 1);
+    expect(now.games.at(-1)).toMatchObject({
+      source_id: "1",
+      round: 4,
+      participants: 2,
+      ended_at: kst("2026-02-13 08:00:40"),
+    });
+    expect(now.results.slice(before.results.length)).toEqual([
+      expect.objectContaining({ player_key: `u_${ids.a}`, wpm: 305, position: 1, medal: "gold", item_id: 14 }),
+      expect.objectContaining({ player_key: guestKey, wpm: 240, position: 2, medal: "silver", item_id: 14 }),
+    ]);
+    expect(now.results.slice(0, before.results.length)).toEqual(before.results);
+    // The guest had played on that day already (the test above): one game and one silver medal more.
+    const guestBefore = before.daily.find((r) => r.day === "2026-02-13" && r.player_key === guestKey);
+    expect(now.daily.filter((r) => r.day === "2026-02-13")).toEqual([
+      expect.objectContaining({
+        player_key: guestKey,
+        games: guestBefore.games + 1,
+        silver_medals: guestBefore.silver_medals + 1,
+      }),
+      expect.objectContaining({ player_key: `u_${ids.a}`, games: 1, gold_medals: 1, wpm_sum: 305 }),
+    ]);
+  });
+
+  test("the migration is recorded: migrating again changes nothing", () => {
+    const first = snapshot();
+    migrateAll(ctx.db, modules);
+    expect(snapshot()).toEqual(first);
+    expect(rows(`SELECT count(*) AS n FROM __migrations_rooms`)).toEqual([{ n: migrations.journal.entries.length }]);
+    expect(migrations.journal.entries.map((e) => e.tag)).toContain(DROP);
   });
 });

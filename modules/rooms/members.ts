@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import type { UserRow } from "../../db/core/schema";
+import type { GameHost, GameMember } from "../kernel/game-host";
+import { addressLimitKey } from "../kernel/request-info";
+import type { AppSocket, SocketIdentity } from "../kernel/socket";
+import type { RaceMode, RacePlayer } from "./sentence-race";
+
+/** What the room shows of a member next to the name (the participants panel). */
+export interface Profile {
+  level: number;
+  gold_medals: number;
+  silver_medals: number;
+  bronze_medals: number;
+}
+
+/** What a room keeps per player besides the race's player: the game host's member `data`. */
+export interface MemberData {
+  kind: "user" | "guest";
+  /** The address a guest came from (the per-address guest cap); null for members. */
+  address: string | null;
+  profile: Profile;
+  /** Times of the recent chat messages (rate limit); at most `chatBurst` entries. */
+  chat: number[];
+}
+
+/** A chat line; with `isGameAnswer` it may be the player's attempt (see `isChatAnswer`). */
+export interface ChatCommand {
+  message: string;
+  isGameAnswer: boolean;
+}
+
+/** One room's sentence race on the generic game host. */
+export type RoomGame = GameHost<RaceMode, RacePlayer, MemberData, ChatCommand>;
+export type RoomMember = GameMember<RacePlayer, MemberData>;
+
+export const NO_PROFILE: Profile = { level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 };
+
+export const profileOf = (row: Pick<UserRow, "level" | "goldMedals" | "silverMedals" | "bronzeMedals">): Profile => ({
+  level: row.level,
+  gold_medals: row.goldMedals,
+  silver_medals: row.silverMedals,
+  bronze_medals: row.bronzeMedals,
+});
+
+export const sameProfile = (a: Profile, b: Profile) =>
+  a.level === b.level &&
+  a.gold_medals === b.gold_medals &&
+  a.silver_medals === b.silver_medals &&
+  a.bronze_medals === b.bronze_medals;
+
+/** Guests are counted per address, IPv6 by its /64 (one subscriber holds a whole /64), as accounts' limits do. */
+export const addressOf = (socket: AppSocket) => (socket.data.ip ? addressLimitKey(socket.data.ip) : "unknown");
+
+/** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
+export const playerIdOf = (identity: SocketIdentity) =>
+  identity.kind === "user" ? `u:${identity.userId}` : `g:${identity.clientId}`;
+
+/** The player as others see it; a guest's public session id is a hash of the client id. */
+export function playerOf(identity: SocketIdentity): RacePlayer {
+  const id = playerIdOf(identity);
+  if (identity.kind === "user") {
+    return { id, name: identity.username, userId: identity.userId, sessionId: `u_${identity.userId}` };
+  }
+  const hash = createHash("sha256").update(identity.clientId).digest("hex").slice(0, 12);
+  return { id, name: identity.nickname, userId: null, sessionId: `g_${hash}` };
+}
+
+export const ROOM_STATE_KEY = "rooms";
+/** The room a socket is in (a socket is in one room at most). */
+export const roomOfSocket = (socket: AppSocket) => socket.data.state?.[ROOM_STATE_KEY] as number | undefined;
+export function setRoomOfSocket(socket: AppSocket, roomId: number | undefined) {
+  socket.data.state ??= {};
+  socket.data.state[ROOM_STATE_KEY] = roomId;
+}

@@ -1,0 +1,65 @@
+import { applyGameRewards, type RewardedFigures } from "../accounts";
+import { finishGame, type GameRef as GamesRef, recordResult } from "../games";
+import type { ModuleContext } from "../kernel/define-module";
+import type { GameRef } from "../kernel/game-mode";
+import { medalFor } from "./rewards";
+import type { FinishedGame, RaceResult } from "./sentence-race";
+
+/**
+ * The sentence race's durable writes, through the games module (results, games, medals) and accounts (rewards).
+ * Each is idempotent, so the game host's write queue may retry it: results are keyed by (game, player key), a
+ * finish is done once per game, and rewards are paid once per (game, member).
+ */
+
+/** The games module names a source by text (a room id here). */
+export const gamesRef = (ref: GameRef): GamesRef => ({ ...ref, sourceId: String(ref.sourceId) });
+
+/** One accepted result (or an attempt refused as implausible, kept for the record only), at its acceptance time. */
+export function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceResult, implausible = false) {
+  return recordResult(ctx, gamesRef(ref), {
+    userId: result.userId,
+    playerKey: result.sessionId,
+    nickname: result.name,
+    wpm: result.wpm,
+    accuracy: result.accuracy,
+    completionTime: result.completionTime,
+    position: implausible ? null : result.position,
+    errorCount: result.errorCount,
+    implausible,
+    itemId: result.sentenceId,
+    createdAt: result.submittedAt,
+  });
+}
+
+export interface FinishedRecord {
+  /** The games module's id of the game. */
+  gameId: number;
+  /** New figures of each rewarded member, by user id. */
+  figures: Map<number, RewardedFigures>;
+}
+
+/**
+ * A finished round: the game closed with its medals (positions 1–3 of a ranked game, guests too), then each
+ * member's rewards paid once. A retry after either step failed repeats both safely.
+ */
+export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: FinishedGame): Promise<FinishedRecord> {
+  const medals = game.standings.flatMap((entry) => {
+    const medal = medalFor(entry.position, game.participants);
+    return medal ? [{ playerKey: entry.sessionId, medal }] : [];
+  });
+  const outcome = await finishGame(ctx, gamesRef(ref), {
+    endedAt: game.finishedAt,
+    participants: game.participants,
+    medals,
+  });
+  const grants = game.standings.flatMap((entry) =>
+    entry.userId !== null && entry.rewards ? [{ userId: entry.userId, delta: entry.rewards }] : [],
+  );
+  const figures = await applyGameRewards(ctx.db, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
+  return { gameId: outcome.gameId, figures };
+}
+
+/** A round that was cut short by a fault: closed as played so far, without medals or rewards. */
+export async function abandonRaceGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
+  await finishGame(ctx, gamesRef(ref), { endedAt: at, participants, medals: [] });
+}

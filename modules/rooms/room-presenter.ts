@@ -1,0 +1,433 @@
+import type { GameRewardDelta } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
+import type { GameRef } from "../kernel/game-mode";
+import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
+import { abandonRaceGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
+import { gameStateOf, guestEntry, iso, presentRoom, userEntry, usersUpdateOf } from "./room-view";
+import type { RoomRow } from "./schema";
+import {
+  type FinishedGame,
+  isChatAnswer,
+  type RaceEffect,
+  type RaceMode,
+  type RacePlayer,
+  type RaceResult,
+  type RaceState,
+  type RejectedAttempt,
+  type Sentence,
+  withPool,
+} from "./sentence-race";
+import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
+
+/** What a room's presenter needs from the rest of the module (the runtime implements it). */
+export interface PresenterEnv {
+  ctx: ModuleContext;
+  settings: RoomsSettings;
+  pool(theme: string): Sentence[];
+  /** The lobby's coalesced room:list_update should carry this room. */
+  roomChanged(roomId: number): void;
+  /** The player is out of this room (their grace period, if any, is over). */
+  graceEnded(playerId: string, roomId: number): void;
+}
+
+/** The round whose records were written and that is not closed yet: a fault must still close it. */
+interface OpenRound {
+  ref: GameRef;
+  /** Results written so far that count (not implausible). */
+  counted: number;
+}
+
+/**
+ * The sentence race's presenter for one room: the race's effects become the room's socket events (spec part 1 §7)
+ * and the games module's writes; joins, leaves, chat and resets are announced as rooms always did.
+ *
+ * Writes: each accepted result is queued for `recordResult` the moment `game:submission_complete` and
+ * `game:personal_feedback` go out (an implausible attempt too, flagged), so an acknowledged result survives a
+ * stop or a crash. The finish queues one write (medals, then rewards paid once per member); `game:results`, its
+ * chat line and `user:stats_update` go out from that write's `done`, or without rewards from its `failed`.
+ */
+export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, MemberData, ChatCommand> {
+  private open: OpenRound | null = null;
+
+  constructor(
+    private readonly room: RoomRow,
+    private readonly env: PresenterEnv,
+  ) {}
+
+  private get ctx() {
+    return this.env.ctx;
+  }
+
+  // --- the race's effects -------------------------------------------------------------------------------------
+
+  effect(host: RoomGame, effect: RaceEffect) {
+    const room_id = this.room.id;
+    switch (effect.type) {
+      case "state":
+        host.broadcast("game:state", gameStateOf(host));
+        this.env.roomChanged(room_id);
+        return;
+      case "countdown_message":
+        host.broadcast("game:countdown_message", {
+          room_id,
+          message: `${effect.seconds}초 후 게임이 시작됩니다!`,
+          seconds: effect.seconds,
+        });
+        return;
+      case "countdown_number":
+        host.broadcast("game:countdown_number", { room_id, number: effect.number });
+        this.env.roomChanged(room_id);
+        return;
+      case "end_countdown_message":
+        host.broadcast("game:end_countdown_message", {
+          room_id,
+          message: `게임 종료까지 ${effect.seconds}초 남았습니다!`,
+          seconds: effect.seconds,
+        });
+        return;
+      case "end_countdown_number":
+        host.broadcast("game:end_countdown_number", { room_id, number: effect.number });
+        return;
+      case "problem":
+        host.broadcast("chat:message", {
+          ...this.systemFields(host, "problem"),
+          message: effect.sentence.text,
+          sentence_id: effect.sentence.id,
+          game_duration: effect.gameDuration,
+        });
+        return;
+      case "submitted":
+        this.announceSubmission(host, effect.result);
+        this.record(host, effect.result, false);
+        return;
+      case "implausible":
+        this.logImplausible(effect.attempt);
+        this.record(host, effect.attempt.result, true);
+        return;
+      case "finished":
+        this.finish(host, effect.game);
+        return;
+    }
+  }
+
+  private announceSubmission(host: RoomGame, result: RaceResult) {
+    const payload = this.resultPayload(result);
+    host.broadcast("game:submission_complete", {
+      ...payload,
+      user_id: result.userId,
+      username: result.name,
+      nickname: result.name,
+      is_anonymous: result.userId === null,
+      completed_count: host.state.results.length,
+      total_players: host.state.players.length,
+    });
+    const member = host.member(result.playerId);
+    if (member) host.send(member, "game:personal_feedback", payload);
+  }
+
+  private resultPayload(result: RaceResult) {
+    return {
+      room_id: this.room.id,
+      sentence_id: result.sentenceId,
+      position: result.position,
+      wpm: result.wpm,
+      accuracy: result.accuracy,
+      completion_time: result.completionTime,
+      error_count: result.errorCount,
+      session_id: result.sessionId,
+    };
+  }
+
+  private logImplausible(attempt: RejectedAttempt) {
+    this.ctx.log.warn("implausible typing result rejected", {
+      room_id: this.room.id,
+      player: attempt.result.sessionId,
+      user_id: attempt.result.userId,
+      server_seconds: attempt.serverSeconds,
+      client_seconds: attempt.clientSeconds,
+      raw_speed: attempt.rawSpeed,
+      typed_length: attempt.typedLength,
+    });
+  }
+
+  /** Queues the result's write; the round stays open (to be closed) from its first record on. */
+  private record(host: RoomGame, result: RaceResult, implausible: boolean) {
+    const ref = host.gameRef()!;
+    const counted = (this.open?.ref.round === ref.round ? this.open.counted : 0) + (implausible ? 0 : 1);
+    this.open = { ref, counted };
+    host.write({ name: "record_result", run: () => recordRaceResult(this.ctx, ref, result, implausible) });
+  }
+
+  /** A round with records is closed by one write; the results are announced when it is done (or has failed). */
+  private finish(host: RoomGame, game: FinishedGame) {
+    const ref = host.gameRef()!;
+    const recorded = this.open?.ref.round === ref.round;
+    this.open = null;
+    if (!recorded) {
+      this.announceResults(host, game, null); // nothing to store: a round nobody answered
+      return;
+    }
+    host.write({
+      name: "finish_game",
+      run: () => finishRaceGame(this.ctx, ref, game),
+      done: (record) => this.announceResults(host, game, record),
+      failed: () => this.announceResults(host, game, null),
+    });
+  }
+
+  /** game:results and its chat line; with the stored record also the rewards, new figures and the bus event. */
+  private announceResults(host: RoomGame, game: FinishedGame, record: FinishedRecord | null) {
+    const results = game.standings.map((s) => ({
+      position: s.position,
+      user_id: s.userId,
+      username: s.name,
+      nickname: s.name,
+      session_id: s.sessionId,
+      is_anonymous: s.userId === null,
+      wpm: s.wpm,
+      accuracy: s.accuracy,
+      completion_time: s.completionTime,
+      error_count: s.errorCount,
+      // A member's streak is the stored one (across rooms); a guest's is counted in this room.
+      win_streak: (s.userId === null ? undefined : record?.figures.get(s.userId)?.win_streak) ?? s.winStreak,
+      rewards: s.rewards && record ? publicRewards(s.rewards) : null,
+    }));
+    const room_id = this.room.id;
+    host.broadcast("game:results", {
+      room_id,
+      sentence_id: game.sentence.id,
+      participants: game.participants,
+      results,
+    });
+    host.broadcast("chat:message", {
+      ...this.systemFields(host, "result"),
+      message: summary(results),
+      sentence_id: game.sentence.id,
+      results,
+    });
+    if (!record) return;
+    this.announceFigures(host, game, record);
+    this.publish(game, record.gameId);
+  }
+
+  private announceFigures(host: RoomGame, game: FinishedGame, record: FinishedRecord) {
+    for (const entry of game.standings) {
+      const figures = entry.userId === null ? undefined : record.figures.get(entry.userId);
+      if (!figures || !entry.rewards) continue;
+      const { email: _email, already_granted: _paid, ...visible } = figures;
+      host.sendToUser(figures.id, "user:stats_update", {
+        ...visible,
+        user_id: figures.id,
+        room_id: this.room.id,
+        rewards: publicRewards(entry.rewards),
+      });
+      const member = host.member(entry.playerId);
+      if (member) {
+        member.data.profile = {
+          level: figures.level,
+          gold_medals: figures.gold_medals,
+          silver_medals: figures.silver_medals,
+          bronze_medals: figures.bronze_medals,
+        };
+      }
+    }
+    // Levels and medals in the participants panel changed.
+    if (record.figures.size === 0) return;
+    host.broadcast("room:users_update", usersUpdateOf(this.room, host));
+    this.env.roomChanged(this.room.id);
+  }
+
+  /** `rooms.game_finished` for in-process listeners, with the games module's id of the game. */
+  private publish(game: FinishedGame, gameId: number) {
+    this.ctx.events.emit("rooms.game_finished", {
+      gameId,
+      roomId: this.room.id,
+      roomName: this.room.name,
+      sentenceId: game.sentence.id,
+      startedAt: game.startedAt,
+      finishedAt: game.finishedAt,
+      participants: game.participants,
+      results: game.standings.map((s) => ({
+        userId: s.userId,
+        nickname: s.name,
+        playerKey: s.sessionId,
+        wpm: s.wpm,
+        accuracy: s.accuracy,
+        errorCount: s.errorCount,
+        completionTime: s.completionTime,
+        position: s.position,
+        winStreak: s.winStreak,
+      })),
+    });
+  }
+
+  // --- members ------------------------------------------------------------------------------------------------
+
+  welcome(host: RoomGame, member: RoomMember, socketId: string) {
+    const mine = host.state.results.find((r) => r.playerId === member.player.id);
+    const base = {
+      room_id: this.room.id,
+      room: presentRoom(this.room, host),
+      game_state: gameStateOf(host),
+      session_id: member.player.sessionId,
+      my_result: mine ? this.resultPayload(mine) : null,
+    };
+    if (member.data.kind === "user") {
+      host.sendToSocket(socketId, "room:joined", {
+        ...base,
+        user: { id: member.player.userId, username: member.player.name, ...member.data.profile },
+      });
+    } else {
+      host.sendToSocket(socketId, "room:joined:anonymous", {
+        ...base,
+        nickname: member.player.name,
+        created_at: iso(member.joinedAt),
+      });
+    }
+  }
+
+  joined(host: RoomGame, member: RoomMember) {
+    const room_id = this.room.id;
+    const counts = usersUpdateOf(this.room, host);
+    const { user_count, anonymous_count, total_participants } = counts;
+    const tally = { user_count, anonymous_count, total_participants };
+    if (member.data.kind === "user") host.broadcast("room:user_joined", { room_id, user: userEntry(member), ...tally });
+    else host.broadcast("room:anonymous_joined", { room_id, ...guestEntry(member), ...tally });
+    host.broadcast("room:users_update", counts);
+    this.system(host, ROOM_MESSAGES.joined(member.player.name));
+    this.env.roomChanged(room_id);
+  }
+
+  left(host: RoomGame, member: RoomMember) {
+    const room_id = this.room.id;
+    this.env.graceEnded(member.player.id, room_id);
+    const counts = usersUpdateOf(this.room, host);
+    const { user_count, anonymous_count, total_participants } = counts;
+    const tally = { user_count, anonymous_count, total_participants };
+    if (member.data.kind === "user") {
+      host.broadcast("room:user_left", {
+        room_id,
+        user_id: member.player.userId,
+        username: member.player.name,
+        ...tally,
+      });
+    } else {
+      host.broadcast("room:anonymous_left", {
+        room_id,
+        session_id: member.player.sessionId,
+        nickname: member.player.name,
+        ...tally,
+      });
+    }
+    host.broadcast("room:users_update", counts);
+    this.system(host, ROOM_MESSAGES.left(member.player.name));
+    this.env.roomChanged(room_id);
+  }
+
+  /** A rename or new figures of a member (the account changed): the room's lists show them. */
+  updated(host: RoomGame) {
+    host.broadcast("room:users_update", usersUpdateOf(this.room, host));
+    this.env.roomChanged(this.room.id);
+  }
+
+  // --- chat ---------------------------------------------------------------------------------------------------
+
+  /** A chat line: trimmed, length and rate checked; an `is_game_answer` line may be the player's attempt. */
+  command(host: RoomGame, member: RoomMember, { message: raw, isGameAnswer }: ChatCommand): InputResult | undefined {
+    const message = raw.normalize("NFC").trim();
+    if (!message) return undefined;
+    const { chatMaxLength, chatBurst, chatWindowMs } = this.env.settings;
+    if ([...message].length > chatMaxLength) return refusal(ROOM_MESSAGES.chatTooLong(chatMaxLength), "too_long");
+    const now = host.clock.now();
+    member.data.chat = member.data.chat.filter((at) => at > now - chatWindowMs);
+    if (member.data.chat.length >= chatBurst) return refusal(ROOM_MESSAGES.rateLimited, "rate_limited");
+    member.data.chat.push(now);
+    if (isGameAnswer && isChatAnswer(host.state, member.player.id, message)) {
+      return host.play(member.player.id, { typedText: message });
+    }
+    host.broadcast("chat:message", {
+      room_id: this.room.id,
+      user_id: member.player.userId,
+      username: member.player.name,
+      nickname: member.player.name,
+      session_id: member.player.sessionId,
+      is_anonymous: member.data.kind === "guest",
+      message,
+      timestamp: iso(now),
+      is_system: false,
+      is_private: false,
+      message_type: "chat",
+    });
+    return undefined;
+  }
+
+  // --- the loop -----------------------------------------------------------------------------------------------
+
+  /** Before each countdown step: the sentence pool as it is now (the CLI may have imported sentences). */
+  beforeTick(_host: RoomGame, state: RaceState): RaceState {
+    return state.status === "countdown" ? withPool(state, this.env.pool(this.room.theme)) : state;
+  }
+
+  /**
+   * After a fault the host restarted the race (a fresh waiting game, the players kept): the round that failed is
+   * closed as played so far (its acknowledged results stay stored, without medals or rewards), and the players
+   * see the new state and the member list. An announcement that fails is only logged, so a room whose view
+   * cannot be built for a while is not halted for it: it plays on once the view works again.
+   */
+  reset(host: RoomGame) {
+    this.closeFailedRound(host);
+    try {
+      host.broadcast("game:state", gameStateOf(host));
+      host.broadcast("room:users_update", usersUpdateOf(this.room, host));
+    } catch (error) {
+      this.ctx.log.error("room reset could not be announced", { room_id: this.room.id, error: String(error) });
+    }
+    this.env.roomChanged(this.room.id);
+  }
+
+  private closeFailedRound(host: RoomGame) {
+    const open = this.open;
+    this.open = null;
+    if (!open) return;
+    const at = host.clock.now();
+    host.write({ name: "abandon_game", run: () => abandonRaceGame(this.ctx, open.ref, at, open.counted) });
+  }
+
+  // --- presentation -------------------------------------------------------------------------------------------
+
+  private systemFields(host: RoomGame, messageType: "system" | "problem" | "result") {
+    return {
+      room_id: this.room.id,
+      user_id: null,
+      username: "시스템",
+      nickname: "시스템",
+      is_anonymous: false,
+      timestamp: iso(host.clock.now()),
+      is_system: true,
+      is_private: false,
+      message_type: messageType,
+    };
+  }
+
+  private system(host: RoomGame, message: string) {
+    host.broadcast("chat:message", { ...this.systemFields(host, "system"), message });
+  }
+}
+
+const publicRewards = (r: GameRewardDelta) => ({
+  experience: r.experience,
+  coins: r.coins,
+  points: r.points,
+  medal: r.medal,
+});
+
+function summary(results: { position: number | null; username: string; wpm: number; accuracy: number }[]) {
+  const placed = results.filter((r) => r.position !== null);
+  if (placed.length === 0) return ROOM_MESSAGES.noFinishers;
+  const top = placed
+    .slice(0, 5)
+    .map((r) => `${r.position}위 ${r.username} (${r.wpm}타/분, ${r.accuracy}%)`)
+    .join(" · ");
+  return `게임 결과: ${top}`;
+}
