@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
+import { finishGame, recordResult } from "../games";
 import { seoulDate } from "../kernel/seoul-time";
 import { registerGameStatsProvider } from "./game-stats";
 import { startAdminServer, type TestUser } from "./test-helpers";
@@ -479,6 +480,33 @@ describe("dashboard", () => {
     expect(next.daily.at(-2)).toEqual(dash.daily.at(-1));
     expect((await t.login(u.email)).status).toBe(200);
     expect((await api("GET", "/api/admin/dashboard", admin.token)).body.active_users_today).toBe(2);
+  });
+
+  test("game counts come from the games module: finished games only, per Seoul day", async () => {
+    const before = (await api("GET", "/api/admin/dashboard", admin.token)).body;
+    const now = t.clock.now();
+    const game = (round: number, startedAt: number) => ({
+      mode: "sentence_race" as const,
+      sourceId: "dashboard-room",
+      sourceName: "대시보드 시험 방",
+      round,
+      startedAt,
+    });
+    const result = { userId: null, playerKey: "g_dashboard01", nickname: "guest_2000", wpm: 200, accuracy: 95 };
+    const play = async (round: number, endedAt: number | null) => {
+      const ref = game(round, (endedAt ?? now) - 30_000);
+      await recordResult(t.server.ctx, ref, { ...result, completionTime: 20, position: 1, errorCount: 1 });
+      if (endedAt !== null) await finishGame(t.server.ctx, ref, { endedAt, participants: 1, medals: [] });
+    };
+    await play(1, now); // today (the clock may stand at a Seoul midnight: a second earlier is yesterday)
+    await play(2, now - 3 * 86_400_000); // three days ago
+    await play(3, null); // still running: not counted
+
+    const after = (await api("GET", "/api/admin/dashboard", admin.token)).body;
+    expect(after.total_games_played).toBe(before.total_games_played + 2);
+    expect(after.games_played_today).toBe(before.games_played_today + 1);
+    const threeDaysAgo = (d: { date: string }) => d.date === seoulDate(now - 3 * 86_400_000);
+    expect(after.daily.find(threeDaysAgo).games).toBe(before.daily.find(threeDaysAgo).games + 1);
   });
 
   test("game figures come from the registered provider", async () => {
