@@ -1,6 +1,7 @@
 import type { RawData } from "@socket.io/bun-engine";
 import { type Config, loadConfig } from "../../modules/kernel/config";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { sharedScheduler } from "../../modules/kernel/game-host";
 import { createApp } from "./app";
 import { type ContextOptions, createContext, seedAll } from "./context";
 import { installFastBroadcast } from "./fast-broadcast";
@@ -64,9 +65,17 @@ export async function startServer(options: StartOptions = {}) {
   ctx.log.info("server listening", { url });
 
   let stopped = false;
+  /**
+   * Shutdown, in this order: stop accepting connections (the connected sockets stay up to hear how their game
+   * ended); end every round in play through its mode's `finish` and perform every queued game write (results
+   * acknowledged to players, the finish with medals and rewards), bounded by `FINISH_GAMES_TIMEOUT_MS`; then the
+   * modules' `onStop`, the sockets, HTTP and the database.
+   */
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    void server.stop(false); // not awaited: that would wait for every open connection to close by itself
+    await finishGames(ctx);
     for (const module of modules) await module.onStop?.(ctx);
     // Closing the engine drops transports without a socket.io disconnect packet, so browsers reconnect on
     // their own after a restart (a server-side disconnect would tell them not to).
@@ -78,12 +87,49 @@ export async function startServer(options: StartOptions = {}) {
 }
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
-if (import.meta.main) {
-  const running = await startServer({ seed: process.env.SEED !== "0" });
-  const shutdown = async () => {
-    await running.stop();
+/** How long a shutdown waits for the games to finish and their writes to be stored (retries included). */
+export const FINISH_GAMES_TIMEOUT_MS = 20_000;
+
+/** Every live game of every module ends its round and flushes its writes; never throws, never waits forever. */
+async function finishGames(ctx: RunningServer["ctx"]) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A real timer, not the context's clock: a test's fake clock would never fire it.
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), FINISH_GAMES_TIMEOUT_MS);
+  });
+  try {
+    const outcome = await Promise.race([sharedScheduler(ctx).finishAll(), timeout]);
+    if (outcome === "timeout") ctx.log.error("games still writing at shutdown; stopping anyway");
+  } catch (error) {
+    ctx.log.error("finishing the games at shutdown failed", { error: String(error) });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * SIGTERM / SIGINT stop the server cleanly (`stop()`: running games are finished and stored first), then the
+ * process exits. A second signal while stopping exits at once.
+ */
+export function stopOnSignals(running: RunningServer) {
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      running.ctx.log.warn("second signal while stopping: exiting now", { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    running.ctx.log.info("stopping", { signal });
+    try {
+      await running.stop();
+    } catch (error) {
+      running.ctx.log.error("stopping failed", { error: String(error) });
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
 }
+
+if (import.meta.main) stopOnSignals(await startServer({ seed: process.env.SEED !== "0" }));

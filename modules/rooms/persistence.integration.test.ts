@@ -217,6 +217,46 @@ describe("when the finish cannot be stored", () => {
   });
 });
 
+describe("stopping a server (tests stop theirs the same way)", () => {
+  test("stop() finishes the game in play and stores it before the modules stop", async () => {
+    const own = await startTestServer({ clock: new FakeClock(Date.now()) });
+    const ownClock = own.ctx.clock as FakeClock;
+    try {
+      importSentences(own.ctx, "stopping", [SENTENCE]);
+      const room = createRoom(own.ctx, { name: "멈춤 시험 방", theme: "stopping" });
+      const { token, id } = await own.createUser("멈춤선수", { email: "stopping@example.com" });
+      const a = await openClient(own, { token });
+      const g = await openClient(own, { client_id: "stopping-guest-01" });
+      a.emit("join_room", { room_id: room.id });
+      await a.next("room:joined");
+      g.emit("join_anonymous", { room_id: room.id });
+      await g.next("room:joined:anonymous");
+      ownClock.advance(8_000);
+      const state = await a.next("game:state", (s) => s.status === "in_progress");
+      ownClock.advance(typingMs);
+      a.emit("game:submission", submission(room.id, state.sentence.id));
+      await a.next("game:personal_feedback");
+
+      const stored: GamesFinishedEvent[] = [];
+      own.ctx.events.on("games.game_finished", (e) => stored.push(e));
+      const announced: GameFinishedEvent[] = [];
+      own.ctx.events.on("rooms.game_finished", (e) => announced.push(e));
+      await own.stop();
+      expect(stored).toEqual([
+        expect.objectContaining({ mode: "sentence_race", sourceId: String(room.id), participants: 1 }),
+      ]);
+      expect(announced).toEqual([expect.objectContaining({ gameId: stored[0].gameId, participants: 1 })]);
+      // Sent before the sockets were closed.
+      const results = await a.next("game:results");
+      expect(results.results).toEqual([expect.objectContaining({ user_id: id, position: 1 })]);
+      a.close();
+      g.close();
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 /** Lets the write queue run what it can without waiting for a retry delay (those wait on the FakeClock). */
 async function drainedOrRetrying() {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
