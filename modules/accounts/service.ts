@@ -406,11 +406,25 @@ function prepareRewardQueries(db: DbOrTx) {
       .set(set)
       .where(eq(users.id, sql.placeholder("id")))
       .prepare(),
+    grant: db
+      .insert(rewardGrants)
+      .values({
+        gameKey: sql.placeholder("gameKey"),
+        userId: sql.placeholder("userId"),
+        grantedAt: sql.placeholder("at"),
+      })
+      .onConflictDoNothing()
+      .returning({ userId: rewardGrants.userId })
+      .prepare(),
+    prune: db
+      .delete(rewardGrants)
+      .where(lt(rewardGrants.grantedAt, sql.placeholder("before")))
+      .prepare(),
   };
 }
 
-// A game of 20 members writes 20 users in one transaction: building and compiling the two queries each time cost
-// ~15x the work itself (bench/README.md, scoring). A transaction shares its connection's session, so the
+// A game of 20 members writes 20 users (and 20 grant rows) in one transaction: building and compiling the queries
+// each time cost ~15x the work itself (bench/README.md, scoring). A transaction shares its connection's session, so the
 // statements prepared for that session serve every transaction on it.
 const rewardQueries = new WeakMap<object, ReturnType<typeof prepareRewardQueries>>();
 function rewardQueriesFor(tx: DbOrTx) {
@@ -483,9 +497,8 @@ export async function applyGameRewards(
   grants: readonly GameRewardGrant[],
 ): Promise<Map<number, RewardedFigures>> {
   return db.transaction((tx) => {
-    tx.delete(rewardGrants)
-      .where(lt(rewardGrants.grantedAt, new Date(game.at - REWARD_GRANT_RETENTION_MS)))
-      .run();
+    // Epoch ms: a placeholder in a WHERE is bound as given (only insert values go through the column's mapping).
+    rewardQueriesFor(tx).prune.run({ before: game.at - REWARD_GRANT_RETENTION_MS });
     const figures = new Map<number, RewardedFigures>();
     for (const grant of grants) {
       const paid = grantOnce(tx, game, grant);
@@ -496,14 +509,10 @@ export async function applyGameRewards(
 }
 
 function grantOnce(tx: DbOrTx, game: { key: string; at: number }, { userId, delta }: GameRewardGrant) {
-  const row = rewardQueriesFor(tx).select.get({ id: userId });
+  const queries = rewardQueriesFor(tx);
+  const row = queries.select.get({ id: userId });
   if (!row) return null;
-  const granted = tx
-    .insert(rewardGrants)
-    .values({ gameKey: game.key, userId, grantedAt: new Date(game.at) })
-    .onConflictDoNothing()
-    .returning({ userId: rewardGrants.userId })
-    .get();
+  const granted = queries.grant.get({ gameKey: game.key, userId, at: new Date(game.at) });
   if (!granted) return { ...presentUser(row), leveled_up: false, already_granted: true };
   return { ...addGameRewards(tx, userId, delta, game.at)!, already_granted: false };
 }

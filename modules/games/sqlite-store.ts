@@ -69,55 +69,176 @@ export function createSqliteGamesStore(db: DbOrTx): GamesStore {
 
 // --- writes ----------------------------------------------------------------------------------------------------
 
+/** In an upsert's SET, the value the insert proposed (`excluded.<column>`, the same on both engines). */
+const proposed = (column: AnySQLiteColumn) => sql.raw(`excluded."${column.name}"`);
+const greater = (column: AnySQLiteColumn) =>
+  sql`CASE WHEN ${proposed(column)} > ${column} THEN ${proposed(column)} ELSE ${column} END`;
+/** The proposed value when the proposed result is at least as recent as the row's latest one. */
+const newer = (column: AnySQLiteColumn) =>
+  sql`CASE WHEN ${proposed(dailyStats.lastPlayedAt)} >= ${dailyStats.lastPlayedAt} THEN ${proposed(column)} ELSE ${column} END`;
+
+const slot = sql.placeholder;
+/**
+ * An update's SET of placeholders. Like insert values, they are bound through each column's mapping (a Date for a
+ * timestamp); drizzle's types accept placeholders only in inserts, hence the record (as accounts' rewards do).
+ */
+const slots = (...columns: string[]) => Object.fromEntries(columns.map((column) => [column, slot(column)]));
+
+/**
+ * The statements of a result's write, prepared once per connection with placeholders: every accepted result of
+ * every game runs them, and building and preparing drizzle queries each time cost about four times the work itself
+ * (214 µs against 55 µs a result, bench/scoring-bench.ts), as accounts found for rewards. A transaction shares its
+ * connection's session, so statements prepared for that session serve every transaction on it.
+ */
+function prepareWrites(db: DbOrTx) {
+  return {
+    createGame: db
+      .insert(games)
+      .values({
+        mode: slot("mode"),
+        sourceId: slot("sourceId"),
+        sourceName: slot("sourceName"),
+        round: slot("round"),
+        startedAt: slot("startedAt"),
+      })
+      .onConflictDoNothing({ target: [games.mode, games.sourceId, games.round] })
+      .returning({ id: games.id })
+      .prepare(),
+    findGame: db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.mode, slot("mode")), eq(games.sourceId, slot("sourceId")), eq(games.round, slot("round"))))
+      .prepare(),
+    findUser: db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, slot("id")))
+      .prepare(),
+    insertResult: db
+      .insert(results)
+      .values({
+        gameId: slot("gameId"),
+        userId: slot("userId"),
+        playerKey: slot("playerKey"),
+        nickname: slot("nickname"),
+        wpm: slot("wpm"),
+        accuracy: slot("accuracy"),
+        completionTime: slot("completionTime"),
+        position: slot("position"),
+        errorCount: slot("errorCount"),
+        implausible: slot("implausible"),
+        itemId: slot("itemId"),
+        createdAt: slot("createdAt"),
+      })
+      .onConflictDoNothing({ target: [results.gameId, results.playerKey] })
+      .returning({ id: results.id })
+      .prepare(),
+    addToDailyStats: db
+      .insert(dailyStats)
+      .values({
+        day: slot("day"),
+        mode: slot("mode"),
+        playerKey: slot("playerKey"),
+        userId: slot("userId"),
+        nickname: slot("nickname"),
+        games: 1,
+        wpmSum: slot("wpm"),
+        accuracySum: slot("accuracy"),
+        bestWpm: slot("wpm"),
+        lastPlayedAt: slot("lastPlayedAt"),
+      })
+      .onConflictDoUpdate({
+        target: [dailyStats.day, dailyStats.mode, dailyStats.playerKey],
+        set: {
+          games: sql`${dailyStats.games} + 1`,
+          wpmSum: sql`${dailyStats.wpmSum} + ${proposed(dailyStats.wpmSum)}`,
+          accuracySum: sql`${dailyStats.accuracySum} + ${proposed(dailyStats.accuracySum)}`,
+          bestWpm: greater(dailyStats.bestWpm),
+          nickname: newer(dailyStats.nickname),
+          userId: sql`COALESCE(${proposed(dailyStats.userId)}, ${dailyStats.userId})`,
+          lastPlayedAt: greater(dailyStats.lastPlayedAt),
+        },
+      })
+      .prepare(),
+    endGame: db
+      .update(games)
+      .set(slots("endedAt", "participants"))
+      .where(and(eq(games.id, slot("gameId")), isNull(games.endedAt)))
+      .returning({ id: games.id })
+      .prepare(),
+    countedResults: db
+      .select({ playerKey: results.playerKey, medal: results.medal, userId: results.userId, at: results.createdAt })
+      .from(results)
+      .where(and(eq(results.gameId, slot("gameId")), eq(results.implausible, false)))
+      .prepare(),
+    setMedal: db
+      .update(results)
+      .set(slots("medal"))
+      .where(and(eq(results.gameId, slot("gameId")), eq(results.playerKey, slot("playerKey"))))
+      .prepare(),
+    countMedal: {
+      gold: prepareMedalCount(db, "goldMedals"),
+      silver: prepareMedalCount(db, "silverMedals"),
+      bronze: prepareMedalCount(db, "bronzeMedals"),
+    },
+  };
+}
+
+function prepareMedalCount(db: DbOrTx, field: "goldMedals" | "silverMedals" | "bronzeMedals") {
+  return db
+    .update(dailyStats)
+    .set({ [field]: sql`${dailyStats[field]} + 1` })
+    .where(
+      and(
+        eq(dailyStats.day, slot("day")),
+        eq(dailyStats.mode, slot("mode")),
+        eq(dailyStats.playerKey, slot("playerKey")),
+      ),
+    )
+    .prepare();
+}
+
+const preparedWrites = new WeakMap<object, ReturnType<typeof prepareWrites>>();
+function writesFor(tx: DbOrTx) {
+  const key = (tx as unknown as { session?: object }).session ?? tx;
+  let writes = preparedWrites.get(key);
+  if (!writes) {
+    writes = prepareWrites(tx);
+    preparedWrites.set(key, writes);
+  }
+  return writes;
+}
+
 function findOrCreateGame(tx: DbOrTx, game: GameRef): number {
-  const created = tx
-    .insert(games)
-    .values({
-      mode: game.mode,
-      sourceId: game.sourceId,
-      sourceName: game.sourceName,
-      round: game.round,
-      startedAt: new Date(game.startedAt),
-    })
-    .onConflictDoNothing({ target: [games.mode, games.sourceId, games.round] })
-    .returning({ id: games.id })
-    .get();
-  if (created) return created.id;
-  return tx
-    .select({ id: games.id })
-    .from(games)
-    .where(and(eq(games.mode, game.mode), eq(games.sourceId, game.sourceId), eq(games.round, game.round)))
-    .get()!.id;
+  const { createGame, findGame } = writesFor(tx);
+  const identity = { mode: game.mode, sourceId: game.sourceId, round: game.round };
+  const created = createGame.get({ ...identity, sourceName: game.sourceName, startedAt: new Date(game.startedAt) });
+  return created ? created.id : findGame.get(identity)!.id;
 }
 
 /** A member deleted meanwhile keeps the result without user id (the foreign key would refuse the row). */
 function existingUserId(tx: DbOrTx, userId: number | null): number | null {
   if (userId === null) return null;
-  return tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()?.id ?? null;
+  return writesFor(tx).findUser.get({ id: userId })?.id ?? null;
 }
 
 function insertResult(tx: DbOrTx, game: GameRef, result: StoredResult): RecordOutcome {
   const gameId = findOrCreateGame(tx, game);
   const userId = existingUserId(tx, result.userId);
-  const inserted = tx
-    .insert(results)
-    .values({
-      gameId,
-      userId,
-      playerKey: result.playerKey,
-      nickname: result.nickname,
-      wpm: result.wpm,
-      accuracy: result.accuracy,
-      completionTime: result.completionTime,
-      position: result.position,
-      errorCount: result.errorCount,
-      implausible: result.implausible,
-      itemId: result.itemId,
-      createdAt: new Date(result.createdAt),
-    })
-    .onConflictDoNothing({ target: [results.gameId, results.playerKey] })
-    .returning({ id: results.id })
-    .get();
+  const inserted = writesFor(tx).insertResult.get({
+    gameId,
+    userId,
+    playerKey: result.playerKey,
+    nickname: result.nickname,
+    wpm: result.wpm,
+    accuracy: result.accuracy,
+    completionTime: result.completionTime,
+    position: result.position,
+    errorCount: result.errorCount,
+    implausible: result.implausible,
+    itemId: result.itemId,
+    createdAt: new Date(result.createdAt),
+  });
   if (!inserted) {
     const earlier = tx
       .select({ id: results.id })
@@ -130,59 +251,25 @@ function insertResult(tx: DbOrTx, game: GameRef, result: StoredResult): RecordOu
   return { recorded: true, gameId, resultId: inserted.id };
 }
 
-/** In an upsert's SET, the value the insert proposed (`excluded.<column>`, the same on both engines). */
-const proposed = (column: AnySQLiteColumn) => sql.raw(`excluded."${column.name}"`);
-const greater = (column: AnySQLiteColumn) =>
-  sql`CASE WHEN ${proposed(column)} > ${column} THEN ${proposed(column)} ELSE ${column} END`;
-/** The proposed value when the proposed result is at least as recent as the row's latest one. */
-const newer = (column: AnySQLiteColumn) =>
-  sql`CASE WHEN ${proposed(dailyStats.lastPlayedAt)} >= ${dailyStats.lastPlayedAt} THEN ${proposed(column)} ELSE ${column} END`;
-
 function addToDailyStats(tx: DbOrTx, mode: GameModeId, result: StoredResult) {
-  tx.insert(dailyStats)
-    .values({
-      day: result.day,
-      mode,
-      playerKey: result.playerKey,
-      userId: result.userId,
-      nickname: result.nickname,
-      games: 1,
-      wpmSum: result.wpm,
-      accuracySum: result.accuracy,
-      bestWpm: result.wpm,
-      lastPlayedAt: new Date(result.createdAt),
-    })
-    .onConflictDoUpdate({
-      target: [dailyStats.day, dailyStats.mode, dailyStats.playerKey],
-      set: {
-        games: sql`${dailyStats.games} + 1`,
-        wpmSum: sql`${dailyStats.wpmSum} + ${proposed(dailyStats.wpmSum)}`,
-        accuracySum: sql`${dailyStats.accuracySum} + ${proposed(dailyStats.accuracySum)}`,
-        bestWpm: greater(dailyStats.bestWpm),
-        nickname: newer(dailyStats.nickname),
-        userId: sql`COALESCE(${proposed(dailyStats.userId)}, ${dailyStats.userId})`,
-        lastPlayedAt: greater(dailyStats.lastPlayedAt),
-      },
-    })
-    .run();
+  writesFor(tx).addToDailyStats.run({
+    day: result.day,
+    mode,
+    playerKey: result.playerKey,
+    userId: result.userId,
+    nickname: result.nickname,
+    wpm: result.wpm,
+    accuracy: result.accuracy,
+    lastPlayedAt: new Date(result.createdAt),
+  });
 }
-
-const MEDAL_FIELD = { gold: "goldMedals", silver: "silverMedals", bronze: "bronzeMedals" } as const;
 
 function finishRunningGame(tx: DbOrTx, game: GameRef, finish: FinishInput): FinishOutcome {
   const gameId = findOrCreateGame(tx, game);
-  const ended = tx
-    .update(games)
-    .set({ endedAt: new Date(finish.endedAt), participants: finish.participants })
-    .where(and(eq(games.id, gameId), isNull(games.endedAt)))
-    .returning({ id: games.id })
-    .get();
+  const writes = writesFor(tx);
+  const ended = writes.endGame.get({ gameId, endedAt: new Date(finish.endedAt), participants: finish.participants });
   if (!ended) return { gameId, finished: false, medals: [] };
-  const counted = tx
-    .select({ playerKey: results.playerKey, medal: results.medal, userId: results.userId, at: results.createdAt })
-    .from(results)
-    .where(and(eq(results.gameId, gameId), eq(results.implausible, false)))
-    .all();
+  const counted = writes.countedResults.all({ gameId });
   const medals = grantableMedals(finish.medals, counted).map((grant) => {
     const row = counted.find((r) => r.playerKey === grant.playerKey)!;
     storeMedal(tx, gameId, game.mode, grant, resultDay(row.at.getTime()));
@@ -192,15 +279,9 @@ function finishRunningGame(tx: DbOrTx, game: GameRef, finish: FinishInput): Fini
 }
 
 function storeMedal(tx: DbOrTx, gameId: number, mode: GameModeId, grant: MedalGrant, day: string) {
-  tx.update(results)
-    .set({ medal: grant.medal })
-    .where(and(eq(results.gameId, gameId), eq(results.playerKey, grant.playerKey)))
-    .run();
-  const field = MEDAL_FIELD[grant.medal];
-  tx.update(dailyStats)
-    .set({ [field]: sql`${dailyStats[field]} + 1` })
-    .where(and(eq(dailyStats.day, day), eq(dailyStats.mode, mode), eq(dailyStats.playerKey, grant.playerKey)))
-    .run();
+  const writes = writesFor(tx);
+  writes.setMedal.run({ gameId, playerKey: grant.playerKey, medal: grant.medal });
+  writes.countMedal[grant.medal].run({ day, mode, playerKey: grant.playerKey });
 }
 
 // --- reads -----------------------------------------------------------------------------------------------------
