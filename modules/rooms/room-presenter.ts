@@ -4,7 +4,7 @@ import { type GamePresenter, type InputResult, refusal } from "../kernel/game-ho
 import type { GameRef } from "../kernel/game-mode";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
 import { abandonRaceGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
-import { gameStateOf, guestEntry, iso, presentRoom, userEntry, usersUpdateOf } from "./room-view";
+import { countsOf, gameStateOf, guestEntry, iso, presentRoom, userEntry, usersUpdateOf } from "./room-view";
 import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
@@ -289,12 +289,10 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
 
   joined(host: RoomGame, member: RoomMember) {
     const room_id = this.room.id;
-    const counts = usersUpdateOf(this.room, host);
-    const { user_count, anonymous_count, total_participants } = counts;
-    const tally = { user_count, anonymous_count, total_participants };
+    const tally = countsOf(host);
     if (member.data.kind === "user") host.broadcast("room:user_joined", { room_id, user: userEntry(member), ...tally });
     else host.broadcast("room:anonymous_joined", { room_id, ...guestEntry(member), ...tally });
-    host.broadcast("room:users_update", counts);
+    host.broadcast("room:users_update", usersUpdateOf(this.room, host));
     this.system(host, ROOM_MESSAGES.joined(member.player.name));
     this.env.roomChanged(room_id);
   }
@@ -302,9 +300,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
   left(host: RoomGame, member: RoomMember) {
     const room_id = this.room.id;
     this.env.graceEnded(member.player.id, room_id);
-    const counts = usersUpdateOf(this.room, host);
-    const { user_count, anonymous_count, total_participants } = counts;
-    const tally = { user_count, anonymous_count, total_participants };
+    const tally = countsOf(host);
     if (member.data.kind === "user") {
       host.broadcast("room:user_left", {
         room_id,
@@ -320,7 +316,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         ...tally,
       });
     }
-    host.broadcast("room:users_update", counts);
+    host.broadcast("room:users_update", usersUpdateOf(this.room, host));
     this.system(host, ROOM_MESSAGES.left(member.player.name));
     this.env.roomChanged(room_id);
   }
