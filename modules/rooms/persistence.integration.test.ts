@@ -200,7 +200,7 @@ describe("when the finish cannot be stored", () => {
       await a.next("game:personal_feedback");
       // The finish write is retried with backoff on the server's clock, then given up.
       for (let i = 0; i < 20 && a.all("game:results").length === 0; i++) {
-        await drainedOrRetrying();
+        await letQueuedWritesRun();
         clock.advance(1_000);
       }
       const results = await a.next("game:results");
@@ -258,6 +258,6 @@ describe("stopping a server (tests stop theirs the same way)", () => {
 });
 
 /** Lets the write queue run what it can without waiting for a retry delay (those wait on the FakeClock). */
-async function drainedOrRetrying() {
+async function letQueuedWritesRun() {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
