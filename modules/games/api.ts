@@ -1,5 +1,5 @@
 import type { ModuleContext } from "../kernel/define-module";
-import type { GameModeId } from "../kernel/game-mode";
+import type { GameModeId, GameRef } from "../kernel/game-mode";
 import "./events";
 import {
   checkFinish,
@@ -8,9 +8,9 @@ import {
   checkResult,
   clampResultsLimit,
   type FinishInput,
-  type GameRef,
   type ResultInput,
   resultDay,
+  toStoredRef,
 } from "./rules";
 import { createSqliteGamesStore } from "./sqlite-store";
 import type { DailyStatsQuery, FinishOutcome, GamesStore, StoredResult, TimeRange } from "./store";
@@ -50,7 +50,8 @@ function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
  * same (game, player key) changes nothing and answers `recorded: false` with the same game id. A counted result is
  * added to the player's daily aggregate in the same transaction; `games.result_recorded` is emitted when recorded.
  */
-export async function recordResult(ctx: ModuleContext, game: GameRef, result: ResultInput) {
+export async function recordResult(ctx: ModuleContext, ref: GameRef, result: ResultInput) {
+  const game = toStoredRef(ref);
   checkGameRef(game);
   checkResult(result);
   const stored = toStored(ctx, result);
@@ -75,7 +76,8 @@ export async function recordResult(ctx: ModuleContext, game: GameRef, result: Re
  * results exist), with the aggregates' medal counts, in one transaction. Idempotent: a finished game is left as it
  * is (`finished: false`). `games.game_finished` is emitted by the call that finished the game.
  */
-export async function finishGame(ctx: ModuleContext, game: GameRef, finish: FinishInput): Promise<FinishOutcome> {
+export async function finishGame(ctx: ModuleContext, ref: GameRef, finish: FinishInput): Promise<FinishOutcome> {
+  const game = toStoredRef(ref);
   checkGameRef(game);
   checkFinish(finish);
   const outcome = await gamesStore(ctx).finishGame(game, finish);
@@ -96,8 +98,8 @@ export async function finishGame(ctx: ModuleContext, game: GameRef, finish: Fini
 }
 
 /** The last round number stored for (mode, source id), 0 when none: a host continues with +1 after a restart. */
-export const lastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: string) =>
-  gamesStore(ctx).lastRound(mode, sourceId);
+export const lastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>
+  gamesStore(ctx).lastRound(mode, String(sourceId));
 
 /** A member's counted results of every mode, newest first (the profile's records); limit 1–200, default 50. */
 export const resultsOfUser = (ctx: ModuleContext, userId: number, limit?: number) =>

@@ -30,11 +30,11 @@ export { GameResultRecordSchema } from "./model";
 export { gamesRoutes } from "./routes";
 export {
   type FinishInput,
-  type GameRef,
   MEDAL_MIN_COUNTED_RESULTS,
   type MedalGrant,
   type ResultInput,
   resultDay,
+  type StoredGameRef,
 } from "./rules";
 export type { Medal } from "./schema";
 export type {

@@ -1,5 +1,5 @@
 import { badRequest } from "../kernel/errors";
-import type { GameModeId } from "../kernel/game-mode";
+import type { GameModeId, GameRef } from "../kernel/game-mode";
 import type { Medal } from "./schema";
 
 /**
@@ -12,8 +12,11 @@ export const MEDALS: readonly Medal[] = ["gold", "silver", "bronze"];
 export const MEDAL_MIN_COUNTED_RESULTS = 2;
 export const RESULTS_LIMIT = { min: 1, max: 200, default: 50 } as const;
 
-/** Which game of which mode: a host finds the same row again with it (after a retry or a restart). */
-export interface GameRef {
+/**
+ * Which game of which mode, as stored: the kernel's `GameRef` (what every game host builds) with the source id as
+ * text. A host finds the same row again with it (after a retry or a restart).
+ */
+export interface StoredGameRef {
   mode: GameModeId;
   /** The room id (sentence_race), guild id (guild_game) or duel session id (duel), as text. */
   sourceId: string;
@@ -68,7 +71,10 @@ const GUEST_KEY = /^g_[A-Za-z0-9_-]{1,64}$/;
 const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
 const isTime = (n: unknown) => Number.isFinite(n) && (n as number) >= 0;
 
-export function checkGameRef(game: GameRef) {
+/** The kernel's `GameRef` (a room names its source by number) as this module stores it. */
+export const toStoredRef = (game: GameRef): StoredGameRef => ({ ...game, sourceId: String(game.sourceId) });
+
+export function checkGameRef(game: StoredGameRef) {
   const ok =
     typeof game.mode === "string" &&
     game.mode.length > 0 &&

@@ -3,7 +3,7 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../../db/client";
 import { users } from "../../db/core/schema";
 import type { GameModeId } from "../kernel/game-mode";
-import { averages, type FinishInput, type GameRef, grantableMedals, type MedalGrant, resultDay } from "./rules";
+import { averages, type FinishInput, grantableMedals, type MedalGrant, resultDay, type StoredGameRef } from "./rules";
 import { dailyStats, games, results } from "./schema";
 import type {
   DailyStatsQuery,
@@ -209,7 +209,7 @@ function writesFor(tx: DbOrTx) {
   return writes;
 }
 
-function findOrCreateGame(tx: DbOrTx, game: GameRef): number {
+function findOrCreateGame(tx: DbOrTx, game: StoredGameRef): number {
   const { createGame, findGame } = writesFor(tx);
   const identity = { mode: game.mode, sourceId: game.sourceId, round: game.round };
   const created = createGame.get({ ...identity, sourceName: game.sourceName, startedAt: new Date(game.startedAt) });
@@ -222,7 +222,7 @@ function existingUserId(tx: DbOrTx, userId: number | null): number | null {
   return writesFor(tx).findUser.get({ id: userId })?.id ?? null;
 }
 
-function insertResult(tx: DbOrTx, game: GameRef, result: StoredResult): RecordOutcome {
+function insertResult(tx: DbOrTx, game: StoredGameRef, result: StoredResult): RecordOutcome {
   const gameId = findOrCreateGame(tx, game);
   const userId = existingUserId(tx, result.userId);
   const inserted = writesFor(tx).insertResult.get({
@@ -264,7 +264,7 @@ function addToDailyStats(tx: DbOrTx, mode: GameModeId, result: StoredResult) {
   });
 }
 
-function finishRunningGame(tx: DbOrTx, game: GameRef, finish: FinishInput): FinishOutcome {
+function finishRunningGame(tx: DbOrTx, game: StoredGameRef, finish: FinishInput): FinishOutcome {
   const gameId = findOrCreateGame(tx, game);
   const writes = writesFor(tx);
   const ended = writes.endGame.get({ gameId, endedAt: new Date(finish.endedAt), participants: finish.participants });

@@ -1,5 +1,5 @@
 import type { GameModeId } from "../kernel/game-mode";
-import type { FinishInput, GameRef, MedalGrant, ResultInput } from "./rules";
+import type { FinishInput, MedalGrant, ResultInput, StoredGameRef } from "./rules";
 import type { Medal } from "./schema";
 
 /**
@@ -12,12 +12,12 @@ export interface GamesStore {
    * Finds or creates the game row by its identity, inserts the result unless (game, player key) already has one,
    * and, when it inserted a counted (not implausible) result, adds it to the player's daily aggregate of `day`.
    */
-  recordResult(game: GameRef, result: StoredResult): Promise<RecordOutcome>;
+  recordResult(game: StoredGameRef, result: StoredResult): Promise<RecordOutcome>;
   /**
    * Finds or creates the game row; if it is still running, sets ended_at and participants, stores the grantable
    * medals (rules.ts `grantableMedals`) and bumps the medal counts of the aggregates. A finished game is left as is.
    */
-  finishGame(game: GameRef, finish: FinishInput): Promise<FinishOutcome>;
+  finishGame(game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome>;
   /** The highest round of (mode, source id), 0 when there is none. */
   lastRound(mode: GameModeId, sourceId: string): Promise<number>;
   /** A member's counted results, newest first, with the game's mode and source name. */

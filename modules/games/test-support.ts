@@ -1,13 +1,18 @@
 import { users } from "../../db/core/schema";
 import type { ModuleContext } from "../kernel/define-module";
-import type { GameRef, ResultInput } from "./rules";
+import type { ResultInput, StoredGameRef } from "./rules";
 
 /** Test helpers for the games module: fixture games, results and members. */
 
 /** `YYYY-MM-DD HH:mm:ss` in Seoul time → epoch ms (Seoul is UTC+9 all year). */
 export const kst = (text: string) => Date.parse(`${text.replace(" ", "T")}+09:00`);
 
-export const race = (sourceId: string, round: number, startedAt: number, sourceName = `방 ${sourceId}`): GameRef => ({
+export const race = (
+  sourceId: string,
+  round: number,
+  startedAt: number,
+  sourceName = `방 ${sourceId}`,
+): StoredGameRef => ({
   mode: "sentence_race",
   sourceId,
   sourceName,

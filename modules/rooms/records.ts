@@ -1,5 +1,5 @@
 import { applyGameRewards, type RewardedFigures } from "../accounts";
-import { finishGame, type GameRef as GamesRef, recordResult } from "../games";
+import { finishGame, recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameRef } from "../kernel/game-mode";
 import { medalFor } from "./rewards";
@@ -11,12 +11,9 @@ import type { FinishedGame, RaceResult } from "./sentence-race";
  * finish is done once per game, and rewards are paid once per (game, member).
  */
 
-/** The games module names a source by text (a room id here). */
-export const gamesRef = (ref: GameRef): GamesRef => ({ ...ref, sourceId: String(ref.sourceId) });
-
 /** One accepted result (or an attempt refused as implausible, kept for the record only), at its acceptance time. */
 export function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceResult, implausible = false) {
-  return recordResult(ctx, gamesRef(ref), {
+  return recordResult(ctx, ref, {
     userId: result.userId,
     playerKey: result.sessionId,
     nickname: result.name,
@@ -47,7 +44,7 @@ export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: Fin
     const medal = medalFor(entry.position, game.participants);
     return medal ? [{ playerKey: entry.sessionId, medal }] : [];
   });
-  const outcome = await finishGame(ctx, gamesRef(ref), {
+  const outcome = await finishGame(ctx, ref, {
     endedAt: game.finishedAt,
     participants: game.participants,
     medals,
@@ -61,5 +58,5 @@ export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: Fin
 
 /** A round that was cut short by a fault: closed as played so far, without medals or rewards. */
 export async function abandonRaceGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
-  await finishGame(ctx, gamesRef(ref), { endedAt: at, participants, medals: [] });
+  await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
 }
