@@ -1,11 +1,11 @@
 /**
- * `bun modules/games/daily-stats.bench.ts`: the period reads rankings will make, on a temp database with about
+ * `bun bench/games-daily-stats.ts`: the period reads rankings will make, on a temp database with about
  * 1,000,000 results folded into daily aggregates (365 days × 2,000 players a day, 1–2 games each). Prints p50/p99
  * of 200 calls per read. Not a test: figures depend on the machine (README "Figures").
  */
-import { createTestContext } from "../../db/testing";
-import { seoulDate } from "../kernel/seoul-time";
-import { type DailyStatsQuery, dailyStats } from ".";
+import { createTestContext } from "../db/testing";
+import { type DailyStatsQuery, dailyStats } from "../modules/games";
+import { seoulDate } from "../modules/kernel/seoul-time";
 
 const DAYS = 365;
 const PLAYERS_PER_DAY = 2000;
