@@ -28,7 +28,7 @@ const MAX_GAMES = 200_000;
 const PLAYERS = 20;
 
 const config = tempConfig({ LOG_LEVEL: "warn" });
-const ctx = createContext(config, modules);
+const ctx = await createContext(config, modules);
 await seedAll(ctx, modules);
 const room = createRoom(ctx, { name: "채점 시험 방", theme: "free", maxUsers: PLAYERS });
 const pool = loadSentencePool(ctx.db, "free");

@@ -56,7 +56,9 @@ const HELP_TITLES: Record<string, string> = {
 
 export async function runCli(argv: string[]) {
   const config = loadConfig();
-  const ctx = createContext(config, modules, { log: createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn") });
+  const ctx = await createContext(config, modules, {
+    log: createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"),
+  });
   const program = new Command("madang")
     .description("타자마당 관리 도구 (서버와 같은 DATA_DIR의 데이터베이스를 직접 다룹니다)")
     .option("--json", "사람이 읽는 표 대신 JSON으로 출력합니다 (스크립트용)")
@@ -68,7 +70,7 @@ export async function runCli(argv: string[]) {
   try {
     await program.parseAsync(argv);
   } finally {
-    ctx.sqlite.close();
+    await ctx.database.close();
   }
 }
 

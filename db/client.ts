@@ -43,12 +43,3 @@ function assertPragmas(sqlite: Database, file: string) {
     }
   }
 }
-
-/** Cheap liveness probe for /api/health. */
-export function isDatabaseReachable(sqlite: Database): boolean {
-  try {
-    return (sqlite.query("SELECT 1 AS ok").get() as { ok: number }).ok === 1;
-  } catch {
-    return false;
-  }
-}

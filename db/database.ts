@@ -1,5 +1,6 @@
 import type { Database as BunDatabase } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 import type { PgDb } from "./postgres";
 
@@ -19,6 +20,8 @@ export type SqlDatabase = SqliteDatabase | PostgresDatabase;
 interface Common<D> {
   /** Runs `fn` in one transaction; a throw rolls it back and rethrows. Nested calls join the outer one. */
   transaction<T>(fn: (db: D) => Promise<T>): Promise<T>;
+  /** True when a trivial query answers (the health route). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -68,6 +71,13 @@ export function sqliteDatabase(sqlite: BunDatabase, db: Db): SqliteDatabase {
         }),
       );
     },
+    async ping() {
+      try {
+        return (sqlite.query("SELECT 1 AS ok").get() as { ok: number }).ok === 1;
+      } catch {
+        return false;
+      }
+    },
     async close() {
       sqlite.close();
     },
@@ -75,6 +85,14 @@ export function sqliteDatabase(sqlite: BunDatabase, db: Db): SqliteDatabase {
 }
 
 export function postgresDatabase(db: PgDb, end: () => Promise<void>): PostgresDatabase {
+  const ping = async () => {
+    try {
+      await db.execute(sql`SELECT 1`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   // The transaction of the current async context, so a nested call joins it (as on SQLite).
   const current = new AsyncLocalStorage<PgDb>();
   return {
@@ -85,6 +103,7 @@ export function postgresDatabase(db: PgDb, end: () => Promise<void>): PostgresDa
       if (outer) return fn(outer);
       return db.transaction((tx) => current.run(tx as unknown as PgDb, () => fn(tx as unknown as PgDb)));
     },
+    ping,
     close: end,
   };
 }

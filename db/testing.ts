@@ -5,8 +5,16 @@ import { type ContextOptions, createContext, seedAll } from "../apps/server/cont
 import { modules as allModules } from "../apps/server/modules";
 import { type Config, loadConfig } from "../modules/kernel/config";
 import type { AppModule } from "../modules/kernel/define-module";
+import { createPgTestDatabase } from "./testing-pg";
 
-/** A fresh data folder with its own SQLite file; removed by `cleanup`. */
+/**
+ * The engine the tests of this run use: `npm test` runs the suite once on SQLite and once with
+ * TEST_DATABASE=postgres (on the PostgreSQL server it started, TEST_POSTGRES_URL).
+ */
+export const testEngine = (): "sqlite" | "postgres" =>
+  process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
+
+/** A fresh data folder with its own SQLite file; removed by `cleanup`. Always SQLite (see `testConfig`). */
 export function tempConfig(overrides: Record<string, string> = {}): Config & { cleanup(): void } {
   const dataDir = mkdtempSync(join(tmpdir(), "tajamadang-test-"));
   const config = loadConfig({
@@ -22,19 +30,37 @@ export function tempConfig(overrides: Record<string, string> = {}): Config & { c
   return { ...config, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-/** A migrated (and optionally seeded) context on a temp SQLite file, for service-level tests without HTTP. */
+/**
+ * A fresh data folder and a fresh database on the engine of this run (`testEngine`): on PostgreSQL a new, empty
+ * database (DATABASE_URL) that `cleanup` drops. Overrides win, so a test may pin its own DATABASE_URL.
+ */
+export async function testConfig(
+  overrides: Record<string, string> = {},
+): Promise<Config & { cleanup(): Promise<void> }> {
+  const pg = testEngine() === "postgres" && !("DATABASE_URL" in overrides) ? await createPgTestDatabase() : null;
+  const config = tempConfig(pg ? { DATABASE_URL: pg.url, ...overrides } : overrides);
+  return {
+    ...config,
+    async cleanup() {
+      config.cleanup();
+      await pg?.drop();
+    },
+  };
+}
+
+/** A migrated (and optionally seeded) context on a fresh database of this run's engine, for tests without HTTP. */
 export async function createTestContext(
   options: ContextOptions & { modules?: readonly AppModule[]; seed?: boolean } = {},
 ) {
-  const config = tempConfig();
+  const config = await testConfig();
   const modules = options.modules ?? allModules;
-  const ctx = createContext(config, modules, options);
+  const ctx = await createContext(config, modules, options);
   if (options.seed) await seedAll(ctx, modules);
   return {
     ctx,
-    cleanup() {
-      ctx.sqlite.close();
-      config.cleanup();
+    async cleanup() {
+      await ctx.database.close();
+      await config.cleanup();
     },
   };
 }

@@ -3,7 +3,6 @@ import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import type { Server as Engine } from "@socket.io/bun-engine";
 import { Elysia, t } from "elysia";
-import { isDatabaseReachable } from "../../db/client";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
 import { errorHandler, jsonResponse } from "./errors";
 import { securityHeaders } from "./security";
@@ -17,7 +16,7 @@ const swaggerAssets = dirname(Bun.resolveSync("swagger-ui-dist/package.json", im
 function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
   const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false }).get(
     "/health",
-    () => ({ status: "ok", version: ctx.config.version, database: isDatabaseReachable(ctx.sqlite) }),
+    async () => ({ status: "ok", version: ctx.config.version, database: await ctx.database.ping() }),
     {
       response: t.Object({ status: t.String(), version: t.String(), database: t.Boolean() }),
       detail: { tags: ["system"], summary: "서버 상태", description: "버전과 데이터베이스 연결 여부" },

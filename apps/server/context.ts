@@ -1,5 +1,7 @@
 import { openDatabase } from "../../db/client";
+import { postgresDatabase, type SqlDatabase, sqliteDatabase } from "../../db/database";
 import { migrateAll } from "../../db/migrate";
+import { migrateAllPg, openPostgres } from "../../db/postgres";
 import { type Clock, createRandom, type Random, systemClock } from "../../modules/kernel/clock";
 import type { Config } from "../../modules/kernel/config";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
@@ -12,14 +14,36 @@ export interface ContextOptions {
   log?: Logger;
 }
 
-/** Opens the database (pragmas checked), applies every migration and builds the shared module context. */
-export function createContext(config: Config, modules: readonly AppModule[], options: ContextOptions = {}) {
-  const log = options.log ?? createLogger(config.logLevel);
+/**
+ * Opens the database of the configuration and applies every migration: PostgreSQL when `DATABASE_URL` is set,
+ * otherwise the embedded SQLite file (pragmas checked).
+ */
+export async function openAppDatabase(config: Config, modules: readonly AppModule[]): Promise<SqlDatabase> {
+  if (config.databaseUrl) {
+    const missing = modules.filter((m) => m.migrations && !m.pgMigrations).map((m) => m.name);
+    if (missing.length > 0) throw new Error(`modules without PostgreSQL migrations: ${missing.join(", ")}`);
+    const { client, db } = openPostgres(config.databaseUrl);
+    const database = postgresDatabase(db, () => client.end({ timeout: 5 }));
+    try {
+      await migrateAllPg(db, modules);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
+  }
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrateAll(db, modules);
+  return sqliteDatabase(sqlite, db);
+}
+
+/** Opens and migrates the database and builds the shared module context. */
+export async function createContext(config: Config, modules: readonly AppModule[], options: ContextOptions = {}) {
+  const log = options.log ?? createLogger(config.logLevel);
+  const database = await openAppDatabase(config, modules);
   const ctx: ModuleContext = {
-    db,
-    sqlite,
+    database,
+    ...legacySqliteHandles(database),
     config,
     log,
     clock: options.clock ?? systemClock,
@@ -32,4 +56,24 @@ export function createContext(config: Config, modules: readonly AppModule[], opt
 /** Every module's idempotent seed, in dependency order. */
 export async function seedAll(ctx: ModuleContext, modules: readonly AppModule[]) {
   for (const module of orderModules(modules)) await module.seed?.(ctx);
+}
+
+/**
+ * The raw SQLite handles of modules not yet moved to stores on `database` (issue 11). On PostgreSQL they throw
+ * when touched, naming what was used, so an unconverted code path fails loudly instead of writing to SQLite.
+ */
+function legacySqliteHandles(database: SqlDatabase): Pick<ModuleContext, "db" | "sqlite"> {
+  if (database.dialect === "sqlite") return { db: database.db, sqlite: database.sqlite };
+  const refuse = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get(_target, property) {
+          throw new Error(
+            `ctx.${name}.${String(property)} is SQLite only; use ctx.database (PostgreSQL is configured)`,
+          );
+        },
+      },
+    ) as never;
+  return { db: refuse("db"), sqlite: refuse("sqlite") };
 }

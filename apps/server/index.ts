@@ -30,7 +30,7 @@ type ElysiaWsData = {
 export async function startServer(options: StartOptions = {}) {
   const config = options.config ?? loadConfig();
   const modules: readonly AppModule[] = options.modules ?? defaultModules;
-  const ctx = createContext(config, modules, options);
+  const ctx = await createContext(config, modules, options);
   if (options.seed) await seedAll(ctx, modules);
   for (const module of modules) await module.onBoot?.(ctx);
   const { engine, io } = createIo(ctx, modules);
@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions = {}) {
     // their own after a restart (a server-side disconnect would tell them not to).
     engine.close();
     await app.stop(true);
-    ctx.sqlite.close();
+    await ctx.database.close();
   };
   return { app, io, ctx, url, port: server.port as number, stop };
 }

@@ -1,4 +1,4 @@
-import { tempConfig } from "../../db/testing";
+import { testConfig } from "../../db/testing";
 import { accountsApi } from "../../modules/accounts";
 import type { AppModule } from "../../modules/kernel/define-module";
 import type { ContextOptions } from "./context";
@@ -20,11 +20,11 @@ export interface TestServerOptions extends ContextOptions {
 }
 
 /**
- * A real server on 127.0.0.1 with a free port and its own temporary data folder. `stop()` closes it and
- * removes the folder. `api` is a small fetch wrapper returning status and parsed JSON.
+ * A real server on 127.0.0.1 with a free port, its own temporary data folder and a fresh database of this run's
+ * engine (db/testing.ts `testEngine`). `stop()` closes it and removes both. `api` is a small fetch wrapper returning status and parsed JSON.
  */
 export async function startTestServer(options: TestServerOptions = {}) {
-  const config = tempConfig(options.env);
+  const config = await testConfig(options.env);
   const server = await startServer({ ...options, config, seed: options.seed ?? true });
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the route answers
   async function api<T = any>(
@@ -79,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     createUser,
     async stop() {
       await server.stop();
-      config.cleanup();
+      await config.cleanup();
     },
   };
 }

@@ -9,6 +9,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** DATABASE_URL (`postgres://…`): every module stores its data in PostgreSQL instead of `databaseFile`. */
+  databaseUrl: string | null;
+  /** REDIS_URL (`redis://…`): several server processes share rooms, limits and game ownership through Redis. */
+  redisUrl: string | null;
   jwtSecret: string;
   /** Origins allowed by CORS and by the socket.io origin check, besides the server's own origin. */
   corsOrigins: string[];
@@ -69,6 +73,18 @@ function loadTrustedProxies(env: Record<string, string | undefined>): TrustedPro
   return parseTrustedProxies(listed.length > 0 ? listed : DEFAULT_TRUSTED_PROXIES);
 }
 
+function postgresUrl(text: string | undefined): string | null {
+  if (!text) return null;
+  if (!/^postgres(ql)?:\/\//.test(text)) throw new Error("DATABASE_URL must be a postgres:// URL");
+  return text;
+}
+
+function redisUrl(text: string | undefined): string | null {
+  if (!text) return null;
+  if (!/^rediss?:\/\//.test(text)) throw new Error("REDIS_URL must be a redis:// URL");
+  return text;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? join(root, "data"));
   mkdirSync(dataDir, { recursive: true });
@@ -79,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: env.HOST ?? "0.0.0.0",
     dataDir,
     databaseFile: join(dataDir, "tajamadang.sqlite"),
+    databaseUrl: postgresUrl(env.DATABASE_URL),
+    redisUrl: redisUrl(env.REDIS_URL),
     jwtSecret: loadJwtSecret(dataDir, env.JWT_SECRET),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Command } from "commander";
 import type { AnyElysia } from "elysia";
 import type { Db } from "../../db/client";
+import type { SqlDatabase } from "../../db/database";
 import type { Clock, Random } from "./clock";
 import type { Config } from "./config";
 import type { EventBus } from "./events";
@@ -10,7 +11,11 @@ import type { AppServer, AppSocket, SocketEvents } from "./socket";
 
 /** Everything a module may use from the outside world. Services take what they need from it as plain arguments. */
 export interface ModuleContext {
+  /** The database on either engine (SQLite or PostgreSQL); stores take it and use `transaction` (db/README.md). */
+  database: SqlDatabase;
+  /** @deprecated SQLite only, going away with issue 11: write a store on `database` instead. */
   db: Db;
+  /** @deprecated SQLite only, going away with issue 11. */
   sqlite: Database;
   events: EventBus;
   clock: Clock;

@@ -162,12 +162,12 @@ function writeTodaysRecords(db: Db) {
   db.delete(users).where(eq(users.id, d)).run();
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   const before = openDatabase(config.databaseFile);
   migrateAll(before.db, modulesBefore);
   writeTodaysRecords(before.db);
   before.sqlite.close();
-  ctx = createContext(config, modulesWithCopy);
+  ctx = await createContext(config, modulesWithCopy);
 });
 afterAll(() => {
   ctx.sqlite.close();
