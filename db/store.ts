@@ -1,0 +1,24 @@
+import type { Db } from "./client";
+import type { SqlDatabase } from "./database";
+
+/**
+ * What a store writes with, on either engine: the drizzle handle typed by the SQLite schema. The query builders
+ * take the same calls on both dialects, so a store method is written once (`await db.select()…`, `.returning()`,
+ * `onConflictDoNothing/DoUpdate`); the run of every test file on both engines (`npm test`) catches a dialect slip.
+ * Never bun:sqlite's synchronous `.get()/.all()/.run()` here: they do not exist on PostgreSQL.
+ */
+export type StoreDb = Db;
+
+/** The handle for reads outside a transaction (see db/README.md: on SQLite such a read may see uncommitted rows). */
+export const storeDb = (database: SqlDatabase): StoreDb => database.db as unknown as StoreDb;
+
+/** One unit of work on either engine (nested calls join the outer transaction). */
+export const inTransaction = <T>(database: SqlDatabase, fn: (db: StoreDb) => Promise<T>): Promise<T> =>
+  database.transaction((db) => fn(db as unknown as StoreDb));
+
+/**
+ * A module's tables for the engine in use: its `schema.pg.ts` twin on PostgreSQL, typed as its `schema.ts` (same
+ * table, column and property names; checked by the tests on both engines).
+ */
+export const tablesFor = <Sqlite extends object>(database: SqlDatabase, sqlite: Sqlite, pg: object): Sqlite =>
+  database.dialect === "pg" ? (pg as Sqlite) : sqlite;
