@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Entry point of `npm start` and `npm test` on a machine that has only Node.js and npm.
-// It installs the pinned Bun from the npm registry into .tools/ (no curl installer), runs
-// `bun install` against the committed lockfile, then hands over to a Bun script.
-import { spawnSync } from "node:child_process";
+// Entry point of `npm start`, `npm test` and `npm run cli` (and the `madang` bin) on a machine that has only
+// Node.js and npm. It installs the pinned Bun from the npm registry into .tools/ (no curl installer), runs
+// `bun install` against the committed lockfile, then hands over to a Bun script, forwarding signals to it and
+// exiting with its code (a process manager's SIGTERM reaches the server, which finishes its games first).
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,18 +33,17 @@ function findBun() {
 function ensureBun() {
   let bun = findBun();
   if (bun && spawnSync(bun, ["--version"], { encoding: "utf8" }).stdout?.trim() === BUN_VERSION) return bun;
-  console.log(`[bootstrap] installing bun@${BUN_VERSION} from npm into ${toolDir}`);
+  console.error(`[bootstrap] installing bun@${BUN_VERSION} from npm into ${toolDir}`);
   mkdirSync(toolDir, { recursive: true });
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const status = run(npm, [
-    "install",
-    "--prefix",
-    toolDir,
-    "--no-save",
-    "--no-audit",
-    "--no-fund",
-    `bun@${BUN_VERSION}`,
-  ]);
+  // Its report goes to stderr, like everything the bootstrap says: stdout belongs to the script it runs.
+  const status = run(
+    npm,
+    ["install", "--prefix", toolDir, "--no-save", "--no-audit", "--no-fund", `bun@${BUN_VERSION}`],
+    {
+      stdio: ["ignore", process.stderr, "inherit"],
+    },
+  );
   if (status !== 0) process.exit(status);
   bun = findBun();
   if (!bun) {
@@ -52,14 +53,36 @@ function ensureBun() {
   return bun;
 }
 
+/** Runs the Bun script as a child that gets our signals; resolves with the exit code to give (128 + n on a signal). */
+function handOver(bun, args, env) {
+  const child = spawn(bun, args, { stdio: "inherit", cwd: root, env });
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
+  const forward = (signal) => child.kill(signal);
+  for (const signal of signals) process.on(signal, forward);
+  return new Promise((resolve) => {
+    child.on("error", (error) => {
+      console.error(`[bootstrap] ${error.message}`);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => {
+      for (const s of signals) process.off(s, forward);
+      resolve(code ?? 128 + (os.constants.signals[signal] ?? 0));
+    });
+  });
+}
+
+const scripts = { start: "scripts/start.ts", test: "scripts/test.ts", cli: "cli/index.ts" };
 const [task, ...rest] = process.argv.slice(2);
-const bun = ensureBun();
-const env = { ...process.env, BUN_BIN: bun, PATH: `${dirname(bun)}:${process.env.PATH}` };
-const installStatus = run(bun, ["install", "--frozen-lockfile"], { env });
-if (installStatus !== 0) process.exit(installStatus);
-const scripts = { start: "scripts/start.ts", test: "scripts/test.ts" };
 if (!scripts[task]) {
-  console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(scripts).join("|")}>`);
+  console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(scripts).join("|")}> [arguments]`);
   process.exit(2);
 }
-process.exit(run(bun, [scripts[task], ...rest], { env }));
+const bun = ensureBun();
+const env = { ...process.env, BUN_BIN: bun, PATH: `${dirname(bun)}:${process.env.PATH}` };
+// The CLI's stdout is for its answer (`--json` is read by scripts): the install's report goes to stderr.
+const installStatus = run(bun, ["install", "--frozen-lockfile"], {
+  env,
+  stdio: task === "cli" ? ["ignore", process.stderr, "inherit"] : "inherit",
+});
+if (installStatus !== 0) process.exit(installStatus);
+process.exit(await handOver(bun, [scripts[task], ...rest], env));

@@ -3,12 +3,8 @@ import { buildWeb } from "./build-web";
 
 process.env.NODE_ENV ??= "production";
 await buildWeb();
-const { startServer } = await import("../apps/server/index");
+const { startServer, stopOnSignals } = await import("../apps/server/index");
 const server = await startServer({ seed: true });
 console.log(`타자마당이 ${server.url} 에서 실행 중입니다.`);
-const shutdown = async () => {
-  await server.stop();
-  process.exit(0);
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+// SIGTERM/SIGINT (forwarded by the bootstrap) finish the games in play, then exit 0.
+stopOnSignals(server);
