@@ -2,8 +2,8 @@ import { FakeClock, seededRandom } from "../clock";
 import type { GameMode, GamePlayer, Transition } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
-import { GAME_HOST_MESSAGES } from "./errors";
-import { GameHost, type GamePresenter } from "./game-host";
+import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
+import { GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
 import { GameScheduler } from "./scheduler";
 
 /**
@@ -260,22 +260,57 @@ interface StoredRow {
   key: string;
 }
 
-/** A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls. */
+/**
+ * A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls, and
+ * fenced the way the games module is (README "Fencing"): per source, the highest owner epoch seen is kept; a write
+ * with a lower epoch is refused with `StaleOwnerError`, a higher one raises it.
+ */
 export class FakeStore {
   readonly rows: StoredRow[] = [];
+  /** Source → the highest owner epoch that has written (or claimed). */
+  readonly epochs = new Map<number | string, number>();
   failures = 0;
   calls = 0;
+  refused = 0;
 
-  async save(row: StoredRow) {
+  async save(row: StoredRow, epoch?: number) {
     this.calls++;
     if (this.failures > 0) {
       this.failures--;
       throw new Error("database is locked");
     }
+    if (epoch !== undefined) this.fence(row.source, epoch);
     const same = (r: StoredRow) =>
       r.name === row.name && r.source === row.source && r.round === row.round && r.key === row.key;
     if (!this.rows.some(same)) this.rows.push(row);
     return this.rows.length;
+  }
+
+  /** A new owner raises the source's epoch before it reads anything: the old owner's late writes are refused. */
+  async claim(source: number | string, epoch: number) {
+    this.fence(source, epoch);
+  }
+
+  storedEpoch(source: number | string) {
+    return this.epochs.get(source) ?? 0;
+  }
+
+  lastRound(source: number | string) {
+    return Math.max(0, ...this.rows.filter((r) => r.source === source).map((r) => r.round));
+  }
+
+  /** The rows of one round (results and finish). */
+  round(source: number | string, round: number) {
+    return this.rows.filter((r) => r.source === source && r.round === round);
+  }
+
+  private fence(source: number | string, epoch: number) {
+    const stored = this.storedEpoch(source);
+    if (epoch < stored) {
+      this.refused++;
+      throw new StaleOwnerError(epoch, stored);
+    }
+    this.epochs.set(source, epoch);
   }
 }
 
@@ -294,7 +329,8 @@ export function toyPresenter(
         const ref = host.gameRef()!;
         host.write({
           name: "record_result",
-          run: () => store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }),
+          run: () =>
+            store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }, ref.epoch),
           done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
           failed: () => host.broadcast("toy:not_stored", { playerId: effect.playerId }),
         });
@@ -303,7 +339,7 @@ export function toyPresenter(
         const ref = host.gameRef()!;
         host.write({
           name: "finish_game",
-          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }),
+          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }, ref.epoch),
         });
       }
     },
@@ -340,15 +376,20 @@ interface GameOptions {
   sourceId?: number;
   lastRound?: number;
   mode?: ToyMode;
+  owner?: GameOwnerLease;
 }
 
-/** One scheduler, one emitter, one store, and as many toy games on them as a test wants. */
-export function toyWorld() {
-  const clock = new TestClock();
+/**
+ * One scheduler, one emitter, one store, and as many toy games on them as a test wants. Several "processes" of
+ * one test share the clock, the emitter (the socket.io adapter reaches every socket from every process) and the
+ * store (the database), each with a scheduler of its own.
+ */
+export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter; store?: FakeStore } = {}) {
+  const clock = shared.clock ?? new TestClock();
   const log = recordingLogger();
   const scheduler = new GameScheduler(clock, log);
-  const emitter = new RecordingEmitter();
-  const store = new FakeStore();
+  const emitter = shared.emitter ?? new RecordingEmitter();
+  const store = shared.store ?? new FakeStore();
   const trace: string[] = [];
   let rooms = 0;
   const game = (options: GameOptions = {}) => {
@@ -366,6 +407,7 @@ export function toyWorld() {
       random: seededRandom(1),
       log,
       retry: { attempts: 3, firstDelayMs: 100, maxDelayMs: 1_000 },
+      owner: options.owner,
     });
   };
   return { clock, log, scheduler, emitter, store, trace, game };
