@@ -4,6 +4,7 @@ import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
 import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
 import { GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
+import type { GameOpener } from "./ownership";
 import { GameScheduler } from "./scheduler";
 
 /**
@@ -411,6 +412,34 @@ export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter
     });
   };
   return { clock, log, scheduler, emitter, store, trace, game };
+}
+
+export type ToyWorld = ReturnType<typeof toyWorld>;
+
+/**
+ * The toy's opener, doing what a module does when its process takes a game (README "Takeover"): claim the new
+ * epoch in storage first (the old owner's late writes are refused from then on), then end the round the old owner
+ * left unfinished from what is stored (finish written once, players told with `toy:round_closed`), then a new host
+ * continuing the stored round numbering under the lease.
+ */
+export function toyOpener(world: ToyWorld): GameOpener {
+  return {
+    storedEpoch: async (sourceId) => world.store.storedEpoch(Number(sourceId)),
+    async open(sourceId, owner) {
+      const source = Number(sourceId);
+      await world.store.claim(source, owner.epoch);
+      const lastRound = world.store.lastRound(source);
+      const rows = world.store.round(source, lastRound);
+      if (lastRound > 0 && !rows.some((r) => r.name === "finish")) {
+        await world.store.save({ name: "finish", source, round: lastRound, key: "game" }, owner.epoch);
+        world.emitter.toChannel(`sentence_race:${source}`, "toy:round_closed", {
+          round: lastRound,
+          results: rows.map((r) => r.key),
+        });
+      }
+      return world.game({ sourceId: source, lastRound, owner });
+    },
+  };
 }
 
 /** Lets queued promise callbacks (the write queue) run; no timing involved. */
