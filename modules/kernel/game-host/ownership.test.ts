@@ -279,6 +279,32 @@ describe("takeover", () => {
     expect(common.emitter.received("bob-1", "toy:welcome").at(-1)?.payload).toMatchObject({ phase: "waiting" });
   });
 
+  test("a lease lost while the owner lives (Redis dropped it): the game is taken again with a higher epoch and input flows", async () => {
+    const common = shared();
+    const [a, b] = await Promise.all([startProcess("a", common), startProcess("b", common)]);
+    const source = newSource();
+    await a.input(source, join(alice));
+    await b.input(source, join(bob));
+    const first = a.host(source)!;
+    await observer.del(`lease:${channelOf(source)}`);
+
+    const owner = () => [a, b].find((p) => p.host(source) !== null && p.host(source) !== first);
+    expect(await eventually(() => owner() !== undefined, TAKEOVER_LIMIT_MS)).toBe(true);
+    expect(first.running).toBe(false);
+    const host = owner()!.host(source)!;
+    expect(owner()!.ownership.epochOf("sentence_race", String(source))).toBe(2);
+    expect(await eventually(() => host.size === 2)).toBe(true);
+    const shout = (who: GamePlayer, text: string): AnyGameInput => ({
+      type: "command",
+      playerId: who.id,
+      socketId: `${who.name}-1`,
+      command: { type: "shout", text },
+    });
+    expect(await a.input(source, shout(alice, "하나"))).toEqual({ ok: true });
+    expect(await b.input(source, shout(bob, "둘"))).toEqual({ ok: true });
+    expect(common.emitter.received("alice-1", "toy:shout").map((r) => r.payload.text)).toEqual(["하나", "둘"]);
+  });
+
   test("a clean shutdown finishes the round and releases the game; the other process takes it at once", async () => {
     const common = shared();
     const [a, b] = await Promise.all([startProcess("a", common), startProcess("b", common)]);

@@ -54,7 +54,8 @@ export interface OwnershipRedis extends LeaseRedis {
 /** A second connection, for subscriptions only (node-redis: `client.duplicate()`, connected). */
 export interface OwnershipSubscriber {
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
-  unsubscribe(channel: string): Promise<unknown>;
+  /** With a listener, only that one is removed (a later subscription of the same channel stays). */
+  unsubscribe(channel: string, listener?: (message: string, channel: string) => void): Promise<unknown>;
 }
 
 export interface GameOwnershipOptions {
@@ -98,6 +99,8 @@ interface Owned {
   ready: Promise<boolean>;
   /** Shutting down: forwarded input is answered "moving". */
   closing: boolean;
+  /** Its subscription to `game:in:<game>` (removed by this listener: a re-take subscribes a new one). */
+  listener: ((message: string) => void) | null;
 }
 
 interface Forwarded {
@@ -341,7 +344,7 @@ export class GameOwnership {
     const { mode, sourceId } = splitKey(game);
     const opener = this.options.games[mode];
     if (!opener || this.stopped) return Promise.resolve(false);
-    const entry: Owned = { lease: null, game: null, ready: Promise.resolve(false), closing: false };
+    const entry: Owned = { lease: null, game: null, ready: Promise.resolve(false), closing: false, listener: null };
     this.owned.set(game, entry);
     entry.ready = this.open(game, entry, opener, sourceId);
     return entry.ready;
@@ -369,7 +372,8 @@ export class GameOwnership {
       }
       this.knownOwners.set(game, lease.token);
       this.rejoinOwnSeats(game, host);
-      await this.subscriber.subscribe(inputChannel(game), (message) => this.serve(game, entry, message));
+      entry.listener = (message) => this.serve(game, entry, message);
+      await this.subscriber.subscribe(inputChannel(game), entry.listener);
       await this.redis.publish(OWNERS_CHANNEL, JSON.stringify({ game, processId: this.processId, epoch: lease.epoch }));
       this.log.info("game taken", { game, epoch: lease.epoch });
       return true;
@@ -399,9 +403,9 @@ export class GameOwnership {
     this.owned.delete(game);
     entry.game?.giveUp();
     void entry.lease?.release(); // compare-and-delete: harmless when it is not this process's any more
-    if (entry.game && !this.dead) {
+    if (entry.listener && !this.dead) {
       this.subscriber
-        .unsubscribe(inputChannel(game))
+        .unsubscribe(inputChannel(game), entry.listener)
         .catch((error) => this.log.warn("unsubscribing a game failed", { game, error: describeError(error) }));
     }
     this.log.warn("game given up", { game, epoch: entry.lease?.epoch ?? null, reason });
