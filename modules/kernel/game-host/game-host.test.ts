@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GAME_HOST_MESSAGES } from "./errors";
-import { type Faults, player, settle, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
+import { type Faults, player, settle, TOY_FULL, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
 
 const alice = player("alice", 1);
 const bob = player("bob", 2);
@@ -80,6 +80,21 @@ describe("members and their sockets", () => {
       refused,
     );
     expect(host.input({ type: "command", playerId: bob.id, command: { type: "shout", text: "야" } })).toEqual(refused);
+  });
+});
+
+describe("admission", () => {
+  test("the presenter's admit refuses a new player (a full game); another tab of a member always gets in", () => {
+    const world = toyWorld();
+    const host = world.game({ capacity: 1 });
+    join(host, alice, "a1");
+    expect(host.input({ type: "join", socketId: "bob-1", player: bob, data: undefined })).toEqual(TOY_FULL);
+    expect(host.state.players).toEqual([alice.id]);
+    expect(world.emitter.inChannel(host.channel, "bob-1")).toBe(false);
+    expect(world.emitter.events("bob-1")).toEqual([]);
+    expect(world.emitter.events("a1")).toEqual(["toy:welcome", "toy:joined"]);
+    join(host, alice, "a2");
+    expect(host.member(alice.id)?.sockets).toEqual(["a1", "a2"]);
   });
 });
 

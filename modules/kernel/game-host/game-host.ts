@@ -77,6 +77,12 @@ export type GameInput<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
   /** One effect of a transition, in order, after the host has taken the new state. */
   effect(host: GameHost<M, P, D, C>, effect: EffectOf<M>): void;
+  /**
+   * A new player asks to join (not another tab, nor a reconnect within the grace period): a refusal keeps them out
+   * (a room is full, too many guests from one address) and answers the join. It runs where the game runs, so on the
+   * owner it sees every member, whichever process holds their sockets. Undefined means admitted.
+   */
+  admit?(host: GameHost<M, P, D, C>, player: P, data: D): InputResult | undefined;
   /** A socket entered (a new player's first socket, another tab, a reconnect): what that socket must see. */
   welcome?(host: GameHost<M, P, D, C>, member: GameMember<P, D>, socketId: string): void;
   /** A new player is in (after `welcome`); not called for another tab or a reconnect. */
@@ -301,8 +307,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private dispatch(input: GameInput<M, P, D, C>): InputResult {
     switch (input.type) {
       case "join":
-        this.join(input.player, input.socketId, input.data);
-        return ACCEPTED;
+        return this.join(input.player, input.socketId, input.data);
       case "leave":
       case "drop":
         this.detach(input.playerId, input.socketId, input.type === "leave");
@@ -346,14 +351,16 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     return seat;
   }
 
-  private join(player: P, socketId: string, data: D) {
+  private join(player: P, socketId: string, data: D): InputResult {
     const existing = this.seats.get(player.id);
     if (existing) {
       this.cancelGrace(existing);
       this.attach(existing, socketId);
       this.options.presenter.welcome?.(this, existing, socketId);
-      return;
+      return ACCEPTED;
     }
+    const refused = this.options.presenter.admit?.(this, player, data);
+    if (refused && !refused.ok) return refused;
     const seat: Seat<P, D> = { player, sockets: [], joinedAt: this.clock.now(), data, grace: null };
     this.seats.set(player.id, seat);
     // The mode's effects go to the channel before the new socket is in it: its welcome shows the state instead.
@@ -361,6 +368,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.attach(seat, socketId);
     this.options.presenter.welcome?.(this, seat, socketId);
     this.options.presenter.joined?.(this, seat);
+    return ACCEPTED;
   }
 
   private attach(seat: Seat<P, D>, socketId: string) {

@@ -10,6 +10,7 @@ import {
   RecordingEmitter,
   settle,
   TestClock,
+  TOY_FULL,
   type ToyHost,
   type ToyWorld,
   toyOpener,
@@ -59,7 +60,11 @@ interface Shared {
 const shared = (): Shared => ({ clock: new TestClock(), emitter: new RecordingEmitter(), store: new FakeStore() });
 
 /** `hosts: false`: a process that hosts no toy games (it only has players in them). */
-async function startProcess(name: string, common: Shared, options: { hosts?: boolean } = {}): Promise<Process> {
+async function startProcess(
+  name: string,
+  common: Shared,
+  options: { hosts?: boolean; capacity?: number } = {},
+): Promise<Process> {
   const world = toyWorld(common);
   const commands = await redis.client();
   const subscriber = await redis.client();
@@ -67,7 +72,7 @@ async function startProcess(name: string, common: Shared, options: { hosts?: boo
     processId: `${name}-${crypto.randomUUID().slice(0, 8)}`,
     redis: commands,
     subscriber,
-    games: options.hosts === false ? {} : { sentence_race: toyOpener(world) },
+    games: options.hosts === false ? {} : { sentence_race: toyOpener(world, { capacity: options.capacity }) },
     log: world.log,
     lease: TIMINGS,
   });
@@ -166,6 +171,21 @@ describe("one owner per game", () => {
 
     expect(await b.input(source, { type: "leave", playerId: bob.id, socketId: "bob-1" })).toEqual({ ok: true });
     expect(a.host(source)!.state.players).toEqual([alice.id]);
+  });
+
+  test("the owner decides admission for every process: a join refused there keeps no seat on the sender", async () => {
+    const common = shared();
+    const [a, b] = await Promise.all([
+      startProcess("a", common, { capacity: 1 }),
+      startProcess("b", common, { capacity: 1 }),
+    ]);
+    const source = newSource();
+    expect(await a.input(source, join(alice))).toEqual({ ok: true });
+    expect(await b.input(source, join(bob))).toEqual(TOY_FULL);
+    a.kill();
+    // Taken over by b through carol's join; bob was never in, so b has nothing to re-announce for him.
+    expect(await b.input(source, join(carol))).toEqual({ ok: true });
+    expect(b.host(source)!.state.players).toEqual([carol.id]);
   });
 });
 

@@ -318,11 +318,18 @@ export class FakeStore {
 export type ToyCommand = { type: "shout"; text: string } | { type: "answer"; text: string };
 export type ToyHost = GameHost<ToyMode, GamePlayer, undefined, ToyCommand>;
 
+/** The toy's refusal of a new player beyond its capacity. */
+export const TOY_FULL = { ok: false as const, error: "방이 가득 찼습니다.", code: "room_full" };
+
 export function toyPresenter(
   store: FakeStore,
   faults: Faults = {},
+  capacity = Number.POSITIVE_INFINITY,
 ): GamePresenter<ToyMode, GamePlayer, undefined, ToyCommand> {
   return {
+    admit(host) {
+      return host.size >= capacity ? TOY_FULL : undefined;
+    },
     effect(host, effect) {
       takeFault(faults, "effect");
       host.broadcast(`toy:${effect.type}`, effect);
@@ -378,6 +385,8 @@ interface GameOptions {
   lastRound?: number;
   mode?: ToyMode;
   owner?: GameOwnerLease;
+  /** New players admitted beyond this many are refused (`TOY_FULL`). */
+  capacity?: number;
 }
 
 /**
@@ -399,7 +408,7 @@ export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter
       mode: options.mode ?? toyMode(options.faults, trace),
       lastRound: options.lastRound,
       settings: { ...TOY_SETTINGS, label: `g${sourceId}` },
-      presenter: toyPresenter(store, options.presenterFaults),
+      presenter: toyPresenter(store, options.presenterFaults, options.capacity),
       sourceId,
       sourceName: `방 ${sourceId}`,
       graceMs: options.graceMs ?? 5_000,
@@ -422,7 +431,7 @@ export type ToyWorld = ReturnType<typeof toyWorld>;
  * left unfinished from what is stored (finish written once, players told with `toy:round_closed`), then a new host
  * continuing the stored round numbering under the lease.
  */
-export function toyOpener(world: ToyWorld): GameOpener {
+export function toyOpener(world: ToyWorld, options: { capacity?: number } = {}): GameOpener {
   return {
     storedEpoch: async (sourceId) => world.store.storedEpoch(Number(sourceId)),
     async open(sourceId, owner) {
@@ -437,7 +446,7 @@ export function toyOpener(world: ToyWorld): GameOpener {
           results: rows.map((r) => r.key),
         });
       }
-      return world.game({ sourceId: source, lastRound, owner });
+      return world.game({ sourceId: source, lastRound, owner, capacity: options.capacity });
     },
   };
 }
