@@ -72,6 +72,12 @@ export interface GameRef extends GameIdentity {
   round: number;
   /** Epoch milliseconds, from the mode's `roundStartedAt`. */
   startedAt: number;
+  /**
+   * The owning process's lease epoch (fencing token) when the game runs under a lease (several processes,
+   * `game-host/ownership.ts`): storage refuses a write whose epoch is lower than the highest it has seen for the
+   * source (`StaleOwnerError`). Absent on a single process.
+   */
+  epoch?: number;
 }
 
 export interface GamePlayer {

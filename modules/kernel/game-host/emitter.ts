@@ -43,3 +43,31 @@ export function socketIoEmitter(io: AppServer): GameEmitter {
     },
   };
 }
+
+/**
+ * The emitter for several processes (REDIS_URL): everything through socket.io's adapter, so it reaches sockets on
+ * every process — `io.to(channel)`, `io.to(socketIds)` (every socket is in the adapter room of its own id),
+ * `io.to("user:<id>")`, and `io.in(socketId).socketsJoin/socketsLeave(channel)`, which the adapter applies on the
+ * process holding the socket. Ordering: with the Redis streams adapter, a join, the broadcasts after it and a leave
+ * from one process travel on one stream and are applied in that order on every process.
+ */
+export function adapterEmitter(io: AppServer): GameEmitter {
+  return {
+    toChannel: (channel, event, payload) => {
+      io.to(channel).emit(event, payload);
+    },
+    toSockets: (socketIds, event, payload) => {
+      // `io.to([])` would be everyone.
+      if (socketIds.length > 0) io.to([...socketIds]).emit(event, payload);
+    },
+    toUser: (userId, event, payload) => {
+      io.to(userChannel(userId)).emit(event, payload);
+    },
+    join: (socketId, channel) => {
+      io.in(socketId).socketsJoin(channel);
+    },
+    leave: (socketId, channel) => {
+      io.in(socketId).socketsLeave(channel);
+    },
+  };
+}

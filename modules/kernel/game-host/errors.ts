@@ -9,6 +9,8 @@ export const GAME_HOST_MESSAGES = {
   unsupported: "지원하지 않는 요청입니다.",
   stopped: "게임이 종료되었습니다. 잠시 후 다시 시도해주세요.",
   halted: "게임에 문제가 생겨 진행할 수 없습니다. 잠시 후 다시 시도해주세요.",
+  /** The game is changing process (its owner died or gave it up); the input may be sent again shortly. */
+  moving: "게임을 다른 서버로 옮기는 중입니다. 잠시 후 다시 시도해주세요.",
   /** For presenters telling players that their game restarted after a fault. */
   reset: "게임에 문제가 생겨 새 게임으로 다시 시작합니다.",
 } as const;
@@ -20,6 +22,27 @@ export const FAILED = refusal(GAME_HOST_MESSAGES.failed, "internal");
 export const UNSUPPORTED = refusal(GAME_HOST_MESSAGES.unsupported, "unsupported");
 export const STOPPED = refusal(GAME_HOST_MESSAGES.stopped, "game_stopped");
 export const HALTED = refusal(GAME_HOST_MESSAGES.halted, "game_halted");
+export const MOVING = refusal(GAME_HOST_MESSAGES.moving, "game_moving");
+
+/**
+ * Storage refused a write of a game because a newer owner (a higher lease epoch) has written for its source: this
+ * process no longer owns the game. Never retried; the host gives the game up. Storage throws it (the games module),
+ * or any error with `code: "stale_owner"` counts.
+ */
+export class StaleOwnerError extends Error {
+  readonly code = "stale_owner";
+  constructor(
+    readonly epoch: number,
+    readonly storedEpoch: number,
+  ) {
+    super(`write of owner epoch ${epoch} refused: the game's source has epoch ${storedEpoch}`);
+    this.name = "StaleOwnerError";
+  }
+}
+
+export const isStaleOwnerError = (error: unknown): boolean =>
+  error instanceof StaleOwnerError ||
+  (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "stale_owner");
 
 /** For logs: the stack when there is one. */
 export const describeError = (error: unknown) =>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GAME_HOST_MESSAGES } from "./errors";
-import { type Faults, player, settle, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
+import { type Faults, player, settle, TOY_FULL, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
 
 const alice = player("alice", 1);
 const bob = player("bob", 2);
@@ -80,6 +80,21 @@ describe("members and their sockets", () => {
       refused,
     );
     expect(host.input({ type: "command", playerId: bob.id, command: { type: "shout", text: "야" } })).toEqual(refused);
+  });
+});
+
+describe("admission", () => {
+  test("the presenter's admit refuses a new player (a full game); another tab of a member always gets in", () => {
+    const world = toyWorld();
+    const host = world.game({ capacity: 1 });
+    join(host, alice, "a1");
+    expect(host.input({ type: "join", socketId: "bob-1", player: bob, data: undefined })).toEqual(TOY_FULL);
+    expect(host.state.players).toEqual([alice.id]);
+    expect(world.emitter.inChannel(host.channel, "bob-1")).toBe(false);
+    expect(world.emitter.events("bob-1")).toEqual([]);
+    expect(world.emitter.events("a1")).toEqual(["toy:welcome", "toy:joined"]);
+    join(host, alice, "a2");
+    expect(host.member(alice.id)?.sockets).toEqual(["a1", "a2"]);
   });
 });
 
@@ -651,5 +666,90 @@ describe("shutdown", () => {
     expect(host.state.phase).toBe("waiting");
     expect(host.size).toBe(2);
     expect(world.clock.pendingTimers()).toBe(0);
+  });
+});
+
+describe("under a lease (several processes)", () => {
+  /** The lease the ownership would hand over: `held` flips to false when the local deadline passes. */
+  function lease(epoch: number) {
+    const owner = { epoch, held: true, losses: [] as string[] };
+    return {
+      owner,
+      lease: { epoch, holds: () => owner.held, lost: (reason: "fenced") => owner.losses.push(reason) },
+    };
+  }
+
+  test("every write carries the owner's epoch in its GameRef; storage keeps the highest epoch of the source", async () => {
+    const world = toyWorld();
+    const { lease: owner } = lease(3);
+    const host = world.game({ sourceId: 7, owner });
+    const a = join(host, alice);
+    toPlaying(world);
+    expect(host.gameRef()).toMatchObject({ sourceId: 7, round: 1, epoch: 3 });
+    host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } });
+    await host.drain();
+    expect(world.store.rows.map((r) => r.name)).toEqual(["result", "finish"]);
+    expect(world.store.storedEpoch(7)).toBe(3);
+  });
+
+  test("a lease that no longer holds (the process stalled past its deadline): no more steps, input answered 'moving'", () => {
+    const world = toyWorld();
+    const { owner, lease: ownerLease } = lease(1);
+    const host = world.game({ owner: ownerLease });
+    const a = join(host, alice);
+    world.clock.advance(5_000); // countdown 3
+    owner.held = false;
+    world.clock.advance(3_000); // would be playing
+    expect(host.state.phase).toBe("countdown");
+    expect(host.running).toBe(false);
+    expect(host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가" } })).toEqual({
+      ok: false,
+      error: GAME_HOST_MESSAGES.moving,
+      code: "game_moving",
+    });
+    expect(host.input({ type: "join", socketId: "bob-1", player: bob, data: undefined }).ok).toBe(false);
+    // A socket can still leave (its place here is freed; the new owner never hears of it).
+    expect(host.input({ type: "leave", playerId: alice.id, socketId: a })).toEqual({ ok: true });
+    expect(host.size).toBe(0);
+  });
+
+  test("a write refused as stale: not retried, the writes after it dropped, nothing told, the game given up", async () => {
+    const world = toyWorld();
+    const { owner, lease: ownerLease } = lease(1);
+    const host = world.game({ sourceId: 9, owner: ownerLease });
+    const a = join(host, alice);
+    const b = join(host, bob);
+    toPlaying(world);
+    // Another process took the game over and claimed epoch 2 for the source (this one stalled meanwhile).
+    await world.store.claim(9, 2);
+    host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } });
+    host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가나다" } });
+    expect(host.pendingWrites).toBe(3); // alice's result, bob's result, the finish
+    await host.drain();
+
+    expect(world.store.rows).toEqual([]);
+    expect(world.store.calls).toBe(1); // the first refusal ends the queue: no retry, the rest dropped
+    expect(owner.losses).toEqual(["fenced"]);
+    expect(world.emitter.events(a)).not.toContain("toy:not_stored");
+    expect(
+      host.input({ type: "command", playerId: bob.id, socketId: b, command: { type: "shout", text: "!" } }),
+    ).toEqual({ ok: false, error: GAME_HOST_MESSAGES.moving, code: "game_moving" });
+    expect(world.log.lines.find((l) => l.level === "warn")).toMatchObject({
+      message: "game write refused: a newer owner has the game; its writes are dropped",
+      fields: { write: "record_result", dropped: 2, source_id: 9 },
+    });
+    expect(errorsLogged(world)).toEqual([]);
+  });
+
+  test("the new owner's writes of the same source pass (same or higher epoch)", async () => {
+    const world = toyWorld();
+    await world.store.claim(5, 2);
+    const host = world.game({ sourceId: 5, owner: lease(2).lease });
+    const a = join(host, alice);
+    toPlaying(world);
+    host.input({ type: "move", playerId: alice.id, socketId: a, move: { text: "가나다" } });
+    await host.drain();
+    expect(world.store.rows.map((r) => r.name)).toEqual(["result", "finish"]);
+    expect(world.store.refused).toBe(0);
   });
 });

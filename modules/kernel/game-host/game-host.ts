@@ -14,7 +14,17 @@ import type {
 } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
-import { ACCEPTED, describeError, FAILED, HALTED, type InputResult, NOT_IN_GAME, STOPPED, UNSUPPORTED } from "./errors";
+import {
+  ACCEPTED,
+  describeError,
+  FAILED,
+  HALTED,
+  type InputResult,
+  MOVING,
+  NOT_IN_GAME,
+  STOPPED,
+  UNSUPPORTED,
+} from "./errors";
 import type { GameScheduler, ScheduledGame, ScheduledJob } from "./scheduler";
 import { DEFAULT_RETRY, type RetryPolicy, WriteQueue, type WriteRequest } from "./write-queue";
 
@@ -67,6 +77,12 @@ export type GameInput<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
   /** One effect of a transition, in order, after the host has taken the new state. */
   effect(host: GameHost<M, P, D, C>, effect: EffectOf<M>): void;
+  /**
+   * A new player asks to join (not another tab, nor a reconnect within the grace period): a refusal keeps them out
+   * (a room is full, too many guests from one address) and answers the join. It runs where the game runs, so on the
+   * owner it sees every member, whichever process holds their sockets. Undefined means admitted.
+   */
+  admit?(host: GameHost<M, P, D, C>, player: P, data: D): InputResult | undefined;
   /** A socket entered (a new player's first socket, another tab, a reconnect): what that socket must see. */
   welcome?(host: GameHost<M, P, D, C>, member: GameMember<P, D>, socketId: string): void;
   /** A new player is in (after `welcome`); not called for another tab or a reconnect. */
@@ -91,6 +107,19 @@ export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = Gam
   reset(host: GameHost<M, P, D, C>, error: unknown): void;
 }
 
+/**
+ * The lease this process holds on the game when several processes share the games (`GameOwnership` hands it to the
+ * module that opens the game, which passes it on here).
+ */
+export interface GameOwnerLease {
+  /** The lease's epoch (fencing token): every `GameRef` of the game carries it. */
+  readonly epoch: number;
+  /** True while the lease is held by the local clock; false loses it (the ownership stops the game). */
+  holds(): boolean;
+  /** Storage refused a write as stale: a newer owner has written, this process must give the game up. */
+  lost(reason: "fenced"): void;
+}
+
 export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
   mode: M;
   /** Passed to `mode.setup`, at creation and at every reset. */
@@ -110,6 +139,11 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
   random: Random;
   log: Logger;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Several processes: the lease under which this process runs the game. The host steps (input, ticks, grace
+   * expiries) only while `holds()`; its writes carry the epoch; a write refused as stale gives the game up.
+   */
+  owner?: GameOwnerLease;
 }
 
 /**
@@ -142,6 +176,8 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private recentFaults: number[] = [];
   private stopped = false;
   private halted = false;
+  /** Stopped because another process owns the game now: input is answered "moving", not "stopped". */
+  private moved = false;
 
   constructor(private readonly options: GameHostOptions<M, P, D, C>) {
     this.mode = options.mode;
@@ -157,6 +193,8 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
         logFields: () => this.logFields(),
         completed: (request, result) => this.guard("write done", () => request.done?.(result), undefined),
         gaveUp: (request, error) => this.guard("write failed", () => request.failed?.(error), undefined),
+        // The players are the new owner's now: nothing is told from here (no `failed`).
+        fenced: () => this.giveUp("fenced"),
         idle: () => {
           if (this.stopped) options.scheduler.unregister(this);
         },
@@ -202,17 +240,24 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     return this.roundNumber;
   }
 
-  /** The key of the round in play for durable writes; null between rounds. */
+  /** The key of the round in play for durable writes (with the owner's epoch under a lease); null between rounds. */
   gameRef(): GameRef | null {
     const startedAt = this.mode.roundStartedAt?.(this.current) ?? null;
     if (startedAt === null) return null;
-    return {
+    const ref: GameRef = {
       mode: this.mode.id,
       sourceId: this.sourceId,
       sourceName: this.sourceName,
       round: this.roundNumber,
       startedAt,
     };
+    if (this.options.owner) ref.epoch = this.options.owner.epoch;
+    return ref;
+  }
+
+  /** The owner's lease epoch (null on a single process). */
+  get epoch(): number | null {
+    return this.options.owner?.epoch ?? null;
   }
 
   get running() {
@@ -250,7 +295,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 
   /** The one way in. Never throws: a refusal or a fault comes back as `{ ok: false, error, code }`. */
   input(input: GameInput<M, P, D, C>): InputResult {
-    if (!this.running) return this.inputWhileStopped(input);
+    if (!this.running || !this.owning()) return this.inputWhileStopped(input);
     return this.guard(input.type, () => this.dispatch(input), FAILED);
   }
 
@@ -262,8 +307,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private dispatch(input: GameInput<M, P, D, C>): InputResult {
     switch (input.type) {
       case "join":
-        this.join(input.player, input.socketId, input.data);
-        return ACCEPTED;
+        return this.join(input.player, input.socketId, input.data);
       case "leave":
       case "drop":
         this.detach(input.playerId, input.socketId, input.type === "leave");
@@ -289,6 +333,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
       return ACCEPTED;
     }
     if (input.type === "expire") return ACCEPTED;
+    if (this.moved) return MOVING;
     return this.halted ? HALTED : STOPPED;
   }
 
@@ -306,14 +351,16 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     return seat;
   }
 
-  private join(player: P, socketId: string, data: D) {
+  private join(player: P, socketId: string, data: D): InputResult {
     const existing = this.seats.get(player.id);
     if (existing) {
       this.cancelGrace(existing);
       this.attach(existing, socketId);
       this.options.presenter.welcome?.(this, existing, socketId);
-      return;
+      return ACCEPTED;
     }
+    const refused = this.options.presenter.admit?.(this, player, data);
+    if (refused && !refused.ok) return refused;
     const seat: Seat<P, D> = { player, sockets: [], joinedAt: this.clock.now(), data, grace: null };
     this.seats.set(player.id, seat);
     // The mode's effects go to the channel before the new socket is in it: its welcome shows the state instead.
@@ -321,6 +368,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.attach(seat, socketId);
     this.options.presenter.welcome?.(this, seat, socketId);
     this.options.presenter.joined?.(this, seat);
+    return ACCEPTED;
   }
 
   private attach(seat: Seat<P, D>, socketId: string) {
@@ -342,7 +390,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private startGrace(seat: Seat<P, D>) {
     const playerId = seat.player.id;
     seat.grace = this.options.scheduler.job(() => {
-      if (this.running) this.guard("grace expiry", () => this.expire(playerId), undefined);
+      if (this.running && this.owning()) this.guard("grace expiry", () => this.expire(playerId), undefined);
       else if (seat.sockets.length === 0) this.seats.delete(playerId); // halted: free the place quietly
     });
     this.options.scheduler.schedule(seat.grace, this.clock.now() + this.options.graceMs);
@@ -439,7 +487,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 
   /** One step per scheduler turn: a late game owing several steps gets them in order, one turn each. */
   private runTick() {
-    if (!this.running) return;
+    if (!this.running || !this.owning()) return;
     this.guard(
       "tick",
       () => {
@@ -522,11 +570,39 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     return { mode: this.mode.id, source_id: this.sourceId, round: this.roundNumber, channel: this.channel };
   }
 
+  // --- ownership ----------------------------------------------------------------------------------------------
+
+  /**
+   * Under a lease: true while it holds by the local clock. A process that stalled past its deadline finds out here,
+   * before its next step, and the game stops at once (the lease's `onLost` has run, the ownership stops it too).
+   */
+  private owning(): boolean {
+    const owner = this.options.owner;
+    if (!owner || owner.holds()) return true;
+    this.giveUp();
+    return false;
+  }
+
+  /**
+   * Another process owns the game now: no more steps, input answered "moving" (leaves still free places here);
+   * writes already queued still run and storage's epoch check refuses those that come too late.
+   */
+  giveUp(reason?: "fenced") {
+    if (this.moved) return;
+    this.moved = true;
+    this.stop();
+    if (reason) this.options.owner?.lost(reason);
+  }
+
+  get movedAway() {
+    return this.moved;
+  }
+
   // --- shutdown -----------------------------------------------------------------------------------------------
 
   /** Ends the round in play through the mode's `finish` (results presented and written), then stops. */
   finish() {
-    if (this.running && this.mode.finish) {
+    if (this.running && this.owning() && this.mode.finish) {
       const finish = this.mode.finish;
       this.guard("finish", () => this.apply(finish(this.current, this.context())), undefined);
     }

@@ -1,6 +1,32 @@
 /** The generic game host: one live game of any mode on the process's one shared scheduler (README.md). */
-export { type GameEmitter, socketIoEmitter, userChannel } from "./emitter";
-export { GAME_HOST_MESSAGES, type InputResult, refusal } from "./errors";
-export { GameHost, type GameHostOptions, type GameInput, type GameMember, type GamePresenter } from "./game-host";
+export { adapterEmitter, type GameEmitter, socketIoEmitter, userChannel } from "./emitter";
+export { GAME_HOST_MESSAGES, type InputResult, isStaleOwnerError, refusal, StaleOwnerError } from "./errors";
+export {
+  GameHost,
+  type GameHostOptions,
+  type GameInput,
+  type GameMember,
+  type GameOwnerLease,
+  type GamePresenter,
+} from "./game-host";
+export {
+  DEFAULT_LEASE_TIMINGS,
+  Lease,
+  LeaseKeeper,
+  type LeaseLoss,
+  type LeaseRedis,
+  type LeaseTimings,
+  leaseHolder,
+} from "./lease";
+export {
+  type AnyGameInput,
+  type GameOpener,
+  GameOwnership,
+  type GameOwnershipOptions,
+  gameKey,
+  type OwnedGame,
+  type OwnershipRedis,
+  type OwnershipSubscriber,
+} from "./ownership";
 export { GameScheduler, type ScheduledGame, ScheduledJob, sharedScheduler } from "./scheduler";
 export { DEFAULT_RETRY, type RetryPolicy, type WriteRequest } from "./write-queue";

@@ -2,8 +2,9 @@ import { FakeClock, seededRandom } from "../clock";
 import type { GameMode, GamePlayer, Transition } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
-import { GAME_HOST_MESSAGES } from "./errors";
-import { GameHost, type GamePresenter } from "./game-host";
+import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
+import { GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
+import type { GameOpener } from "./ownership";
 import { GameScheduler } from "./scheduler";
 
 /**
@@ -260,33 +261,75 @@ interface StoredRow {
   key: string;
 }
 
-/** A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls. */
+/**
+ * A stand-in for the games module: idempotent by (name, source, round, key), fails the next `failures` calls, and
+ * fenced the way the games module is (README "Fencing"): per source, the highest owner epoch seen is kept; a write
+ * with a lower epoch is refused with `StaleOwnerError`, a higher one raises it.
+ */
 export class FakeStore {
   readonly rows: StoredRow[] = [];
+  /** Source → the highest owner epoch that has written (or claimed). */
+  readonly epochs = new Map<number | string, number>();
   failures = 0;
   calls = 0;
+  refused = 0;
 
-  async save(row: StoredRow) {
+  async save(row: StoredRow, epoch?: number) {
     this.calls++;
     if (this.failures > 0) {
       this.failures--;
       throw new Error("database is locked");
     }
+    if (epoch !== undefined) this.fence(row.source, epoch);
     const same = (r: StoredRow) =>
       r.name === row.name && r.source === row.source && r.round === row.round && r.key === row.key;
     if (!this.rows.some(same)) this.rows.push(row);
     return this.rows.length;
+  }
+
+  /** A new owner raises the source's epoch before it reads anything: the old owner's late writes are refused. */
+  async claim(source: number | string, epoch: number) {
+    this.fence(source, epoch);
+  }
+
+  storedEpoch(source: number | string) {
+    return this.epochs.get(source) ?? 0;
+  }
+
+  lastRound(source: number | string) {
+    return Math.max(0, ...this.rows.filter((r) => r.source === source).map((r) => r.round));
+  }
+
+  /** The rows of one round (results and finish). */
+  round(source: number | string, round: number) {
+    return this.rows.filter((r) => r.source === source && r.round === round);
+  }
+
+  private fence(source: number | string, epoch: number) {
+    const stored = this.storedEpoch(source);
+    if (epoch < stored) {
+      this.refused++;
+      throw new StaleOwnerError(epoch, stored);
+    }
+    this.epochs.set(source, epoch);
   }
 }
 
 export type ToyCommand = { type: "shout"; text: string } | { type: "answer"; text: string };
 export type ToyHost = GameHost<ToyMode, GamePlayer, undefined, ToyCommand>;
 
+/** The toy's refusal of a new player beyond its capacity. */
+export const TOY_FULL = { ok: false as const, error: "방이 가득 찼습니다.", code: "room_full" };
+
 export function toyPresenter(
   store: FakeStore,
   faults: Faults = {},
+  capacity = Number.POSITIVE_INFINITY,
 ): GamePresenter<ToyMode, GamePlayer, undefined, ToyCommand> {
   return {
+    admit(host) {
+      return host.size >= capacity ? TOY_FULL : undefined;
+    },
     effect(host, effect) {
       takeFault(faults, "effect");
       host.broadcast(`toy:${effect.type}`, effect);
@@ -294,7 +337,8 @@ export function toyPresenter(
         const ref = host.gameRef()!;
         host.write({
           name: "record_result",
-          run: () => store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }),
+          run: () =>
+            store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }, ref.epoch),
           done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
           failed: () => host.broadcast("toy:not_stored", { playerId: effect.playerId }),
         });
@@ -303,7 +347,7 @@ export function toyPresenter(
         const ref = host.gameRef()!;
         host.write({
           name: "finish_game",
-          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }),
+          run: () => store.save({ name: "finish", source: ref.sourceId, round: ref.round, key: "game" }, ref.epoch),
         });
       }
     },
@@ -340,15 +384,22 @@ interface GameOptions {
   sourceId?: number;
   lastRound?: number;
   mode?: ToyMode;
+  owner?: GameOwnerLease;
+  /** New players admitted beyond this many are refused (`TOY_FULL`). */
+  capacity?: number;
 }
 
-/** One scheduler, one emitter, one store, and as many toy games on them as a test wants. */
-export function toyWorld() {
-  const clock = new TestClock();
+/**
+ * One scheduler, one emitter, one store, and as many toy games on them as a test wants. Several "processes" of
+ * one test share the clock, the emitter (the socket.io adapter reaches every socket from every process) and the
+ * store (the database), each with a scheduler of its own.
+ */
+export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter; store?: FakeStore } = {}) {
+  const clock = shared.clock ?? new TestClock();
   const log = recordingLogger();
   const scheduler = new GameScheduler(clock, log);
-  const emitter = new RecordingEmitter();
-  const store = new FakeStore();
+  const emitter = shared.emitter ?? new RecordingEmitter();
+  const store = shared.store ?? new FakeStore();
   const trace: string[] = [];
   let rooms = 0;
   const game = (options: GameOptions = {}) => {
@@ -357,7 +408,7 @@ export function toyWorld() {
       mode: options.mode ?? toyMode(options.faults, trace),
       lastRound: options.lastRound,
       settings: { ...TOY_SETTINGS, label: `g${sourceId}` },
-      presenter: toyPresenter(store, options.presenterFaults),
+      presenter: toyPresenter(store, options.presenterFaults, options.capacity),
       sourceId,
       sourceName: `방 ${sourceId}`,
       graceMs: options.graceMs ?? 5_000,
@@ -366,9 +417,38 @@ export function toyWorld() {
       random: seededRandom(1),
       log,
       retry: { attempts: 3, firstDelayMs: 100, maxDelayMs: 1_000 },
+      owner: options.owner,
     });
   };
   return { clock, log, scheduler, emitter, store, trace, game };
+}
+
+export type ToyWorld = ReturnType<typeof toyWorld>;
+
+/**
+ * The toy's opener, doing what a module does when its process takes a game (README "Takeover"): claim the new
+ * epoch in storage first (the old owner's late writes are refused from then on), then end the round the old owner
+ * left unfinished from what is stored (finish written once, players told with `toy:round_closed`), then a new host
+ * continuing the stored round numbering under the lease.
+ */
+export function toyOpener(world: ToyWorld, options: { capacity?: number } = {}): GameOpener {
+  return {
+    storedEpoch: async (sourceId) => world.store.storedEpoch(Number(sourceId)),
+    async open(sourceId, owner) {
+      const source = Number(sourceId);
+      await world.store.claim(source, owner.epoch);
+      const lastRound = world.store.lastRound(source);
+      const rows = world.store.round(source, lastRound);
+      if (lastRound > 0 && !rows.some((r) => r.name === "finish")) {
+        await world.store.save({ name: "finish", source, round: lastRound, key: "game" }, owner.epoch);
+        world.emitter.toChannel(`sentence_race:${source}`, "toy:round_closed", {
+          round: lastRound,
+          results: rows.map((r) => r.key),
+        });
+      }
+      return world.game({ sourceId: source, lastRound, owner, capacity: options.capacity });
+    },
+  };
 }
 
 /** Lets queued promise callbacks (the write queue) run; no timing involved. */

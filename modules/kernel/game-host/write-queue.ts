@@ -1,5 +1,5 @@
 import type { Logger } from "../logger";
-import { describeError } from "./errors";
+import { describeError, isStaleOwnerError } from "./errors";
 
 /**
  * A durable write a presenter asks for ("record this accepted result", "finish this game"). It runs after the
@@ -36,6 +36,8 @@ export interface WriteQueueEnv {
   completed(request: WriteRequest, result: unknown): void;
   /** Runs `request.failed(error)` guarded. */
   gaveUp(request: WriteRequest, error: unknown): void;
+  /** Storage refused a write as stale (`StaleOwnerError`): a newer owner has the game; the rest was dropped. */
+  fenced(request: WriteRequest, error: unknown): void;
   /** The queue has emptied. */
   idle(): void;
 }
@@ -43,7 +45,8 @@ export interface WriteQueueEnv {
 /**
  * One game's writes, performed one at a time in the order requested: a result is stored before the finish that
  * follows it, even when the first try of the result failed. A write that still fails after its last try is logged
- * (error) and dropped, and the queue goes on.
+ * (error) and dropped, and the queue goes on. A write refused as stale (a newer owner of the game has written) is
+ * not retried: it and every write queued after it (all of the same, replaced owner) are dropped, and `fenced` runs.
  */
 export class WriteQueue {
   // biome-ignore lint/suspicious/noExplicitAny: each request keeps its own result type
@@ -77,8 +80,9 @@ export class WriteQueue {
     // Start after the transition that asked for the write has finished (a synchronous store would run inside it).
     await Promise.resolve();
     while (this.queue.length > 0) {
-      await this.perform(this.queue[0]);
-      this.queue.shift();
+      const outcome = await this.perform(this.queue[0]);
+      if (outcome === "fenced") this.queue.length = 0;
+      else this.queue.shift();
     }
     this.running = false;
     const waiters = this.waiters;
@@ -87,24 +91,33 @@ export class WriteQueue {
     this.env.idle();
   }
 
-  private async perform(request: WriteRequest) {
+  private async perform(request: WriteRequest): Promise<"done" | "fenced"> {
     for (let attempt = 1; ; attempt++) {
       let result: unknown;
       try {
         result = await request.run();
       } catch (error) {
         const fields = { ...this.env.logFields(), write: request.name, attempt, error: describeError(error) };
+        if (isStaleOwnerError(error)) {
+          const dropped = this.queue.length - 1;
+          this.env.log.warn("game write refused: a newer owner has the game; its writes are dropped", {
+            ...fields,
+            dropped,
+          });
+          this.env.fenced(request, error);
+          return "fenced";
+        }
         if (attempt >= this.policy.attempts) {
           this.env.log.error("game write failed for good; dropped", fields);
           this.env.gaveUp(request, error);
-          return;
+          return "done";
         }
         this.env.log.warn("game write failed; retrying", fields);
         await this.env.wait(this.delayAfter(attempt));
         continue;
       }
       this.env.completed(request, result);
-      return;
+      return "done";
     }
   }
 
