@@ -437,14 +437,15 @@ function rewardQueries(
       .prepare(),
   };
   const queries: RewardQueries = {
-    lockUser: async (id) => prepared.select.get({ id }),
-    grant: async (gameKey, userId, at) => prepared.grant.get({ gameKey, userId, at: new Date(at) }) !== undefined,
+    lockUser: async (id) => (await prepared.select.execute({ id }))[0],
+    grant: async (gameKey, userId, at) =>
+      (await prepared.grant.execute({ gameKey, userId, at: new Date(at) })).length > 0,
     setFigures: async (id, figures) => {
-      prepared.update.run({ ...figures, id });
+      await prepared.update.execute({ ...figures, id });
     },
     // Epoch ms: a placeholder in a WHERE is bound as given (only insert values go through the column's mapping).
     prune: async (before) => {
-      prepared.prune.run({ before });
+      await prepared.prune.execute({ before });
     },
   };
   return () => queries;
