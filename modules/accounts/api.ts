@@ -27,7 +27,7 @@ function build(ctx: ModuleContext) {
   const origin = crypto.randomUUID();
   const store = accountsStore(ctx.database);
   const service = createAccountsService({ store, events: ctx.events, now, tokens, throttles, origin });
-  return { service, tokens, origin, store, guards: createGuards(service, tokens) };
+  return { service, tokens, origin, guards: createGuards(service, tokens) };
 }
 
 /** One accounts service, token signer and guard set per application context. */

@@ -8,6 +8,7 @@ import { installSocketAuth } from "./auth";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { accountsRoutes } from "./routes";
+import { accountsStore } from "./store";
 
 /** Per server context (tests run several servers in one process). */
 const changeWatchers = new WeakMap<object, AccountChangesWatch>();
@@ -34,7 +35,7 @@ export const accountsModule = defineModule({
   pgMigrations,
   routes: accountsRoutes,
   attachIo(io, ctx) {
-    const { service, guards, origin, store } = accountsApi(ctx);
+    const { service, guards, origin } = accountsApi(ctx);
     installSocketAuth(io, guards);
     // A deactivated user (or one whose password changed or must change) is cut off from live rooms at once.
     ctx.events.on("accounts.sessions_closed", ({ userId }) => io.in(`user:${userId}`).disconnectSockets(true));
@@ -43,7 +44,7 @@ export const accountsModule = defineModule({
     // ...and the changes made by another process (the CLI, another server) reach this server's sockets within a
     // poll interval.
     void changeWatchers.get(ctx)?.stop();
-    changeWatchers.set(ctx, watchAccountChanges(ctx, store, origin, service.announce));
+    changeWatchers.set(ctx, watchAccountChanges(ctx, accountsStore(ctx.database), origin, service.announce));
   },
   async onStop(ctx) {
     const watch = changeWatchers.get(ctx);
