@@ -7,7 +7,7 @@ let admin: TestUser;
 beforeAll(async () => {
   e2e = await startE2E();
   admin = await e2e.createUser(uniqueUser("관리"));
-  e2e.accounts().setAdmin(admin.id, true);
+  await e2e.accounts().setAdmin(admin.id, true);
 });
 
 afterAll(async () => {
@@ -63,7 +63,7 @@ describe("administrator console", () => {
     await dialog.getByRole("button", { name: "변경", exact: true }).click();
     await page.getByText("사용자명이 성공적으로 변경되었습니다.").waitFor();
     await page.getByRole("heading", { level: 1, name: new RegExp(newName) }).waitFor();
-    expect(e2e.accounts().requireById(target.id).username).toBe(newName);
+    expect((await e2e.accounts().requireById(target.id)).username).toBe(newName);
 
     await page.goto(`${e2e.url}/admin/logs`);
     const entry = page.locator(".admin-table tbody tr").filter({ hasText: "사용자명 변경" }).first();
@@ -87,7 +87,7 @@ describe("administrator console", () => {
     await dialog.getByLabel("새 사용자명").fill(taken.username);
     await dialog.getByRole("button", { name: "변경", exact: true }).click();
     await dialog.getByText("이미 사용 중인 아이디입니다.").waitFor();
-    expect(e2e.accounts().requireById(target.id).username).toBe(target.username);
+    expect((await e2e.accounts().requireById(target.id)).username).toBe(target.username);
   });
 
   test("deactivating from the detail page blocks that user's login", async () => {

@@ -220,7 +220,7 @@ describe("typing rooms in the browser", () => {
     // Back home inside the app (no reload): the navbar's figures came live from user:stats_update.
     await memberPage.getByRole("link", { name: "방 목록으로" }).click();
     await memberPage.waitForURL(`${server.url}/`);
-    const stored = accountsApi(server.ctx).service.findById(member.id)!;
+    const stored = (await accountsApi(server.ctx).service.findById(member.id))!;
     expect(stored.coins).toBeGreaterThan(0);
     expect(await memberPage.locator(".stat-coins dd").textContent()).toBe(stored.coins.toLocaleString("ko-KR"));
 

@@ -14,7 +14,7 @@ mkdirSync(outdir, { recursive: true });
 const e2e = await startE2E();
 try {
   const user = await e2e.createUser({ username: "타자왕김철수" });
-  e2e.accounts().setAdmin(user.id, true);
+  await e2e.accounts().setAdmin(user.id, true);
   for (const [label, viewport] of [
     ["phone", PHONE],
     ["desktop", DESKTOP],

@@ -148,7 +148,7 @@ describe("accounts in the browser", () => {
 
   test("forced password reset: login → /password-reset → change → login with the new password", async () => {
     const user = await e2e.createUser();
-    e2e.accounts().requirePasswordReset(user.id);
+    await e2e.accounts().requirePasswordReset(user.id);
     const page = await e2e.newPage();
     await page.goto(`${e2e.url}/login`);
     await page.getByLabel("이메일").fill(user.email);
@@ -225,7 +225,7 @@ describe("app shell", () => {
 
   test("administrators see the admin link and the floating dashboard link; others do not", async () => {
     const admin = await e2e.createUser();
-    e2e.accounts().setAdmin(admin.id, true);
+    await e2e.accounts().setAdmin(admin.id, true);
     const member = await e2e.createUser();
 
     const adminPage = await e2e.newPage();

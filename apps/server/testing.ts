@@ -60,7 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     const password = options.password ?? "test-pass-2026";
     const reg = await api("POST", "/api/users/register", { body: { username, email, password } });
     if (reg.status !== 201) throw new Error(`register ${username}: ${reg.status} ${JSON.stringify(reg.body)}`);
-    if (options.admin) accountsApi(server.ctx).service.setAdmin(reg.body.id, true);
+    if (options.admin) await accountsApi(server.ctx).service.setAdmin(reg.body.id, true);
     const headers: Record<string, string> = options.userAgent ? { "user-agent": options.userAgent } : {};
     const login = await api("POST", "/api/users/login", { body: { email, password }, headers });
     if (login.status !== 200) throw new Error(`login ${username}: ${login.status} ${JSON.stringify(login.body)}`);

@@ -1,17 +1,13 @@
-import { and, eq, gt, lt, max } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/client";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
-import { accountChanges } from "./schema";
+import type { AccountsStore, FeedEntry } from "./store";
 
-/** How often a server looks for changes written by other processes (the CLI); its own act at once. */
+/** How often a server looks for changes written by other processes (the CLI, other servers); its own act at once. */
 export const ACCOUNT_CHANGES_POLL_MS = 2_000;
 /** The old name of the same interval (the feed began as session closures only). */
 export const SESSION_CLOSURE_POLL_MS = ACCOUNT_CHANGES_POLL_MS;
 const KEEP_MS = 24 * 60 * 60 * 1000;
 const BATCH = 500;
-
-export type AccountChangeKind = (typeof accountChanges.$inferSelect)["kind"];
 
 /**
  * What one account change asks of the live sockets, made inside a transaction and announced (as the accounts
@@ -25,75 +21,87 @@ export interface AccountChange {
   identityChanged: boolean;
 }
 
-/** Writes the change into the feed, in the caller's transaction, for the servers of other processes. */
-export function recordAccountChange(tx: DbOrTx, origin: string, change: AccountChange, now: number) {
-  const at = new Date(now);
-  if (change.sessionsClosed) {
-    tx.insert(accountChanges)
-      .values({ userId: change.userId, kind: "sessions_closed", reason: change.sessionsClosed, origin, at })
-      .run();
-  }
-  if (change.identityChanged) {
-    tx.insert(accountChanges).values({ userId: change.userId, kind: "user_updated", reason: "", origin, at }).run();
-  }
+/** The feed rows of a change, for the servers of other processes. */
+export function feedEntries(change: AccountChange): FeedEntry[] {
+  const entries: FeedEntry[] = [];
+  const { userId } = change;
+  if (change.sessionsClosed) entries.push({ userId, kind: "sessions_closed", reason: change.sessionsClosed });
+  if (change.identityChanged) entries.push({ userId, kind: "user_updated", reason: "" });
+  return entries;
 }
 
-/** When the user's sessions were last closed (epoch ms), within the kept day; null when not. */
-export function sessionsClosedAt(db: Db, userId: number): number | null {
-  const row = db
-    .select({ at: max(accountChanges.at) })
-    .from(accountChanges)
-    .where(and(eq(accountChanges.userId, userId), eq(accountChanges.kind, "sessions_closed")))
-    .get();
-  return row?.at ? row.at.getTime() : null;
+export interface AccountChangesWatch {
+  /** Resolves once the poll in progress (if any) has announced what it read: tests on a fake clock await it. */
+  settled(): Promise<void>;
+  /** Stops polling; resolves when the poll in progress has finished. */
+  stop(): Promise<void>;
 }
 
 /**
  * Announces the changes other processes wrote after this server started (through `announce`, as the accounts
  * events), every ACCOUNT_CHANGES_POLL_MS. Rows of this server's own origin were announced when they were made.
- * Returns a stop function.
+ * Polls never overlap: a tick that finds one running asks for one more after it.
  */
 export function watchAccountChanges(
   ctx: ModuleContext,
+  store: AccountsStore,
   origin: string,
-  announce: (change: AccountChange) => void,
-): () => void {
-  const { db, clock } = ctx;
-  let lastId =
-    db
-      .select({ id: max(accountChanges.id) })
-      .from(accountChanges)
-      .get()?.id ?? 0;
-  let timer: TimerHandle | null = null;
+  announce: (change: AccountChange) => Promise<void>,
+): AccountChangesWatch {
+  const { clock, log } = ctx;
+  // The newest row when the watch began: what came before was announced by the processes that wrote it.
+  let lastId: number | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
   let stopped = false;
-  const poll = () => {
+
+  async function poll() {
     try {
-      const rows = db
-        .select()
-        .from(accountChanges)
-        .where(gt(accountChanges.id, lastId))
-        .orderBy(accountChanges.id)
-        .limit(BATCH)
-        .all();
+      lastId ??= await store.latestChangeId();
+      const rows = await store.changesAfter(lastId, BATCH);
       for (const row of rows) {
         lastId = row.id;
         if (row.origin === origin) continue;
         const closed = row.kind === "sessions_closed";
-        announce({ userId: row.userId, sessionsClosed: closed ? row.reason : null, identityChanged: !closed });
+        await announce({ userId: row.userId, sessionsClosed: closed ? row.reason : null, identityChanged: !closed });
       }
-      if (rows.length > 0) {
-        db.delete(accountChanges)
-          .where(lt(accountChanges.at, new Date(clock.now() - KEEP_MS)))
-          .run();
-      }
+      if (rows.length > 0) await store.pruneChanges(clock.now() - KEEP_MS);
     } catch (error) {
-      ctx.log.error("account changes poll failed", { error: String(error) });
+      log.error("account changes poll failed", { error: String(error) });
     }
-    if (!stopped) timer = clock.setTimeout(poll, ACCOUNT_CHANGES_POLL_MS);
+  }
+
+  function run() {
+    running = poll().finally(() => {
+      running = null;
+      if (again && !stopped) {
+        again = false;
+        run();
+      }
+    });
+  }
+
+  let timer: TimerHandle | null = null;
+  const tick = () => {
+    if (stopped) return;
+    timer = clock.setTimeout(tick, ACCOUNT_CHANGES_POLL_MS);
+    if (running) again = true;
+    else run();
   };
-  timer = clock.setTimeout(poll, ACCOUNT_CHANGES_POLL_MS);
-  return () => {
-    stopped = true;
-    if (timer) clock.clearTimeout(timer);
+  // A first poll now: it takes the newest row as the starting point (waiting for the first tick would skip what
+  // another process writes in the meantime).
+  run();
+  timer = clock.setTimeout(tick, ACCOUNT_CHANGES_POLL_MS);
+
+  const settled = async () => {
+    while (running) await running;
+  };
+  return {
+    settled,
+    async stop() {
+      stopped = true;
+      if (timer) clock.clearTimeout(timer);
+      await settled();
+    },
   };
 }

@@ -59,6 +59,19 @@ describe("register", () => {
     expect(sameEmail).toMatchObject({ status: 409, body: { detail: EMAIL_TAKEN } });
   });
 
+  test("the same name or e-mail registered several times at once: one account, the others a 409", async () => {
+    const register = (username: string, email: string) =>
+      server.api("POST", "/api/users/register", { body: { username, email, password: "good-pass-42" } });
+    const sameName = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => register("동시가입", `race${i}@example.com`)),
+    );
+    expect(sameName.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(sameName.find((r) => r.status === 409)?.body.detail).toBe(USERNAME_TAKEN);
+    const sameEmail = await Promise.all(Array.from({ length: 6 }, (_, i) => register(`race${i}`, "race@example.com")));
+    expect(sameEmail.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(sameEmail.find((r) => r.status === 409)?.body.detail).toBe(EMAIL_TAKEN);
+  });
+
   test.each([
     ["bad!name", "x1@example.com", "good-pass-42", MSG.usernameCharacters],
     ["12345", "x2@example.com", "good-pass-42", MSG.usernameDigitsOnly],
@@ -84,7 +97,7 @@ describe("login", () => {
     expect(res.body.refresh_token.length).toBeGreaterThanOrEqual(43);
     expect(res.body).toMatchObject({ password_reset_required: false, user: { id: u.id, login_count: 1 } });
     expect(res.body.user.last_login_at).toBeString();
-    const history = accountsApi(server.ctx).service.loginHistoryPage(u.id, 1, 10);
+    const history = await accountsApi(server.ctx).service.loginHistoryPage(u.id, 1, 10);
     expect(history.logs[0]).toMatchObject({ ip_address: "127.0.0.1", user_agent: "TestAgent/1.0" });
   });
 
@@ -113,7 +126,7 @@ describe("login", () => {
   test("a deactivated user cannot log in or refresh", async () => {
     const u = await newUser();
     const first = await login(u.email, u.password);
-    accountsApi(server.ctx).service.setActive(u.id, false);
+    await accountsApi(server.ctx).service.setActive(u.id, false);
     expect(await login(u.email, u.password)).toMatchObject({ status: 403, body: { detail: ACCOUNT_INACTIVE } });
     const refresh = await server.api("POST", "/api/users/refresh", {
       body: { refresh_token: first.body.refresh_token },
@@ -167,7 +180,7 @@ describe("me, refresh, logout", () => {
 describe("forced password reset", () => {
   test("a reset-required login gets a narrow token that only me, reset-password and logout accept", async () => {
     const u = await newUser();
-    accountsApi(server.ctx).service.requirePasswordReset(u.id);
+    await accountsApi(server.ctx).service.requirePasswordReset(u.id);
     const res = await login(u.email, u.password);
     expect(res.status).toBe(200);
     expect(res.body.password_reset_required).toBe(true);

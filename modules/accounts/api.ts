@@ -1,7 +1,15 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { createGuards } from "./auth";
 import { createAccountsService } from "./service";
-import { AddressThrottle, DEFAULT_LOGIN_LIMITS, LoginThrottle, REGISTER_LIMIT, RESET_PASSWORD_LIMIT } from "./throttle";
+import { accountsStore } from "./store";
+import {
+  AddressThrottle,
+  DEFAULT_LOGIN_LIMITS,
+  LoginThrottle,
+  memoryCounters,
+  REGISTER_LIMIT,
+  RESET_PASSWORD_LIMIT,
+} from "./throttle";
 import { createAccessTokens } from "./tokens";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
@@ -9,13 +17,16 @@ const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
 function build(ctx: ModuleContext) {
   const now = () => ctx.clock.now();
   const tokens = createAccessTokens(ctx.config.jwtSecret, now);
+  // In process memory today; counters shared by several processes (Redis) plug in here as another CounterFactory.
+  const counters = memoryCounters(now);
   const throttles = {
-    login: new LoginThrottle(DEFAULT_LOGIN_LIMITS, now),
-    register: new AddressThrottle(REGISTER_LIMIT, now),
-    resetPassword: new AddressThrottle(RESET_PASSWORD_LIMIT, now),
+    login: new LoginThrottle(DEFAULT_LOGIN_LIMITS, counters),
+    register: new AddressThrottle("register", REGISTER_LIMIT, counters),
+    resetPassword: new AddressThrottle("reset_password", RESET_PASSWORD_LIMIT, counters),
   };
   const origin = crypto.randomUUID();
-  const service = createAccountsService({ db: ctx.db, events: ctx.events, now, tokens, throttles, origin });
+  const store = accountsStore(ctx.database);
+  const service = createAccountsService({ store, events: ctx.events, now, tokens, throttles, origin });
   return { service, tokens, origin, guards: createGuards(service, tokens) };
 }
 

@@ -21,17 +21,17 @@ type Headers = Record<string, string | undefined>;
 
 /**
  * Guards for every module's routes. The token is checked, then the user is read from the database on every
- * request, so a deactivated or demoted user loses access at once (a primary-key lookup in SQLite).
+ * request, so a deactivated or demoted user loses access at once (a primary-key lookup).
  */
 export function createGuards(service: AccountsService, tokens: AccessTokens) {
   async function fromToken(token: string): Promise<AuthUser> {
     const claims = await tokens.verify(token);
-    const row = service.findById(claims.userId);
+    const row = await service.findById(claims.userId);
     if (!row) throw unauthorized(AUTH_FAILED, "invalid_token");
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
     // A password change ends every session, access tokens included (they would outlive it by up to 15 minutes).
     // While a reset is required the narrow scope already stops them, and they keep the clearer 403.
-    if (!row.passwordResetRequired && claims.issuedAtMs < (service.sessionsClosedAt(row.id) ?? 0)) {
+    if (!row.passwordResetRequired && claims.issuedAtMs < ((await service.sessionsClosedAt(row.id)) ?? 0)) {
       throw unauthorized(AUTH_FAILED, "session_closed");
     }
     return {

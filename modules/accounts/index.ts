@@ -1,25 +1,26 @@
+import type { UserRow } from "../../db/core/schema";
+import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
 import type { AppServer } from "../kernel/socket";
-import { watchAccountChanges } from "./account-changes";
+import { type AccountChangesWatch, watchAccountChanges } from "./account-changes";
 import { accountsApi } from "./api";
 import { installSocketAuth } from "./auth";
 import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
 import { accountsRoutes } from "./routes";
-import type { AccountsService } from "./service";
+import { accountsStore } from "./store";
 
 /** Per server context (tests run several servers in one process). */
-const changeWatchers = new WeakMap<object, () => void>();
+const changeWatchers = new WeakMap<object, AccountChangesWatch>();
 
 /**
  * Gives this server's sockets of a user the user's current name and administrator flag (a rename or a grant must
  * not wait for a reconnect). The identity object is updated in place, so whoever holds it sees the new name.
  */
-function refreshIdentities(io: AppServer, service: AccountsService, userId: number) {
+function refreshIdentities(io: AppServer, row: UserRow) {
   const namespace = io.of("/");
-  const socketIds = namespace.adapter.rooms.get(`user:${userId}`);
+  const socketIds = namespace.adapter.rooms.get(`user:${row.id}`);
   if (!socketIds?.size) return;
-  const row = service.findById(userId);
-  if (!row) return;
   for (const id of socketIds) {
     const identity = namespace.sockets.get(id)?.data.identity;
     if (identity?.kind !== "user") continue;
@@ -31,23 +32,33 @@ function refreshIdentities(io: AppServer, service: AccountsService, userId: numb
 export const accountsModule = defineModule({
   name: "accounts",
   migrations,
+  pgMigrations,
   routes: accountsRoutes,
   attachIo(io, ctx) {
     const { service, guards, origin } = accountsApi(ctx);
     installSocketAuth(io, guards);
     // A deactivated user (or one whose password changed or must change) is cut off from live rooms at once.
     ctx.events.on("accounts.sessions_closed", ({ userId }) => io.in(`user:${userId}`).disconnectSockets(true));
-    // Registered here, before the modules that depend on accounts attach theirs: they read the new identity.
-    ctx.events.on("accounts.user_updated", ({ userId }) => refreshIdentities(io, service, userId));
-    // ...and the changes made by another process (the CLI) reach this server's sockets within a poll interval.
-    changeWatchers.get(ctx)?.();
-    changeWatchers.set(ctx, watchAccountChanges(ctx, origin, service.announce));
+    // `announce` refreshes the live identities before it emits the events: the modules that react read the new ones.
+    service.setIdentityRefresher((row) => refreshIdentities(io, row));
+    // ...and the changes made by another process (the CLI, another server) reach this server's sockets within a
+    // poll interval.
+    void changeWatchers.get(ctx)?.stop();
+    changeWatchers.set(ctx, watchAccountChanges(ctx, accountsStore(ctx.database), origin, service.announce));
   },
-  onStop(ctx) {
-    changeWatchers.get(ctx)?.();
+  async onStop(ctx) {
+    const watch = changeWatchers.get(ctx);
     changeWatchers.delete(ctx);
+    await watch?.stop();
   },
 });
+
+/**
+ * Resolves once this server's poll of the account changes feed in progress (if any) has announced what it read:
+ * a test on a fake clock advances the clock by ACCOUNT_CHANGES_POLL_MS and awaits this.
+ */
+export const accountChangesPolled = (ctx: ModuleContext): Promise<void> =>
+  changeWatchers.get(ctx)?.settled() ?? Promise.resolve();
 
 // The public API other modules may use.
 export { ACCOUNT_CHANGES_POLL_MS, type AccountChange, SESSION_CLOSURE_POLL_MS } from "./account-changes";
@@ -57,9 +68,9 @@ export { guestNickname } from "./auth";
 export { ErrorSchema, UserSchema } from "./model";
 export { type PublicUser, presentUser } from "./presenter";
 export {
-  type AccountsService,
   applyGameRewards,
   type GameRewardDelta,
   type GameRewardGrant,
   type RewardedFigures,
-} from "./service";
+} from "./rewards";
+export type { AccountsService } from "./service";

@@ -70,7 +70,7 @@ describe("a password change ends every session of the account", () => {
     const user = await server.createUser("강제리셋");
     const { socket } = await open(user.token);
     const dropped = new Promise<string>((resolve) => socket.once("disconnect", resolve));
-    accountsApi(server.ctx).service.requirePasswordReset(user.id);
+    await accountsApi(server.ctx).service.requirePasswordReset(user.id);
     expect(await dropped).toBe("io server disconnect");
     const narrow = await login(user.email, user.password);
     expect(narrow.body.password_reset_required).toBe(true);

@@ -66,7 +66,7 @@ describe("the client address behind a proxy is the right-most hop the proxy wrot
   test("a spoofed left X-Forwarded-For hop neither shows in the login history nor escapes the throttle", async () => {
     const user = await member();
     expect((await login(user.email, user.password, "203.0.113.40", "198.51.100.99")).status).toBe(200);
-    const history = accountsApi(server.ctx).service.loginHistoryPage(user.id, 1, 1);
+    const history = await accountsApi(server.ctx).service.loginHistoryPage(user.id, 1, 1);
     expect(history.logs[0].ip_address).toBe("203.0.113.40");
     // Failures up to the address limit, each claiming another address on the left: all counted against the real one.
     for (let i = 0; i < DEFAULT_LOGIN_LIMITS.perIp; i++) {

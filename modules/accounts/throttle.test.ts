@@ -1,65 +1,72 @@
 import { describe, expect, test } from "bun:test";
 import { FakeClock } from "../kernel/clock";
-import { AddressThrottle, LoginThrottle, SlidingWindowCounter } from "./throttle";
+import { AddressThrottle, LoginThrottle, memoryCounters, SlidingWindowCounter } from "./throttle";
 
 const limits = { windowMs: 60_000, perEmail: 3, perIp: 5 };
 
-/** A failed attempt: counted by `begin`, never taken back. */
-const fail = (throttle: LoginThrottle, email: string, ip: string) => throttle.begin(email, ip).retryAfter;
+/** An attempt's wait (0: counted); an attempt never marked `succeeded` is a failure that stays counted. */
+const waitOf = async (throttle: LoginThrottle, email: string, ip: string) =>
+  (await throttle.begin(email, ip)).retryAfter;
+const fail = waitOf;
+const loginThrottle = (clock: FakeClock) =>
+  new LoginThrottle(
+    limits,
+    memoryCounters(() => clock.now()),
+  );
 
 describe("LoginThrottle", () => {
-  test("blocks an e-mail after repeated failures until the window passes", () => {
+  test("blocks an e-mail after repeated failures until the window passes", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
-    for (let i = 0; i < 3; i++) expect(fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
-    expect(throttle.begin("a@x.com", "2.2.2.2").retryAfter).toBe(60);
+    const throttle = loginThrottle(clock);
+    for (let i = 0; i < 3; i++) expect(await fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+    expect(await waitOf(throttle, "a@x.com", "2.2.2.2")).toBe(60);
     clock.advance(60_001);
-    expect(throttle.begin("a@x.com", "1.1.1.1").retryAfter).toBe(0);
+    expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
   });
 
-  test("blocks an IP that tries many e-mails", () => {
+  test("blocks an IP that tries many e-mails", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
-    for (let i = 0; i < 5; i++) fail(throttle, `u${i}@x.com`, "9.9.9.9");
-    expect(throttle.begin("fresh@x.com", "9.9.9.9").retryAfter).toBeGreaterThan(0);
-    expect(throttle.begin("fresh@x.com", "8.8.8.8").retryAfter).toBe(0);
+    const throttle = loginThrottle(clock);
+    for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, "9.9.9.9");
+    expect(await waitOf(throttle, "fresh@x.com", "9.9.9.9")).toBeGreaterThan(0);
+    expect(await waitOf(throttle, "fresh@x.com", "8.8.8.8")).toBe(0);
   });
 
-  test("attempts count before they are checked: a burst never passes the limit", () => {
+  test("attempts count before they are checked: a burst never passes the limit", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
-    const burst = Array.from({ length: 10 }, () => throttle.begin("a@x.com", "1.1.1.1"));
+    const throttle = loginThrottle(clock);
+    const burst = await Promise.all(Array.from({ length: 10 }, () => throttle.begin("a@x.com", "1.1.1.1")));
     expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
   });
 
-  test("a success takes its attempt back and clears the e-mail's failures", () => {
+  test("a success takes its attempt back and clears the e-mail's failures", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
-    fail(throttle, "a@x.com", "1.1.1.1");
-    fail(throttle, "a@x.com", "1.1.1.1");
-    throttle.succeeded(throttle.begin("a@x.com", "1.1.1.1"));
-    for (let i = 0; i < 2; i++) fail(throttle, "a@x.com", "1.1.1.1");
-    expect(throttle.begin("a@x.com", "1.1.1.1").retryAfter).toBe(0);
+    const throttle = loginThrottle(clock);
+    await fail(throttle, "a@x.com", "1.1.1.1");
+    await fail(throttle, "a@x.com", "1.1.1.1");
+    await throttle.succeeded(await throttle.begin("a@x.com", "1.1.1.1"));
+    for (let i = 0; i < 2; i++) await fail(throttle, "a@x.com", "1.1.1.1");
+    expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
     // The address saw 2 + 3 failures and one success: one attempt left before its limit of 5.
-    expect(throttle.begin("b@x.com", "1.1.1.1").retryAfter).toBeGreaterThan(0);
+    expect(await waitOf(throttle, "b@x.com", "1.1.1.1")).toBeGreaterThan(0);
   });
 
-  test("successful logins of a classroom behind one address do not use up its failures", () => {
+  test("successful logins of a classroom behind one address do not use up its failures", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
+    const throttle = loginThrottle(clock);
     for (let i = 0; i < 40; i++) {
-      const attempt = throttle.begin(`student${i}@x.com`, "203.0.113.1");
+      const attempt = await throttle.begin(`student${i}@x.com`, "203.0.113.1");
       expect(attempt.retryAfter).toBe(0);
-      throttle.succeeded(attempt);
+      await throttle.succeeded(attempt);
     }
   });
 
-  test("IPv6 addresses of one /64 share a limit", () => {
+  test("IPv6 addresses of one /64 share a limit", async () => {
     const clock = new FakeClock();
-    const throttle = new LoginThrottle(limits, () => clock.now());
-    for (let i = 0; i < 5; i++) fail(throttle, `u${i}@x.com`, `2001:db8:1:2::${i + 1}`);
-    expect(throttle.begin("fresh@x.com", "2001:db8:1:2:ffff::9").retryAfter).toBeGreaterThan(0);
-    expect(throttle.begin("fresh@x.com", "2001:db8:1:3::1").retryAfter).toBe(0);
+    const throttle = loginThrottle(clock);
+    for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, `2001:db8:1:2::${i + 1}`);
+    expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:2:ffff::9")).toBeGreaterThan(0);
+    expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:3::1")).toBe(0);
   });
 });
 
@@ -104,14 +111,29 @@ describe("SlidingWindowCounter", () => {
   });
 });
 
-test("AddressThrottle counts allowed attempts only and answers the wait once at the limit", () => {
+test("AddressThrottle counts allowed attempts only and answers the wait once at the limit", async () => {
   const clock = new FakeClock();
-  const throttle = new AddressThrottle({ windowMs: 60_000, limit: 2 }, () => clock.now());
-  expect(throttle.take("203.0.113.1")).toBe(0);
+  const throttle = new AddressThrottle(
+    "test",
+    { windowMs: 60_000, limit: 2 },
+    memoryCounters(() => clock.now()),
+  );
+  expect(await throttle.take("203.0.113.1")).toBe(0);
   clock.advance(10_000);
-  expect(throttle.take("203.0.113.1")).toBe(0);
-  expect(throttle.take("203.0.113.1")).toBe(50);
-  expect(throttle.take("203.0.113.2")).toBe(0);
+  expect(await throttle.take("203.0.113.1")).toBe(0);
+  expect(await throttle.take("203.0.113.1")).toBe(50);
+  expect(await throttle.take("203.0.113.2")).toBe(0);
   clock.advance(50_001);
-  expect(throttle.take("203.0.113.1")).toBe(0);
+  expect(await throttle.take("203.0.113.1")).toBe(0);
+});
+
+test("AddressThrottle: a burst of parallel attempts from one address is cut at the limit", async () => {
+  const clock = new FakeClock();
+  const throttle = new AddressThrottle(
+    "test",
+    { windowMs: 60_000, limit: 4 },
+    memoryCounters(() => clock.now()),
+  );
+  const waits = await Promise.all(Array.from({ length: 10 }, () => throttle.take("203.0.113.9")));
+  expect(waits.filter((wait) => wait === 0)).toHaveLength(4);
 });

@@ -1,8 +1,12 @@
+import { createLock } from "../../db/database";
 import { addressLimitKey } from "../kernel/request-info";
 
 /**
- * Request throttling in process memory: attempts are counted per key (an e-mail, an address) in a sliding window.
- * With several server processes each keeps its own counts (see README).
+ * Request throttling: attempts are counted per key (an e-mail, an address) in a sliding window, by an
+ * `AttemptCounter`. The limiters (`LoginThrottle`, `AddressThrottle`) are asynchronous so that the counter may live
+ * outside the process (Redis, shared by several servers) without touching the service: give them another
+ * `CounterFactory`. Today every counter is in process memory (`memoryCounters`): with several server processes each
+ * keeps its own counts (see README).
  */
 export interface WindowLimit {
   windowMs: number;
@@ -87,20 +91,59 @@ export class SlidingWindowCounter {
   }
 }
 
-/** One limit per address (IPv6 by its /64): registrations and password resets, each costing a password hash. */
-export class AddressThrottle {
-  private readonly counter: SlidingWindowCounter;
+/**
+ * A sliding-window attempt counter, the interface a shared implementation (Redis) provides: each method on its own
+ * is atomic; the limiters below serialize their check-then-count sequences within the process.
+ */
+export interface AttemptCounter {
+  /** Seconds until one more attempt for `key` is allowed, or 0 when it is allowed now. */
+  retryAfter(key: string): Promise<number>;
+  /** Counts one attempt now; answers its time, to `forgive` it later. */
+  record(key: string): Promise<number>;
+  /** Takes back one attempt recorded at `at` (it turned out fine). */
+  forgive(key: string, at: number): Promise<void>;
+  clear(key: string): Promise<void>;
+}
 
-  constructor(limit: WindowLimit, now: () => number, maxKeys = DEFAULT_MAX_KEYS) {
-    this.counter = new SlidingWindowCounter(limit, now, maxKeys);
+/** Makes the counter of one limiter; `name` keeps limiters apart in a shared store (a Redis key prefix, say). */
+export type CounterFactory = (name: string, limit: WindowLimit) => AttemptCounter;
+
+/** Counters in process memory (one `SlidingWindowCounter` each, at most `maxKeys` keys). */
+export const memoryCounters =
+  (now: () => number, maxKeys = DEFAULT_MAX_KEYS): CounterFactory =>
+  (_name, limit) => {
+    const counter = new SlidingWindowCounter(limit, now, maxKeys);
+    return {
+      retryAfter: async (key) => counter.retryAfter(key),
+      record: async (key) => counter.record(key),
+      forgive: async (key, at) => counter.forgive(key, at),
+      clear: async (key) => counter.clear(key),
+    };
+  };
+
+/** Registrations and password resets: one limit per address. */
+export interface AddressLimiter {
+  /** Counts the attempt when allowed and answers 0; otherwise the seconds to wait (nothing counted). */
+  take(ip: string): Promise<number>;
+}
+
+/** One limit per address (IPv6 by its /64): registrations and password resets, each costing a password hash. */
+export class AddressThrottle implements AddressLimiter {
+  private readonly counter: AttemptCounter;
+  // Check and count are two calls: attempts of this process go one at a time, so a burst cannot all pass the check.
+  private readonly serial = createLock();
+
+  constructor(name: string, limit: WindowLimit, counters: CounterFactory) {
+    this.counter = counters(name, limit);
   }
 
-  /** Counts the attempt when allowed and answers 0; otherwise the seconds to wait (nothing counted). */
-  take(ip: string): number {
+  take(ip: string): Promise<number> {
     const key = addressLimitKey(ip);
-    const wait = this.counter.retryAfter(key);
-    if (wait === 0) this.counter.record(key);
-    return wait;
+    return this.serial(async () => {
+      const wait = await this.counter.retryAfter(key);
+      if (wait === 0) await this.counter.record(key);
+      return wait;
+    });
   }
 }
 
@@ -120,7 +163,16 @@ export interface LoginAttempt {
   retryAfter: number;
   emailKey: string;
   ipKey: string;
+  /** When the address's attempt was recorded (what `succeeded` takes back). */
   at: number;
+}
+
+/** Logins: limits per e-mail and per address, counted before the password is checked. */
+export interface LoginLimiter {
+  /** Counts an attempt for this e-mail and address, unless one of them is already at its limit. */
+  begin(email: string, ip: string): Promise<LoginAttempt>;
+  /** The password was right: the attempt does not count, and the e-mail's earlier failures are forgotten. */
+  succeeded(attempt: LoginAttempt): Promise<void>;
 }
 
 /**
@@ -129,29 +181,32 @@ export interface LoginAttempt {
  * its own attempt back and clears the e-mail's failures. The same answer is given for known and unknown e-mails, so
  * the throttle reveals nothing about which accounts exist.
  */
-export class LoginThrottle {
-  private readonly byEmail: SlidingWindowCounter;
-  private readonly byIp: SlidingWindowCounter;
+export class LoginThrottle implements LoginLimiter {
+  private readonly byEmail: AttemptCounter;
+  private readonly byIp: AttemptCounter;
+  // Check and count are several calls: attempts of this process go one at a time, so a burst of parallel attempts
+  // cannot all pass a check made before any of them was counted.
+  private readonly serial = createLock();
 
-  constructor(limits: LoginLimits, now: () => number, maxKeys = DEFAULT_MAX_KEYS) {
-    this.byEmail = new SlidingWindowCounter({ windowMs: limits.windowMs, limit: limits.perEmail }, now, maxKeys);
-    this.byIp = new SlidingWindowCounter({ windowMs: limits.windowMs, limit: limits.perIp }, now, maxKeys);
+  constructor(limits: LoginLimits, counters: CounterFactory) {
+    this.byEmail = counters("login_email", { windowMs: limits.windowMs, limit: limits.perEmail });
+    this.byIp = counters("login_ip", { windowMs: limits.windowMs, limit: limits.perIp });
   }
 
-  /** Counts an attempt for this e-mail and address, unless one of them is already at its limit. */
-  begin(email: string, ip: string): LoginAttempt {
+  begin(email: string, ip: string): Promise<LoginAttempt> {
     const emailKey = email;
     const ipKey = addressLimitKey(ip);
-    const retryAfter = Math.max(this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey));
-    if (retryAfter > 0) return { retryAfter, emailKey, ipKey, at: 0 };
-    const at = this.byEmail.record(emailKey);
-    this.byIp.record(ipKey);
-    return { retryAfter: 0, emailKey, ipKey, at };
+    return this.serial(async () => {
+      const waits = await Promise.all([this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey)]);
+      const retryAfter = Math.max(...waits);
+      if (retryAfter > 0) return { retryAfter, emailKey, ipKey, at: 0 };
+      // The address's own record time: a success forgives exactly that attempt (the e-mail's are cleared).
+      const [, at] = await Promise.all([this.byEmail.record(emailKey), this.byIp.record(ipKey)]);
+      return { retryAfter: 0, emailKey, ipKey, at };
+    });
   }
 
-  /** The password was right: the attempt does not count, and the e-mail's earlier failures are forgotten. */
-  succeeded(attempt: LoginAttempt) {
-    this.byEmail.clear(attempt.emailKey);
-    this.byIp.forgive(attempt.ipKey, attempt.at);
+  async succeeded(attempt: LoginAttempt) {
+    await Promise.all([this.byEmail.clear(attempt.emailKey), this.byIp.forgive(attempt.ipKey, attempt.at)]);
   }
 }

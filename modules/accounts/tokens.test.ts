@@ -1,16 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { createTestContext } from "../../db/testing";
 import { FakeClock } from "../kernel/clock";
 import { accountsApi } from "./api";
-import { refreshTokens } from "./schema";
-import {
-  createAccessTokens,
-  issueRefreshToken,
-  REFRESH_TTL_REMEMBER_MS,
-  REFRESH_TTL_SESSION_MS,
-  rotateRefreshToken,
-} from "./tokens";
+import { accountsStore } from "./store";
+import { createAccessTokens, REFRESH_TTL_REMEMBER_MS, REFRESH_TTL_SESSION_MS } from "./tokens";
 
 let env: Awaited<ReturnType<typeof createTestContext>>;
 let clock: FakeClock;
@@ -25,69 +18,73 @@ beforeEach(async () => {
 });
 afterEach(() => env.cleanup());
 
-const tx = <T>(fn: (db: typeof env.ctx.db) => T) => env.ctx.db.transaction((t) => fn(t as never));
+const store = () => accountsStore(env.ctx.database);
+const issue = (rememberMe: boolean) => store().issueRefreshToken(userId, rememberMe, clock.now());
+const rotate = (token: string) => store().rotateRefreshToken(token, clock.now());
+const rows = () => store().refreshTokensOf(userId);
 
 describe("refresh token rotation", () => {
-  test("stores only a hash of the token", () => {
-    const token = tx((db) => issueRefreshToken(db, userId, false, clock.now()));
-    const rows = env.ctx.db.select().from(refreshTokens).all();
-    expect(rows).toHaveLength(1);
-    expect(rows[0].tokenHash).not.toContain(token);
-    expect(rows[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  test("stores only a hash of the token", async () => {
+    const token = await issue(false);
+    const stored = await rows();
+    expect(stored).toHaveLength(1);
+    expect(stored[0].tokenHash).not.toContain(token);
+    expect(stored[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test("rotation gives a new token of the same family and retires the old one", () => {
-    const first = tx((db) => issueRefreshToken(db, userId, true, clock.now()));
-    const outcome = tx((db) => rotateRefreshToken(db, first, clock.now()));
+  test("rotation gives a new token of the same family and retires the old one", async () => {
+    const first = await issue(true);
+    const outcome = await rotate(first);
     expect(outcome.kind).toBe("rotated");
     if (outcome.kind !== "rotated") return;
     expect(outcome.token).not.toBe(first);
-    const families = new Set(
-      env.ctx.db
-        .select()
-        .from(refreshTokens)
-        .all()
-        .map((r) => r.familyId),
-    );
-    expect(families.size).toBe(1);
-    expect(tx((db) => rotateRefreshToken(db, outcome.token, clock.now())).kind).toBe("rotated");
+    expect(new Set((await rows()).map((r) => r.familyId)).size).toBe(1);
+    expect((await rotate(outcome.token)).kind).toBe("rotated");
   });
 
-  test("replaying a rotated token revokes the whole family, including the newest token", () => {
-    const first = tx((db) => issueRefreshToken(db, userId, false, clock.now()));
-    const second = tx((db) => rotateRefreshToken(db, first, clock.now()));
-    expect(tx((db) => rotateRefreshToken(db, first, clock.now())).kind).toBe("reused");
+  test("replaying a rotated token revokes the whole family, including the newest token", async () => {
+    const first = await issue(false);
+    const second = await rotate(first);
+    expect((await rotate(first)).kind).toBe("reused");
     if (second.kind !== "rotated") throw new Error("expected rotation");
-    expect(tx((db) => rotateRefreshToken(db, second.token, clock.now())).kind).toBe("invalid");
-    const live = env.ctx.db
-      .select()
-      .from(refreshTokens)
-      .all()
-      .filter((r) => !r.revokedAt);
-    expect(live).toHaveLength(0);
+    expect((await rotate(second.token)).kind).toBe("invalid");
+    expect((await rows()).filter((r) => !r.revokedAt)).toHaveLength(0);
   });
 
-  test("another login's family survives a replay in this one", () => {
-    const a = tx((db) => issueRefreshToken(db, userId, false, clock.now()));
-    const b = tx((db) => issueRefreshToken(db, userId, false, clock.now()));
-    tx((db) => rotateRefreshToken(db, a, clock.now()));
-    tx((db) => rotateRefreshToken(db, a, clock.now()));
-    expect(tx((db) => rotateRefreshToken(db, b, clock.now())).kind).toBe("rotated");
+  test("two refreshes of one token at once: one rotates, the other is a replay and the family is revoked", async () => {
+    // Connections open first (PostgreSQL's pool opens them on demand): the two refreshes really run side by side.
+    await Promise.all(Array.from({ length: 4 }, () => rotate("warm-up")));
+    for (let round = 0; round < 5; round++) {
+      const first = await issue(false);
+      const outcomes = await Promise.all([rotate(first), rotate(first)]);
+      expect(outcomes.map((o) => o.kind).sort()).toEqual(["reused", "rotated"]);
+      const rotated = outcomes.find((o) => o.kind === "rotated");
+      if (rotated?.kind !== "rotated") throw new Error("expected rotation");
+      expect((await rotate(rotated.token)).kind).toBe("invalid");
+    }
   });
 
-  test("remember-me lasts 30 days, otherwise 24 hours", () => {
-    const remembered = tx((db) => issueRefreshToken(db, userId, true, clock.now()));
-    const session = tx((db) => issueRefreshToken(db, userId, false, clock.now()));
+  test("another login's family survives a replay in this one", async () => {
+    const a = await issue(false);
+    const b = await issue(false);
+    await rotate(a);
+    await rotate(a);
+    expect((await rotate(b)).kind).toBe("rotated");
+  });
+
+  test("remember-me lasts 30 days, otherwise 24 hours", async () => {
+    const remembered = await issue(true);
+    const session = await issue(false);
     clock.advance(REFRESH_TTL_SESSION_MS + 1000);
-    expect(tx((db) => rotateRefreshToken(db, session, clock.now())).kind).toBe("invalid");
-    const next = tx((db) => rotateRefreshToken(db, remembered, clock.now()));
+    expect((await rotate(session)).kind).toBe("invalid");
+    const next = await rotate(remembered);
     expect(next.kind).toBe("rotated");
-    const row = env.ctx.db.select().from(refreshTokens).where(eq(refreshTokens.rememberMe, true)).all().at(-1)!;
+    const row = (await rows()).filter((r) => r.rememberMe).at(-1)!;
     expect(row.expiresAt.getTime() - clock.now()).toBe(REFRESH_TTL_REMEMBER_MS);
   });
 
-  test("an unknown token is invalid", () => {
-    expect(tx((db) => rotateRefreshToken(db, "nope", clock.now())).kind).toBe("invalid");
+  test("an unknown token is invalid", async () => {
+    expect((await rotate("nope")).kind).toBe("invalid");
   });
 });
 

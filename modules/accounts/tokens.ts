@@ -1,9 +1,6 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
-import { and, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client";
 import { unauthorized } from "../kernel/errors";
-import { refreshTokens } from "./schema";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TTL_REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
@@ -53,77 +50,6 @@ export function createAccessTokens(secret: string, now: () => number) {
 }
 export type AccessTokens = ReturnType<typeof createAccessTokens>;
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-const newOpaqueToken = () => randomBytes(32).toString("base64url");
-
-/** Issues the first refresh token of a new family (a login). Synchronous: call inside a transaction. */
-export function issueRefreshToken(db: DbOrTx, userId: number, rememberMe: boolean, now: number, familyId?: string) {
-  const token = newOpaqueToken();
-  db.insert(refreshTokens)
-    .values({
-      userId,
-      familyId: familyId ?? randomUUID(),
-      tokenHash: hashToken(token),
-      rememberMe,
-      expiresAt: new Date(now + (rememberMe ? REFRESH_TTL_REMEMBER_MS : REFRESH_TTL_SESSION_MS)),
-      createdAt: new Date(now),
-    })
-    .run();
-  return token;
-}
-
-export type RotateOutcome =
-  | { kind: "rotated"; userId: number; token: string }
-  | { kind: "reused"; userId: number }
-  | { kind: "invalid" };
-
-/**
- * Rotation with reuse detection: a live token is marked rotated and replaced by a new one of the same family;
- * a token that was already rotated means two parties hold it, so the whole family is revoked.
- * Synchronous: run inside one transaction so two concurrent refreshes cannot both rotate.
- */
-export function rotateRefreshToken(db: DbOrTx, presented: string, now: number): RotateOutcome {
-  const row = db
-    .select()
-    .from(refreshTokens)
-    .where(eq(refreshTokens.tokenHash, hashToken(presented)))
-    .get();
-  if (!row || row.revokedAt) return { kind: "invalid" };
-  if (row.rotatedAt) {
-    revokeFamily(db, row.familyId, now, "reuse_detected");
-    return { kind: "reused", userId: row.userId };
-  }
-  if (row.expiresAt.getTime() <= now) return { kind: "invalid" };
-  db.update(refreshTokens)
-    .set({ rotatedAt: new Date(now) })
-    .where(eq(refreshTokens.id, row.id))
-    .run();
-  const token = issueRefreshToken(db, row.userId, row.rememberMe, now, row.familyId);
-  return { kind: "rotated", userId: row.userId, token };
-}
-
-export function revokeFamily(db: DbOrTx, familyId: string, now: number, reason: string) {
-  db.update(refreshTokens)
-    .set({ revokedAt: new Date(now), revokedReason: reason })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-    .run();
-}
-
-/** Logout: revokes the presented token's family (rotated descendants included). Unknown tokens are ignored. */
-export function revokeRefreshToken(db: DbOrTx, presented: string, now: number): number | null {
-  const row = db
-    .select()
-    .from(refreshTokens)
-    .where(eq(refreshTokens.tokenHash, hashToken(presented)))
-    .get();
-  if (!row) return null;
-  revokeFamily(db, row.familyId, now, "logout");
-  return row.userId;
-}
-
-export function revokeAllForUser(db: DbOrTx, userId: number, now: number, reason: string) {
-  db.update(refreshTokens)
-    .set({ revokedAt: new Date(now), revokedReason: reason })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
-    .run();
-}
+/** Refresh tokens are opaque (32 random bytes); only their SHA-256 is stored (store.ts). */
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const newOpaqueToken = () => randomBytes(32).toString("base64url");

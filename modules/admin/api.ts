@@ -11,6 +11,7 @@ export function adminApi(ctx: ModuleContext) {
   if (!service) {
     service = createAdminService({
       db: ctx.db,
+      database: ctx.database,
       accounts: accountsApi(ctx).service,
       now: () => ctx.clock.now(),
       // Resolved on every call: a test may register its own provider after this service was built.

@@ -1,5 +1,6 @@
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
+import type { AppEvents } from "../kernel/events";
 import { adminApi } from "./api";
 import { ACTIONS } from "./service";
 
@@ -11,8 +12,14 @@ import { ACTIONS } from "./service";
 export function recordBoardDeletions(ctx: ModuleContext) {
   const accounts = accountsApi(ctx).service;
   ctx.events.on("board.deleted_by_admin", (event) => {
-    const admin = accounts.findById(event.adminId);
-    const author = accounts.findById(event.authorId);
+    // The names are read asynchronously now (accounts' store): a failure is logged, as the bus logs a throwing handler.
+    logDeletion(event).catch((error) =>
+      ctx.log.error("admin log of a board deletion failed", { error: String(error) }),
+    );
+  });
+  async function logDeletion(event: AppEvents["board.deleted_by_admin"]) {
+    const admin = await accounts.findById(event.adminId);
+    const author = await accounts.findById(event.authorId);
     adminApi(ctx).writeLog(
       ctx.db,
       { id: admin?.id ?? null, username: admin?.username ?? `#${event.adminId}`, source: "web" },
@@ -25,5 +32,5 @@ export function recordBoardDeletions(ctx: ModuleContext) {
         excerpt: event.excerpt,
       },
     );
-  });
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io as connect, type Socket } from "socket.io-client";
-import { ACCOUNT_CHANGES_POLL_MS, accountsApi } from "../accounts";
+import { ACCOUNT_CHANGES_POLL_MS, accountChangesPolled, accountsApi } from "../accounts";
 import { adminApi } from "./api";
 import type { Actor } from "./service";
 import { runCli, startAdminServer, type TestUser } from "./test-helpers";
@@ -47,7 +47,10 @@ async function identityOf(socket: Socket) {
 }
 
 const heardFor = (userId: number) => heard.filter((h) => h.userId === userId).map((h) => h.event);
-const pollFeed = () => t.clock.advance(ACCOUNT_CHANGES_POLL_MS);
+const pollFeed = async () => {
+  t.clock.advance(ACCOUNT_CHANGES_POLL_MS);
+  await accountChangesPolled(t.server.ctx);
+};
 
 describe("a rename reaches the user's live sockets", () => {
   test("from the web console: every socket of the user has the new name at once, announced once", async () => {
@@ -61,8 +64,8 @@ describe("a rename reaches the user's live sockets", () => {
     expect(await identityOf(first)).toMatchObject({ kind: "user", userId: user.id, username: "새이름" });
     expect(await identityOf(second)).toMatchObject({ username: "새이름" });
     // The server's own change also sits in the feed for other processes; its poll does not announce it again.
-    pollFeed();
-    pollFeed();
+    await pollFeed();
+    await pollFeed();
     expect(heardFor(user.id)).toEqual(["user_updated"]);
   });
 
@@ -81,9 +84,9 @@ describe("a rename reaches the user's live sockets", () => {
     const res = await runCli(t.server, "users", "rename", user.email, "cli새이름", "--as", "운영자");
     expect(res.code, res.stderr).toBe(0);
     expect(await identityOf(socket)).toMatchObject({ username: "cli대상" });
-    pollFeed();
+    await pollFeed();
     expect(await identityOf(socket)).toMatchObject({ kind: "user", userId: user.id, username: "cli새이름" });
-    pollFeed();
+    await pollFeed();
     expect(heardFor(user.id)).toEqual(["user_updated"]);
     expect(socket.connected).toBe(true);
   });
@@ -92,7 +95,7 @@ describe("a rename reaches the user's live sockets", () => {
     const user = await t.user("cli권한");
     const socket = await liveSocket(user);
     expect((await runCli(t.server, "users", "grant-admin", String(user.id))).code).toBe(0);
-    pollFeed();
+    await pollFeed();
     expect(await identityOf(socket)).toMatchObject({ isAdmin: true });
   });
 });
@@ -113,19 +116,21 @@ describe("an account toggle and its audit row commit together", () => {
     async (_name, action) => {
       const user = await t.user(`감사${action.name.replace(/-/g, "").slice(0, 8)}`);
       // The starting point each toggle changes: an inactive user to activate, an administrator to demote.
-      if (action.name === "activate") accountsApi(t.server.ctx).service.setActive(user.id, false);
-      if (action.name === "revoke-admin") accountsApi(t.server.ctx).service.setAdmin(user.id, true);
+      if (action.name === "activate") await accountsApi(t.server.ctx).service.setActive(user.id, false);
+      if (action.name === "revoke-admin") await accountsApi(t.server.ctx).service.setAdmin(user.id, true);
       const refreshToken = (await t.login(user.email)).body.refresh_token;
       const socket = action.name === "activate" ? null : await liveSocket(user);
-      const before = accountsApi(t.server.ctx).service.me(user.id);
+      const before = await accountsApi(t.server.ctx).service.me(user.id);
       heard.length = 0;
       const repair = breakAuditLog();
       try {
-        expect(() => action.run(adminApi(t.server.ctx), actor(), user.id, "사유")).toThrow("audit log unavailable");
+        await expect(action.run(adminApi(t.server.ctx), actor(), user.id, "사유")).rejects.toThrow(
+          "audit log unavailable",
+        );
       } finally {
         repair();
       }
-      expect(accountsApi(t.server.ctx).service.me(user.id)).toEqual(before);
+      expect(await accountsApi(t.server.ctx).service.me(user.id)).toEqual(before);
       expect(heard).toEqual([]);
       if (refreshToken) {
         const refreshed = await t.server.api("POST", "/api/users/refresh", { body: { refresh_token: refreshToken } });
@@ -135,7 +140,7 @@ describe("an account toggle and its audit row commit together", () => {
       const logs = adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
       expect(logs.logs).toEqual([]);
       // Repaired, the same toggle goes through with its audit row.
-      action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
+      await action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
       expect(adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id }).total_count).toBe(1);
     },
   );

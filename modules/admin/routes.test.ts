@@ -66,7 +66,7 @@ describe("access", () => {
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.detail).toBe("관리자 권한이 필요합니다.");
     }
-    const row = accountsApi(t.server.ctx).service.requireById(member.id);
+    const row = await accountsApi(t.server.ctx).service.requireById(member.id);
     expect(row.username).toBe("member1");
     expect(row.isActive).toBe(true);
     expect(row.isAdmin).toBe(false);
@@ -260,7 +260,7 @@ describe("rename", () => {
     const res = await rename(u.id, { new_username: "  새이름  ", reason: " 부적절한 이름 " });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: u.id, username: "새이름", email: u.email });
-    expect(accountsApi(t.server.ctx).service.requireById(u.id).username).toBe("새이름");
+    expect((await accountsApi(t.server.ctx).service.requireById(u.id)).username).toBe("새이름");
     const [entry] = await logs();
     expect(entry).toMatchObject({
       action: "update_username",
@@ -307,8 +307,8 @@ describe("rename", () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.detail).toBe(detail);
     }
-    expect(accountsApi(t.server.ctx).service.requireById(u.id).username).toBe("keepme");
-    expect(accountsApi(t.server.ctx).service.requireById(taken.id).username).toBe("TakenName");
+    expect((await accountsApi(t.server.ctx).service.requireById(u.id)).username).toBe("keepme");
+    expect((await accountsApi(t.server.ctx).service.requireById(taken.id)).username).toBe("TakenName");
     expect((await logs("?action=update_username")).length).toBe(before);
   });
 
@@ -366,7 +366,7 @@ describe("account actions", () => {
     const self2 = await api("POST", `/api/admin/users/${admin.id}/revoke-admin`, admin.token);
     expect(self2.status).toBe(400);
     expect(self2.body.detail).toBe("자기 자신의 관리자 권한은 해제할 수 없습니다.");
-    const row = accountsApi(t.server.ctx).service.requireById(admin.id);
+    const row = await accountsApi(t.server.ctx).service.requireById(admin.id);
     expect(row.isActive && row.isAdmin).toBe(true);
   });
 

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db, DbOrTx } from "../../db/client";
 import { users } from "../../db/core/schema";
+import type { SqlDatabase } from "../../db/database";
+import { inTransaction, type StoreDb } from "../../db/store";
 import { type AccountChange, type AccountsService, presentUser } from "../accounts";
 import { badRequest } from "../kernel/errors";
 import { DAY_MS, SEOUL_OFFSET_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
@@ -56,13 +58,14 @@ export interface LogListOptions {
 
 export interface AdminDeps {
   db: Db;
+  database: SqlDatabase;
   accounts: AccountsService;
   now: () => number;
   gameStats: () => GameStatsProvider;
 }
 
 /** One of the accounts service's toggles, run inside the caller's transaction. */
-type Toggle = (tx: DbOrTx) => AccountChange;
+type Toggle = (tx: StoreDb) => Promise<AccountChange>;
 
 const totalPages = (total: number, size: number) => Math.ceil(total / size);
 
@@ -175,17 +178,17 @@ export function createAdminService(deps: AdminDeps) {
     };
   }
 
-  function showUser(actor: Actor, userId: number) {
-    const row = accounts.requireById(userId);
+  async function showUser(actor: Actor, userId: number) {
+    const row = await accounts.requireById(userId);
     writeLog(db, actor, ACTIONS.viewUser, row);
     return presentUser(row);
   }
 
   /** The rename and its audit row commit together or not at all; sockets hear of it after the commit. */
-  function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
+  async function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
     const why = cleanReason(reason);
-    const change = db.transaction((tx) => {
-      const { previous, username, change } = accounts.renameUserTx(tx, userId, newUsername);
+    const change = await inTransaction(deps.database, async (tx) => {
+      const { previous, username, change } = await accounts.renameUserTx(tx, userId, newUsername);
       writeLog(
         tx,
         actor,
@@ -199,40 +202,40 @@ export function createAdminService(deps: AdminDeps) {
       );
       return change;
     });
-    accounts.announce(change);
-    return presentUser(accounts.requireById(userId));
+    await accounts.announce(change);
+    return presentUser(await accounts.requireById(userId));
   }
 
   /**
    * An account toggle and its audit row in one transaction: a failed audit write rolls the change back, and a
    * refused change writes no row. The accounts events (sockets closed, identity refreshed) follow the commit.
    */
-  function logged(actor: Actor, action: string, userId: number, reason: string | undefined, toggle: Toggle) {
-    const change = db.transaction((tx) => {
-      const row = accounts.requireById(userId);
-      const result = toggle(tx);
+  async function logged(actor: Actor, action: string, userId: number, reason: string | undefined, toggle: Toggle) {
+    const change = await inTransaction(deps.database, async (tx) => {
+      const row = await accounts.requireById(userId);
+      const result = await toggle(tx);
       writeLog(tx, actor, action, row, { reason });
       return result;
     });
-    accounts.announce(change);
-    return presentUser(accounts.requireById(userId));
+    await accounts.announce(change);
+    return presentUser(await accounts.requireById(userId));
   }
 
-  function setActive(actor: Actor, userId: number, active: boolean, reason?: string | null) {
+  async function setActive(actor: Actor, userId: number, active: boolean, reason?: string | null) {
     const why = cleanReason(reason);
     if (!active && actor.id === userId) throw badRequest(SELF_DEACTIVATE);
     const action = active ? ACTIONS.activateUser : ACTIONS.deactivateUser;
     return logged(actor, action, userId, why, (tx) => accounts.setActiveTx(tx, userId, active));
   }
 
-  function setAdmin(actor: Actor, userId: number, isAdmin: boolean, reason?: string | null) {
+  async function setAdmin(actor: Actor, userId: number, isAdmin: boolean, reason?: string | null) {
     const why = cleanReason(reason);
     if (!isAdmin && actor.id === userId) throw badRequest(SELF_DEMOTE);
     const action = isAdmin ? ACTIONS.grantAdmin : ACTIONS.revokeAdmin;
     return logged(actor, action, userId, why, (tx) => accounts.setAdminTx(tx, userId, isAdmin));
   }
 
-  function requirePasswordReset(actor: Actor, userId: number, reason?: string | null) {
+  async function requirePasswordReset(actor: Actor, userId: number, reason?: string | null) {
     const why = cleanReason(reason);
     return logged(actor, ACTIONS.requirePasswordReset, userId, why, (tx) =>
       accounts.requirePasswordResetTx(tx, userId),

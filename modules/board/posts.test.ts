@@ -217,7 +217,7 @@ describe("DELETE /api/board/{postId}", () => {
   test("a deactivated author can no longer delete", async () => {
     const quitter = await t.user();
     const created = await t.post(quitter);
-    accountsApi(t.server.ctx).service.setActive(quitter.id, false);
+    await accountsApi(t.server.ctx).service.setActive(quitter.id, false);
     const res = await api("DELETE", `/api/board/${created.id}`, { token: quitter.token });
     expect(res.status).toBe(403);
     expect((await api("GET", `/api/board/${created.id}`)).status).toBe(200);

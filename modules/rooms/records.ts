@@ -52,7 +52,7 @@ export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: Fin
   const grants = game.standings.flatMap((entry) =>
     entry.userId !== null && entry.rewards ? [{ userId: entry.userId, delta: entry.rewards }] : [],
   );
-  const figures = await applyGameRewards(ctx.db, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
+  const figures = await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
   return { gameId: outcome.gameId, figures };
 }
 

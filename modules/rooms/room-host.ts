@@ -1,3 +1,4 @@
+import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { AppError, badRequest, tooManyRequests } from "../kernel/errors";
 import { type GameEmitter, GameHost, type InputResult, sharedScheduler } from "../kernel/game-host";
@@ -87,11 +88,14 @@ export class RoomHost {
     return guests;
   }
 
-  /** A socket enters: a new player, another tab, or a reconnect within the grace period. */
-  enter(socket: AppSocket) {
+  /**
+   * A socket enters: a new player, another tab, or a reconnect within the grace period. `account`: the member's
+   * row, read by the caller before (the accounts store is asynchronous); null for a guest.
+   */
+  enter(socket: AppSocket, account: UserRow | null | undefined) {
     const playerId = playerIdOf(socket.data.identity);
     const known = this.game.member(playerId);
-    const { player, data } = known ?? this.newMember(socket);
+    const { player, data } = known ?? this.newMember(socket, account);
     setRoomOfSocket(socket, this.room.id);
     this.env.setLobby(socket, false);
     const entered = this.game.input({ type: "join", socketId: socket.id, player, data });
@@ -104,13 +108,12 @@ export class RoomHost {
   }
 
   /** A member is shown with the account's current name and figures, not the handshake's (a rename may follow it). */
-  private newMember(socket: AppSocket): { player: RacePlayer; data: MemberData } {
+  private newMember(socket: AppSocket, row: UserRow | null | undefined): { player: RacePlayer; data: MemberData } {
     const identity = socket.data.identity;
     const player = playerOf(identity);
     if (identity.kind === "guest") {
       return { player, data: { kind: "guest", address: addressOf(socket), profile: NO_PROFILE, chat: [] } };
     }
-    const row = accountsApi(this.env.ctx).service.findById(identity.userId);
     return {
       player: row ? { ...player, name: row.username } : player,
       data: { kind: "user", address: null, profile: row ? profileOf(row) : NO_PROFILE, chat: [] },
@@ -138,9 +141,11 @@ export class RoomHost {
    * the room sees the new ones in its lists, future chat and this game's results. Nothing is sent when nothing
    * the room shows changed.
    */
-  refreshMember(userId: number) {
+  async refreshMember(userId: number) {
+    if (!this.game.member(`u:${userId}`)) return;
+    const row = await accountsApi(this.env.ctx).service.findById(userId);
+    // Read again after the await: the member may have left meanwhile.
     const member = this.game.member(`u:${userId}`);
-    const row = member && accountsApi(this.env.ctx).service.findById(userId);
     if (!member || !row) return;
     const profile = profileOf(row);
     const renamed = row.username !== member.player.name;

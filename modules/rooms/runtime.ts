@@ -1,3 +1,5 @@
+import type { UserRow } from "../../db/core/schema";
+import { accountsApi } from "../accounts";
 import { lastRound } from "../games";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
@@ -48,7 +50,11 @@ export class RoomsRuntime implements HostEnv {
 
   /** The member is in one room at most; rooms are few, so each host is asked rather than keeping an index. */
   private userUpdated(userId: number) {
-    for (const host of this.hosts.values()) host.refreshMember(userId);
+    for (const host of this.hosts.values()) {
+      host
+        .refreshMember(userId)
+        .catch((error) => this.ctx.log.error("member refresh failed", { error: String(error) }));
+    }
   }
 
   // --- HostEnv -------------------------------------------------------------------------------------------------
@@ -194,13 +200,16 @@ export class RoomsRuntime implements HostEnv {
 
   join(socket: AppSocket, roomId: number): void | Promise<void> {
     const host = this.host(roomId);
-    if (host instanceof RoomHost) return this.enter(socket, host);
-    return host.then((opened) => {
-      if (socket.connected) this.enter(socket, opened);
+    const identity = socket.data.identity;
+    if (identity.kind === "guest" && host instanceof RoomHost) return this.enter(socket, host, null);
+    // A member is shown with the account's current name and figures, read first (the accounts store is async).
+    const account = identity.kind === "user" ? accountsApi(this.ctx).service.findById(identity.userId) : null;
+    return Promise.all([host, account]).then(([opened, row]) => {
+      if (socket.connected) this.enter(socket, opened, row);
     });
   }
 
-  private enter(socket: AppSocket, host: RoomHost) {
+  private enter(socket: AppSocket, host: RoomHost, account: UserRow | null | undefined) {
     const roomId = host.room.id;
     const current = roomOfSocket(socket);
     if (current !== roomId) host.assertRoomFor(socket);
@@ -208,7 +217,7 @@ export class RoomsRuntime implements HostEnv {
     // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
     const playerRoom = this.graces.get(playerKey(socket));
     if (playerRoom !== undefined && playerRoom !== roomId) this.hosts.get(playerRoom)?.expireGrace(playerKey(socket));
-    host.enter(socket);
+    host.enter(socket, account);
   }
 
   /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */

@@ -1,0 +1,84 @@
+import type { UserRow } from "../../db/core/schema";
+import type { SqlDatabase } from "../../db/database";
+import { experienceForNextLevel, type PublicUser, presentUser } from "./presenter";
+import { accountsStore, type GameFigures } from "./store";
+
+export interface GameRewardDelta {
+  experience: number;
+  coins: number;
+  points: number;
+  medal: "gold" | "silver" | "bronze" | null;
+  won: boolean;
+  wpm: number;
+  accuracy: number;
+}
+
+/** One member's rewards of one game. */
+export interface GameRewardGrant {
+  userId: number;
+  delta: GameRewardDelta;
+}
+
+/** A member's figures after a game (`user:stats_update`); `already_granted` when an earlier call paid them. */
+export type RewardedFigures = PublicUser & { leveled_up: boolean; already_granted: boolean };
+
+/** A grant row is needed only while a finish may be retried (seconds); a day is far beyond that. */
+export const REWARD_GRANT_RETENTION_MS = 86_400_000;
+
+/** A member's figures after one game, levelling up as often as the experience allows. */
+function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFigures {
+  let level = row.level;
+  let experience = row.experience + delta.experience;
+  while (experience >= experienceForNextLevel(level)) {
+    experience -= experienceForNextLevel(level);
+    level += 1;
+  }
+  const winStreak = delta.won ? row.winStreak + 1 : 0;
+  return {
+    level,
+    experience,
+    coins: row.coins + delta.coins,
+    points: row.points + delta.points,
+    totalEarnedPoints: row.totalEarnedPoints + delta.points,
+    goldMedals: row.goldMedals + (delta.medal === "gold" ? 1 : 0),
+    silverMedals: row.silverMedals + (delta.medal === "silver" ? 1 : 0),
+    bronzeMedals: row.bronzeMedals + (delta.medal === "bronze" ? 1 : 0),
+    winStreak,
+    maxWinStreak: Math.max(row.maxWinStreak, winStreak),
+    gamesPlayed: row.gamesPlayed + 1,
+    wpmSum: row.wpmSum + delta.wpm,
+    accuracySum: row.accuracySum + delta.accuracy,
+    updatedAt: new Date(at),
+  };
+}
+
+/**
+ * Pays one game's rewards to its members in ONE transaction, at most once per (game key, member): each member's
+ * grant row is written with the figures, so a retried or repeated call (a finish write tried again after an error)
+ * pays nothing twice and answers the member's current figures with `already_granted`. A member deleted meanwhile
+ * is skipped. `game.key` must name the game for good (the games module's id: `games:<id>`). The only way game
+ * modes change a user's figures. Grant rows older than a day are pruned on the way.
+ */
+export async function applyGameRewards(
+  database: SqlDatabase,
+  game: { key: string; at: number },
+  grants: readonly GameRewardGrant[],
+): Promise<Map<number, RewardedFigures>> {
+  const paid = await accountsStore(database).payGame(
+    { ...game, pruneBefore: game.at - REWARD_GRANT_RETENTION_MS },
+    grants.map(({ userId, delta }) => ({ userId, figures: (row: UserRow) => figuresAfter(row, delta, game.at) })),
+  );
+  const figures = new Map<number, RewardedFigures>();
+  for (const { userId } of grants) {
+    const member = paid.get(userId);
+    if (!member || figures.has(userId)) continue;
+    const { row, next } = member;
+    figures.set(
+      userId,
+      next
+        ? { ...presentUser({ ...row, ...next }), leveled_up: next.level > row.level, already_granted: false }
+        : { ...presentUser(row), leveled_up: false, already_granted: true },
+    );
+  }
+  return figures;
+}
