@@ -48,7 +48,12 @@ const status = async (method: string, path: string, token?: string, body?: unkno
   (await g.server.api(method, path, { token, body })).status;
 
 /** Runs one route for every role (in `order`) and checks the statuses as a row. */
-async function row(route: string, expected: Expected, send: (role: Role) => Promise<number>, order = ROLES) {
+async function row(
+  route: string,
+  expected: Expected,
+  send: (role: Role) => Promise<number>,
+  order: readonly Role[] = ROLES,
+) {
   const got = new Map<Role, number>();
   for (const role of order) got.set(role, await send(role));
   expect({ route, statuses: ROLES.map((r) => got.get(r)) }).toEqual({ route, statuses: expected });
