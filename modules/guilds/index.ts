@@ -1,7 +1,12 @@
-import { defineModule } from "../kernel/define-module";
+import { defineModule, type ModuleContext } from "../kernel/define-module";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
+import { GuildRoom } from "./room";
 import { guildsRoutes } from "./routes";
+import { guildSocketEvents } from "./socket";
+
+/** The guild room of each server context (tests run several servers in one process). */
+const rooms = new WeakMap<ModuleContext, GuildRoom>();
 
 export const guildsModule = defineModule({
   name: "guilds",
@@ -9,6 +14,21 @@ export const guildsModule = defineModule({
   migrations,
   pgMigrations,
   routes: guildsRoutes,
+  attachIo(io, ctx) {
+    rooms.get(ctx)?.stop();
+    rooms.set(ctx, new GuildRoom(io, ctx));
+  },
+  socketEvents(ctx) {
+    const room = rooms.get(ctx);
+    return room ? guildSocketEvents(room) : {};
+  },
+  onDisconnect(socket, _reason, ctx) {
+    rooms.get(ctx)?.leave(socket);
+  },
+  onStop(ctx) {
+    rooms.get(ctx)?.stop();
+    rooms.delete(ctx);
+  },
 });
 
 // The public API other modules may use.

@@ -5,6 +5,7 @@ import type {
   BoardCommentRow,
   BoardPostRow,
   InvitationRow,
+  MessageRow,
   RecruitmentRow,
 } from "./schema";
 import type { GuildWithCount, MemberWithName } from "./store";
@@ -158,3 +159,16 @@ export function presentComment(row: { comment: BoardCommentRow; authorName: stri
     created_at: iso(row.comment.createdAt),
   };
 }
+
+/** A guild chat line (the Guild message of spec §3, with its author's id). */
+export function presentMessage(row: { message: MessageRow; username: string }) {
+  return {
+    id: row.message.id,
+    guild_id: row.message.guildId,
+    user_id: row.message.userId,
+    username: row.username,
+    message: row.message.message,
+    timestamp: iso(row.message.createdAt),
+  };
+}
+export type PresentedMessage = ReturnType<typeof presentMessage>;

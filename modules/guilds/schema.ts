@@ -232,3 +232,4 @@ export type RecruitmentRow = typeof guildRecruitmentPosts.$inferSelect;
 export type BoardPostRow = typeof guildBoardPosts.$inferSelect;
 export type BoardCommentRow = typeof guildBoardComments.$inferSelect;
 export type ActivityRow = typeof guildActivity.$inferSelect;
+export type MessageRow = typeof guildMessages.$inferSelect;

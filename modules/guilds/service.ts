@@ -9,6 +9,7 @@ import {
   presentGuild,
   presentMember,
   presentMembers,
+  presentMessage,
   presentMyInvitation,
   presentRecruitment,
   presentSentInvitation,
@@ -42,7 +43,12 @@ declare module "../kernel/events" {
     /** A guild's shared state changed (settings, problems, roles, members): the guild room resends it. */
     "guilds.changed": { guildId: number };
     /** A member is no longer in the guild (left, kicked, or the guild was disbanded): their sockets leave its room. */
-    "guilds.member_removed": { guildId: number; userId: number; reason: "left" | "kicked" | "disbanded" };
+    "guilds.member_removed": {
+      guildId: number;
+      userId: number;
+      username: string;
+      reason: "left" | "kicked" | "disbanded";
+    };
   }
 }
 
@@ -231,7 +237,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
       }
       await q.addActivity({ guildId, kind: "left", userId: actor.id, createdAt: at });
     });
-    events.emit("guilds.member_removed", { guildId, userId: actor.id, reason: "left" });
+    events.emit("guilds.member_removed", { guildId, userId: actor.id, username: actor.username, reason: "left" });
     events.emit("guilds.changed", { guildId });
     return { detail: GUILD_MSG.left };
   }
@@ -247,9 +253,11 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
       await q.cancelPendingInvitations(guildId, at);
       await q.cancelPendingApplications({ guildId }, at);
       await q.hidePostsOfGuild(guildId, at);
-      return all.map((m) => m.userId);
+      return all;
     });
-    for (const userId of removed) events.emit("guilds.member_removed", { guildId, userId, reason: "disbanded" });
+    for (const m of removed) {
+      events.emit("guilds.member_removed", { guildId, userId: m.userId, username: m.username, reason: "disbanded" });
+    }
     return { detail: GUILD_MSG.disbanded };
   }
 
@@ -327,7 +335,12 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
       await q.addActivity({ guildId, kind: "kicked", userId: target.userId, actorId: actor.id, createdAt: at });
       return target;
     });
-    events.emit("guilds.member_removed", { guildId, userId: target.userId, reason: "kicked" });
+    events.emit("guilds.member_removed", {
+      guildId,
+      userId: target.userId,
+      username: target.username,
+      reason: "kicked",
+    });
     events.emit("guilds.changed", { guildId });
     return { detail: GUILD_MSG.kicked, member_id: target.id, user_id: target.userId };
   }
@@ -589,6 +602,28 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     return { detail: GUILD_MSG.commentDeleted };
   }
 
+  // ---------------------------------------------------------------- guild room
+
+  /** Stores a chat line of a member who is in the guild room (the room checked the membership on join). */
+  async function postMessage(actor: Actor, guildId: number, text: string) {
+    const row = await store.unit((q) =>
+      q.insertMessage({ guildId, userId: actor.id, message: text, createdAt: date() }),
+    );
+    return presentMessage({ message: row, username: actor.username });
+  }
+
+  /** What the guild room shows: the guild, its members, problems and last chat messages. */
+  async function roomState(guildId: number) {
+    const guild = await requireGuild(store, guildId);
+    const [members, messages] = await Promise.all([store.members(guildId), store.recentMessages(guildId)]);
+    return {
+      guild: presentGuild(guild),
+      members: presentMembers(members),
+      problems: parseProblems(guild.problems),
+      messages: messages.map(presentMessage),
+    };
+  }
+
   return {
     create,
     list,
@@ -623,6 +658,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     comments,
     addComment,
     deleteComment,
+    postMessage,
+    roomState,
     /** For the guild room: the guild and the actor's standing, any role. */
     standing: (actor: Actor, guildId: number) => requireRole(store, guildId, actor, anyMember),
   };
