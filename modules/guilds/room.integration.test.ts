@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { INVALID_PAYLOAD } from "../kernel/socket";
-import { CHAT_RATE_LIMITED, GUILD_GAME_NOT_READY } from "./room";
+import { CHAT_RATE_LIMITED, GUILD_GAME_NOT_READY, GUILD_GAME_NOT_RUNNING } from "./room";
 import { CHAT_KEPT, GUILD_MSG } from "./rules";
 import { type GuildClient, type GuildServer, openGuildClient, startGuildServer } from "./test-support";
 
@@ -101,6 +101,12 @@ describe("joining the guild room", () => {
       ["guild:kick_member", { guild_id: f.guild.id }],
       ["guild:send_invites", { guild_id: f.guild.id, invites: "a@b.kr" }],
       ["guild:send_invites", { guild_id: f.guild.id, invites: [{ username: "x" }] }],
+      ["guild_game:start_request", { guild_id: f.guild.id, countdown_seconds: "5" }],
+      ["guild_game:start_request", { problem: "문제" }],
+      ["guild_game:progress", { guild_id: f.guild.id, typed_text: 42 }],
+      ["guild_game:progress", { guild_id: f.guild.id, typed_text: "가".repeat(1001) }],
+      ["guild_game:submission", { guild_id: f.guild.id }],
+      ["guild_game:submission", { guild_id: f.guild.id, typed_text: "답", elapsed_time: -1 }],
     ];
     for (const [event, payload] of bad) {
       const ack = await admin.ack(event, payload);
@@ -194,6 +200,33 @@ describe("guild chat", () => {
     });
     await member.sync();
     expect(member.all("guild:message").filter((m: { is_system?: boolean }) => !m.is_system)).toEqual([]);
+  });
+});
+
+describe("the guild game's events before the game exists", () => {
+  ownServer("게임길드");
+
+  test("a start by an admin is answered 'not ready', by others refused; typing without a game is refused", async () => {
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    const outsider = await client(f.outsider.token);
+    const cases: [GuildClient, string, unknown, string][] = [
+      [admin, "guild_game:start_request", { guild_id: f.guild.id, problem: null }, GUILD_GAME_NOT_READY],
+      [member, "guild_game:start_request", { guild_id: f.guild.id }, GUILD_MSG.adminOnly],
+      [outsider, "guild_game:start_request", { guild_id: f.guild.id }, "길드 방에 먼저 입장해주세요."],
+      [member, "guild_game:progress", { guild_id: f.guild.id, typed_text: "가나" }, GUILD_GAME_NOT_RUNNING],
+      [member, "guild_game:submission", { guild_id: f.guild.id, typed_text: "가나다" }, GUILD_GAME_NOT_RUNNING],
+      [
+        outsider,
+        "guild_game:submission",
+        { guild_id: f.guild.id, typed_text: "가나다" },
+        "길드 방에 먼저 입장해주세요.",
+      ],
+    ];
+    for (const [who, event, payload, message] of cases) {
+      who.emit(event, payload);
+      expect({ event, error: (await who.next("error")).message }).toEqual({ event, error: message });
+    }
   });
 });
 

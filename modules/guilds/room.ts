@@ -137,7 +137,7 @@ export class GuildRoom {
       "/setcountdown": "countdown_seconds",
       "/setendtime": "end_countdown_seconds",
     };
-    if (name === "/start") return this.startCommand(socket, actor, guildId);
+    if (name === "/start") return this.startGame(socket, guildId);
     const target = setting[name];
     if (!target) return false;
     // A value that is not a whole number is out of range all the same (the service refuses it with the range text).
@@ -149,11 +149,21 @@ export class GuildRoom {
     return true;
   }
 
-  /** `/start`: admins only; the guild game itself is not built yet (modules/guilds/README.md, "Guild game"). */
-  private async startCommand(_socket: AppSocket, actor: Actor, guildId: number): Promise<boolean> {
+  /**
+   * `/start` and `guild_game:start_request`: guild admins in the room only (checked against the database). The
+   * guild game itself is not built yet (README, "Guild game"), so an admin is told so.
+   */
+  async startGame(socket: AppSocket, guildId: number): Promise<never> {
+    const actor = this.requireInRoom(socket, guildId);
     const { member } = await this.service.standing(actor, guildId);
     if (member.role !== "admin") throw forbidden(GUILD_MSG.adminOnly, "role");
     throw new AppError(409, GUILD_GAME_NOT_READY, "not_ready");
+  }
+
+  /** `guild_game:progress` and `guild_game:submission`: members in the room; no game runs yet. */
+  async gameInput(socket: AppSocket, guildId: number): Promise<never> {
+    this.requireInRoom(socket, guildId);
+    throw new AppError(409, GUILD_GAME_NOT_RUNNING, "no_game");
   }
 
   /** A system line to the room (not stored). */
@@ -219,6 +229,7 @@ export class GuildRoom {
 }
 
 export const GUILD_GAME_NOT_READY = "길드 게임은 아직 준비 중입니다.";
+export const GUILD_GAME_NOT_RUNNING = "진행 중인 길드 게임이 없습니다.";
 
 const REMOVED_TEXT: Record<string, string> = {
   left: "길드를 탈퇴했습니다.",

@@ -45,6 +45,20 @@ export const InvitesPayload = t.Object({
   ),
 });
 
+/** The guild game's events (their payloads are checked now; the game itself is README "Guild game"). */
+const Seconds = t.Optional(t.Union([Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }), t.Null()]));
+export const GameStartPayload = t.Object({
+  guild_id: GuildId,
+  problem: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMIT }), t.Null()])),
+  countdown_seconds: Seconds,
+  end_countdown_seconds: Seconds,
+});
+export const GameTypingPayload = t.Object({
+  guild_id: GuildId,
+  typed_text: t.String({ maxLength: TEXT_LIMIT }),
+  elapsed_time: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 3_600 }), t.Null()])),
+});
+
 /**
  * An admin action of the guild room, acknowledged `{success, error?}`: a refusal's text starts with the spec's
  * message for that action (spec §8, e.g. "설정을 저장하는데 실패했습니다.") followed by the reason.
@@ -85,6 +99,15 @@ export function guildSocketEvents(room: GuildRoom): SocketEvents {
     ),
     "guild:kick_member": socketEvent(KickPayload, { cost: 5 }, (socket, { guild_id, member_id }) =>
       acknowledged(GUILD_MSG.kickFailed, () => service.kick(actor(socket), toId(guild_id), member_id)),
+    ),
+    "guild_game:start_request": socketEvent(GameStartPayload, { cost: 5 }, (socket, { guild_id }) =>
+      room.startGame(socket, toId(guild_id)),
+    ),
+    "guild_game:progress": socketEvent(GameTypingPayload, { cost: 1 }, (socket, { guild_id }) =>
+      room.gameInput(socket, toId(guild_id)),
+    ),
+    "guild_game:submission": socketEvent(GameTypingPayload, { cost: 1 }, (socket, { guild_id }) =>
+      room.gameInput(socket, toId(guild_id)),
     ),
     "guild:send_invites": socketEvent(InvitesPayload, { cost: 5 }, (socket, { guild_id, invites }) =>
       acknowledged(GUILD_MSG.invitesFailed, () => service.invite(actor(socket), toId(guild_id), invites)),
