@@ -2,6 +2,7 @@ import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
 import { createGamesModule } from "../../modules/games";
+import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
@@ -17,5 +18,6 @@ export const modules: readonly AppModule[] = [
   createGamesModule({ serveRoutes: true }),
   roomsModule,
   boardModule,
+  guildsModule,
   adminModule,
 ];

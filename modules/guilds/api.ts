@@ -1,0 +1,20 @@
+import type { ModuleContext } from "../kernel/define-module";
+import { createGuildsService } from "./service";
+import { createGuildsStore } from "./store";
+
+const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
+
+function build(ctx: ModuleContext) {
+  const store = createGuildsStore(ctx.database);
+  return { store, service: createGuildsService({ store, events: ctx.events, now: () => ctx.clock.now() }) };
+}
+
+/** One guilds store and service per application context (tests run several servers in one process). */
+export function guildsApi(ctx: ModuleContext) {
+  let api = instances.get(ctx);
+  if (!api) {
+    api = build(ctx);
+    instances.set(ctx, api);
+  }
+  return api;
+}

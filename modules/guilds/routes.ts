@@ -1,0 +1,503 @@
+import { createHash } from "node:crypto";
+import { Elysia, t } from "elysia";
+import { type AuthUser, accountsApi } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { unprocessable } from "../kernel/errors";
+import { clientIp } from "../kernel/request-info";
+import { guildsApi } from "./api";
+import {
+  ApplicationListQuery,
+  ApplicationParams,
+  ApplicationSchema,
+  ApplyBody,
+  BoardListQuery,
+  BoardPostBody,
+  BoardPostParams,
+  BoardPostSchema,
+  CommentBody,
+  CommentParams,
+  CommentSchema,
+  CreateGuildBody,
+  DetailResponse,
+  ErrorSchema,
+  GuildListQuery,
+  GuildListSchema,
+  GuildParams,
+  GuildSchema,
+  InvitationParams,
+  InvitesBody,
+  KickSchema,
+  MemberListSchema,
+  MemberParams,
+  MemberSchema,
+  MyGuildSchema,
+  MyRoleSchema,
+  ProblemsBody,
+  ProblemsFileBody,
+  ProblemsSchema,
+  RecruitmentBody,
+  RecruitmentListQuery,
+  RecruitmentListSchema,
+  RecruitmentParams,
+  RecruitmentSchema,
+  RoleBody,
+  SentInvitationSchema,
+  SentInvitationsSchema,
+  SettingsBody,
+  ViewSchema,
+} from "./model";
+import { BOARD_PAGE_SIZE, checkProblemsFile, LIST_PAGE_SIZE } from "./rules";
+import type { Actor } from "./service";
+
+const bearer = [{ bearerAuth: [] }];
+const readErrors = { 404: ErrorSchema, 422: ErrorSchema };
+const authErrors = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
+const writeErrors = { ...authErrors, 409: ErrorSchema };
+
+const actorOf = (user: AuthUser): Actor => ({ id: user.id, username: user.username });
+const page = (query: { page?: number; size?: number }, size: number) => ({
+  page: query.page ?? 1,
+  size: query.size ?? size,
+});
+
+/**
+ * Every guild route of product-rules "Guild wire details", plus the HTTP twins of the guild room's admin actions
+ * (settings, problems, roles, kicks, invitations) so pages and scripts need no socket for them. Roles are checked
+ * by the service on every call (spec §6, enforced on the server).
+ */
+export function guildsRoutes(ctx: ModuleContext) {
+  const { service } = guildsApi(ctx);
+  const { guards } = accountsApi(ctx);
+  const actor = async (headers: Record<string, string | undefined>) => actorOf(await guards.requireUser(headers));
+
+  /** The viewer of a visit: the logged-in user, else a hash of IP and user agent (nothing personal is stored). */
+  async function viewerKey(
+    request: Request,
+    server: Parameters<typeof clientIp>[1],
+    headers: Record<string, string | undefined>,
+  ) {
+    const user = await guards.optionalUser(headers);
+    if (user) return `u:${user.id}`;
+    const ip = clientIp(request, server, ctx.config.trustProxy);
+    const agent = headers["user-agent"] ?? "";
+    return `a:${createHash("sha256").update(`${ip}\n${agent}`).digest("base64url").slice(0, 32)}`;
+  }
+
+  const listDetail = {
+    summary: "길드 목록",
+    description:
+      "해산되지 않은 길드를 최신순으로 page(1부터), size(기본 20, 최대 50)로 나눠 돌려줍니다. q는 이름 검색.",
+  };
+  const list = ({ query }: { query: typeof GuildListQuery.static }) =>
+    service.list({ ...page(query, LIST_PAGE_SIZE), q: query.q });
+  const create = async ({
+    body,
+    headers,
+    set,
+  }: {
+    body: typeof CreateGuildBody.static;
+    headers: Record<string, string | undefined>;
+    set: { status?: number | string };
+  }) => {
+    const guild = await service.create(await actor(headers), body);
+    set.status = 201;
+    return guild;
+  };
+  const createOptions = {
+    body: CreateGuildBody,
+    response: { 201: GuildSchema, ...writeErrors },
+    detail: {
+      summary: "길드 만들기",
+      description:
+        "로그인이 필요합니다. 만든 사람이 관리자가 됩니다. 이름 2~20자(대소문자 구분 없이 중복 불가), 소개 200자 이내. 이미 길드에 가입했으면 409.",
+      security: bearer,
+    },
+  };
+
+  return (
+    new Elysia({ name: "guilds.routes", prefix: "/guilds", detail: { tags: ["guilds"] } })
+      .get("/", list, { query: GuildListQuery, response: { 200: GuildListSchema, ...readErrors }, detail: listDetail })
+      .get("", list, {
+        query: GuildListQuery,
+        response: { 200: GuildListSchema, ...readErrors },
+        detail: { ...listDetail, hide: true },
+      })
+      .post("/", create, createOptions)
+      .post("", create, { ...createOptions, detail: { ...createOptions.detail, hide: true } })
+      .get("/my", async ({ headers }) => service.my(await actor(headers)), {
+        response: { 200: MyGuildSchema, ...authErrors },
+        detail: {
+          summary: "내 길드",
+          description: "내 길드, 역할, 회원, 최근 활동(최근 20개), 내 이메일로 온 초대. 길드가 없으면 guild는 null.",
+          security: bearer,
+        },
+      })
+      // ---- recruitment
+      .get("/recruitment", ({ query }) => service.recruitmentList(page(query, LIST_PAGE_SIZE)), {
+        query: RecruitmentListQuery,
+        response: { 200: RecruitmentListSchema, ...readErrors },
+        detail: { summary: "길드원 모집 게시판", description: "해산되지 않은 길드의 모집글, 최신순." },
+      })
+      .post(
+        "/recruitment",
+        async ({ body, headers, set }) => {
+          const post = await service.createRecruitment(await actor(headers), body);
+          set.status = 201;
+          return post;
+        },
+        {
+          body: RecruitmentBody,
+          response: { 201: RecruitmentSchema, ...writeErrors },
+          detail: {
+            summary: "모집글 쓰기",
+            description: "그 길드의 관리자와 부관리자만 씁니다. 모든 필드가 필요합니다(제목 100자, 내용 2,000자 이내).",
+            security: bearer,
+          },
+        },
+      )
+      .get("/recruitment/:postId", ({ params }) => service.recruitment(params.postId), {
+        params: RecruitmentParams,
+        response: { 200: RecruitmentSchema, ...readErrors },
+        detail: { summary: "모집글 보기" },
+      })
+      .post(
+        "/recruitment/:postId/view",
+        async ({ params, request, server, headers }) =>
+          service.viewRecruitment(params.postId, await viewerKey(request, server, headers)),
+        {
+          params: RecruitmentParams,
+          response: { 200: ViewSchema, ...readErrors },
+          detail: {
+            summary: "모집글 조회수 올리기",
+            description: "같은 사람(로그인 사용자, 아니면 IP+브라우저)의 같은 글 조회는 10분에 한 번만 셉니다.",
+          },
+        },
+      )
+      .post(
+        "/recruitment/:postId/apply",
+        async ({ params, body, headers, set }) => {
+          const application = await service.apply(await actor(headers), params.postId, body);
+          set.status = 201;
+          return application;
+        },
+        {
+          params: RecruitmentParams,
+          body: ApplyBody,
+          response: { 201: ApplicationSchema, ...writeErrors },
+          detail: {
+            summary: "길드 가입 신청",
+            description:
+              "길드에 가입하지 않은 로그인 사용자가 모집글의 길드에 신청합니다(길드마다 대기 중인 신청 하나).",
+            security: bearer,
+          },
+        },
+      )
+      // ---- invitations (the invited account)
+      .post(
+        "/invitations/:invitationId/accept",
+        async ({ params, headers }) => service.acceptInvitation(await actor(headers), params.invitationId),
+        {
+          params: InvitationParams,
+          response: { 200: GuildSchema, ...writeErrors },
+          detail: {
+            summary: "길드 초대 수락",
+            description: "초대받은 이메일의 계정만 수락합니다. 이미 길드에 가입했거나 길드가 가득 차면 409.",
+            security: bearer,
+          },
+        },
+      )
+      .post(
+        "/invitations/:invitationId/decline",
+        async ({ params, headers }) => service.declineInvitation(await actor(headers), params.invitationId),
+        {
+          params: InvitationParams,
+          response: { 200: DetailResponse, ...writeErrors },
+          detail: { summary: "길드 초대 거절", description: "초대받은 이메일의 계정만 거절합니다.", security: bearer },
+        },
+      )
+      // ---- one guild
+      .get("/:id", ({ params }) => service.get(params.id), {
+        params: GuildParams,
+        response: { 200: GuildSchema, ...readErrors },
+        detail: { summary: "길드 정보" },
+      })
+      .delete("/:id", async ({ params, headers }) => service.disband(await actor(headers), params.id), {
+        params: GuildParams,
+        response: { 200: DetailResponse, ...writeErrors },
+        detail: {
+          summary: "길드 해산",
+          description: "길드 관리자만. 기록은 남고(소프트 삭제) 모든 회원이 탈퇴 처리됩니다.",
+          security: bearer,
+        },
+      })
+      .post("/:id/leave", async ({ params, headers }) => service.leave(await actor(headers), params.id), {
+        params: GuildParams,
+        response: { 200: DetailResponse, ...writeErrors },
+        detail: {
+          summary: "길드 탈퇴",
+          description: "마지막 관리자는 역할을 넘기거나 길드를 해산하기 전에는 떠날 수 없습니다(409).",
+          security: bearer,
+        },
+      })
+      .get("/:id/members", async ({ params, headers }) => service.members(await actor(headers), params.id), {
+        params: GuildParams,
+        response: { 200: MemberListSchema, ...authErrors },
+        detail: { summary: "길드 회원 목록", description: "길드 회원만 봅니다.", security: bearer },
+      })
+      .get("/:id/members/me", async ({ params, headers }) => service.myRole(await actor(headers), params.id), {
+        params: GuildParams,
+        response: { 200: MyRoleSchema, ...authErrors },
+        detail: {
+          summary: "이 길드에서 내 역할",
+          description: "회원이 아니면 role은 null입니다.",
+          security: bearer,
+        },
+      })
+      .put(
+        "/:id/members/:memberId/role",
+        async ({ params, body, headers }) =>
+          service.changeRole(await actor(headers), params.id, params.memberId, body.role),
+        {
+          params: MemberParams,
+          body: RoleBody,
+          response: { 200: MemberSchema, ...writeErrors },
+          detail: {
+            summary: "회원 역할 변경",
+            description: "길드 관리자만. 관리자의 역할은 바꿀 수 없습니다. memberId는 길드 회원의 id입니다.",
+            security: bearer,
+          },
+        },
+      )
+      .delete(
+        "/:id/members/:memberId",
+        async ({ params, headers }) => service.kick(await actor(headers), params.id, params.memberId),
+        {
+          params: MemberParams,
+          response: { 200: KickSchema, ...writeErrors },
+          detail: {
+            summary: "회원 추방",
+            description:
+              "관리자는 부관리자와 회원을, 부관리자는 일반 회원만 추방합니다. 관리자와 자기 자신은 추방할 수 없습니다.",
+            security: bearer,
+          },
+        },
+      )
+      .put(
+        "/:id/settings",
+        async ({ params, body, headers }) => service.updateSettings(await actor(headers), params.id, body),
+        {
+          params: GuildParams,
+          body: SettingsBody,
+          response: { 200: GuildSchema, ...writeErrors },
+          detail: {
+            summary: "길드 설정",
+            description:
+              "길드 관리자만. max_members 5~100, countdown_seconds 1~10, end_countdown_seconds 30~300. 범위를 벗어나면 422이고 아무것도 저장하지 않습니다.",
+            security: bearer,
+          },
+        },
+      )
+      .get("/:id/problems", async ({ params, headers }) => service.problems(await actor(headers), params.id), {
+        params: GuildParams,
+        response: { 200: ProblemsSchema, ...authErrors },
+        detail: { summary: "길드 문제 목록", description: "길드 회원만 봅니다.", security: bearer },
+      })
+      .put(
+        "/:id/problems",
+        async ({ params, body, headers }) => service.setProblems(await actor(headers), params.id, body.problems),
+        {
+          params: GuildParams,
+          body: ProblemsBody,
+          response: { 200: ProblemsSchema, ...writeErrors },
+          detail: {
+            summary: "길드 문제 저장",
+            description:
+              "길드 관리자만. problems는 문자열 배열(빈 문제는 빠집니다, 200개·각 500자까지). 목록을 통째로 바꿉니다.",
+            security: bearer,
+          },
+        },
+      )
+      .post(
+        "/:id/problems/file",
+        async ({ params, body, headers }) => {
+          const who = await actor(headers);
+          const check = checkProblemsFile(body.file.name, body.file.type, await body.file.text());
+          if (!check.ok) throw unprocessable(check.error);
+          return service.setProblems(who, params.id, check.value);
+        },
+        {
+          params: GuildParams,
+          body: ProblemsFileBody,
+          response: { 200: ProblemsSchema, ...writeErrors },
+          detail: {
+            summary: "길드 문제 파일 올리기",
+            description: "길드 관리자만. multipart의 file: 문자열 배열을 담은 JSON 파일. 목록을 통째로 바꿉니다.",
+            security: bearer,
+          },
+        },
+      )
+      .get(
+        "/:id/invitations",
+        async ({ params, headers }) => service.sentInvitations(await actor(headers), params.id),
+        {
+          params: GuildParams,
+          response: { 200: t.Array(SentInvitationSchema), ...authErrors },
+          detail: { summary: "보낸 초대(대기 중)", description: "길드 관리자만.", security: bearer },
+        },
+      )
+      .post(
+        "/:id/invitations",
+        async ({ params, body, headers, set }) => {
+          const sent = await service.invite(await actor(headers), params.id, body.invites);
+          set.status = 201;
+          return sent;
+        },
+        {
+          params: GuildParams,
+          body: InvitesBody,
+          response: { 201: SentInvitationsSchema, ...writeErrors },
+          detail: {
+            summary: "이메일로 초대",
+            description:
+              "길드 관리자만. 한 번에 20명까지, 이메일에는 @가 있어야 하고 중복은 안 됩니다. 이미 초대했거나 이미 회원인 이메일이 있으면 409이고 아무도 초대하지 않습니다.",
+            security: bearer,
+          },
+        },
+      )
+      .get(
+        "/:id/applications",
+        async ({ params, query, headers }) => service.applications(await actor(headers), params.id, query.status),
+        {
+          params: GuildParams,
+          query: ApplicationListQuery,
+          response: { 200: t.Array(ApplicationSchema), ...authErrors },
+          detail: { summary: "가입 신청 목록", description: "길드 관리자와 부관리자만. 최신순.", security: bearer },
+        },
+      )
+      .post(
+        "/:id/applications/:applicationId/approve",
+        async ({ params, headers }) => service.approve(await actor(headers), params.id, params.applicationId),
+        {
+          params: ApplicationParams,
+          response: { 200: MemberSchema, ...writeErrors },
+          detail: {
+            summary: "가입 신청 승인",
+            description: "길드 관리자와 부관리자만. 신청자가 다른 길드에 가입했거나 길드가 가득 차면 409.",
+            security: bearer,
+          },
+        },
+      )
+      .post(
+        "/:id/applications/:applicationId/reject",
+        async ({ params, headers }) => service.reject(await actor(headers), params.id, params.applicationId),
+        {
+          params: ApplicationParams,
+          response: { 200: DetailResponse, ...writeErrors },
+          detail: { summary: "가입 신청 거절", description: "길드 관리자와 부관리자만.", security: bearer },
+        },
+      )
+      // ---- guild board (members only)
+      .get(
+        "/:id/board",
+        async ({ params, query, headers }) =>
+          service.boardList(await actor(headers), params.id, page(query, BOARD_PAGE_SIZE)),
+        {
+          params: GuildParams,
+          query: BoardListQuery,
+          response: { 200: t.Array(BoardPostSchema), ...authErrors },
+          detail: { summary: "길드 게시판 목록", description: "길드 회원만. 최신순(기본 50개).", security: bearer },
+        },
+      )
+      .post(
+        "/:id/board",
+        async ({ params, body, headers, set }) => {
+          const post = await service.boardCreate(await actor(headers), params.id, body);
+          set.status = 201;
+          return post;
+        },
+        {
+          params: GuildParams,
+          body: BoardPostBody,
+          response: { 201: BoardPostSchema, ...writeErrors },
+          detail: {
+            summary: "길드 게시글 쓰기",
+            description: "길드 회원만. 제목과 내용을 모두 입력해야 합니다.",
+            security: bearer,
+          },
+        },
+      )
+      .get(
+        "/:id/board/:postId",
+        async ({ params, headers }) => service.boardGet(await actor(headers), params.id, params.postId),
+        {
+          params: BoardPostParams,
+          response: { 200: BoardPostSchema, ...authErrors },
+          detail: { summary: "길드 게시글 보기", description: "길드 회원만.", security: bearer },
+        },
+      )
+      .put(
+        "/:id/board/:postId",
+        async ({ params, body, headers }) => service.boardUpdate(await actor(headers), params.id, params.postId, body),
+        {
+          params: BoardPostParams,
+          body: BoardPostBody,
+          response: { 200: BoardPostSchema, ...writeErrors },
+          detail: {
+            summary: "길드 게시글 수정",
+            description: "작성자나 길드 관리자·부관리자만.",
+            security: bearer,
+          },
+        },
+      )
+      .delete(
+        "/:id/board/:postId",
+        async ({ params, headers }) => service.boardDelete(await actor(headers), params.id, params.postId),
+        {
+          params: BoardPostParams,
+          response: { 200: DetailResponse, ...writeErrors },
+          detail: {
+            summary: "길드 게시글 삭제",
+            description: "작성자나 길드 관리자·부관리자만(소프트 삭제).",
+            security: bearer,
+          },
+        },
+      )
+      .get(
+        "/:id/board/:postId/comments",
+        async ({ params, headers }) => service.comments(await actor(headers), params.id, params.postId),
+        {
+          params: BoardPostParams,
+          response: { 200: t.Array(CommentSchema), ...authErrors },
+          detail: { summary: "길드 게시글 댓글", description: "길드 회원만. 오래된 순.", security: bearer },
+        },
+      )
+      .post(
+        "/:id/board/:postId/comments",
+        async ({ params, body, headers, set }) => {
+          const comment = await service.addComment(await actor(headers), params.id, params.postId, body);
+          set.status = 201;
+          return comment;
+        },
+        {
+          params: BoardPostParams,
+          body: CommentBody,
+          response: { 201: CommentSchema, ...writeErrors },
+          detail: { summary: "길드 댓글 쓰기", description: "길드 회원만. 빈 댓글은 안 됩니다.", security: bearer },
+        },
+      )
+      .delete(
+        "/:id/board/:postId/comments/:commentId",
+        async ({ params, headers }) =>
+          service.deleteComment(await actor(headers), params.id, params.postId, params.commentId),
+        {
+          params: CommentParams,
+          response: { 200: DetailResponse, ...writeErrors },
+          detail: {
+            summary: "길드 댓글 삭제",
+            description: "작성자나 길드 관리자·부관리자만(소프트 삭제).",
+            security: bearer,
+          },
+        },
+      )
+  );
+}

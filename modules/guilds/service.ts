@@ -1,0 +1,677 @@
+import { isUniqueViolation } from "../../db/postgres";
+import { AppError, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
+import type { EventBus } from "../kernel/events";
+import {
+  presentActivity,
+  presentApplication,
+  presentBoardPost,
+  presentComment,
+  presentGuild,
+  presentMember,
+  presentMembers,
+  presentMessage,
+  presentMyInvitation,
+  presentRecruitment,
+  presentSentInvitation,
+} from "./presenter";
+import {
+  ACTIVITY_SHOWN,
+  type ApplicationStatus,
+  type Check,
+  checkApplicationMessage,
+  checkBoardPost,
+  checkComment,
+  checkDescription,
+  checkGuildName,
+  checkInvites,
+  checkProblems,
+  checkRecruitment,
+  checkSettings,
+  GUILD_MSG,
+  type GuildRole,
+  type InviteInput,
+  isStaff,
+  kickRefusal,
+  nameKey,
+  type SettingName,
+  VIEW_WINDOW_MS,
+} from "./rules";
+import type { GuildQueries, GuildsStore, GuildWithCount, MemberWithName } from "./store";
+
+declare module "../kernel/events" {
+  interface AppEvents {
+    /** A guild's shared state changed (settings, problems, roles, members): the guild room resends it. */
+    "guilds.changed": { guildId: number };
+    /** A member is no longer in the guild (left, kicked, or the guild was disbanded): their sockets leave its room. */
+    "guilds.member_removed": {
+      guildId: number;
+      userId: number;
+      username: string;
+      reason: "left" | "kicked" | "disbanded";
+    };
+  }
+}
+
+/** Who acts: a logged-in account (HTTP guard or socket identity). */
+export interface Actor {
+  id: number;
+  username: string;
+}
+
+export interface GuildsDeps {
+  store: GuildsStore;
+  events: EventBus;
+  now: () => number;
+}
+
+export interface Page {
+  page: number;
+  size: number;
+}
+
+const accept = <T>(check: Check<T>): T => {
+  if (!check.ok) throw unprocessable(check.error);
+  return check.value;
+};
+const paged = <T>(items: T[], total: number, { page, size }: Page) => ({
+  items,
+  total,
+  total_pages: Math.ceil(total / size),
+  page,
+  size,
+});
+const offsetOf = ({ page, size }: Page) => (page - 1) * size;
+
+/** The guild and the actor's membership in it, once the actor's role passed the check. */
+interface Standing {
+  guild: GuildWithCount;
+  member: MemberWithName;
+}
+
+export function createGuildsService({ store, events, now }: GuildsDeps) {
+  const date = () => new Date(now());
+
+  async function requireGuild(q: GuildQueries, guildId: number) {
+    const guild = await q.guild(guildId);
+    if (!guild) throw notFound(GUILD_MSG.guildNotFound);
+    return guild;
+  }
+
+  /**
+   * The guild and the actor's live membership in it, when the actor's role is one of `roles` (403 with `refusal`
+   * otherwise; a non-member always gets `notMember`). Read inside the caller's unit of work when it writes.
+   */
+  async function requireRole(
+    q: GuildQueries,
+    guildId: number,
+    actor: Actor,
+    roles: readonly GuildRole[],
+    refusal: string = GUILD_MSG.notMember,
+  ): Promise<Standing> {
+    const guild = await requireGuild(q, guildId);
+    const own = await q.membershipOf(actor.id);
+    if (!own || own.guildId !== guildId) throw forbidden(GUILD_MSG.notMember, "not_member");
+    if (!roles.includes(own.role)) throw forbidden(refusal, "role");
+    return { guild, member: { ...own, username: actor.username } };
+  }
+  const anyMember = ["admin", "moderator", "member"] as const;
+  const staff = ["admin", "moderator"] as const;
+  const admins = ["admin"] as const;
+
+  /** Turns a lost race on a unique index into the answer of the check that lost it. */
+  async function onUnique<T>(work: () => Promise<T>, message: string): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof AppError) && isUniqueViolation(error)) throw conflict(message);
+      throw error;
+    }
+  }
+
+  /** Adds a member (one guild per user; a full guild refuses), records the join; inside a unit of work. */
+  async function join(q: GuildQueries, guildId: number, userId: number, inGuildMessage: string) {
+    await q.lockGuild(guildId);
+    const guild = await requireGuild(q, guildId);
+    if (await q.membershipOf(userId)) throw conflict(inGuildMessage);
+    if (guild.memberCount >= guild.maxMembers) throw conflict(GUILD_MSG.guildFull);
+    const at = date();
+    const member = await q.insertMember({ guildId, userId, role: "member", joinedAt: at });
+    await q.addActivity({ guildId, kind: "joined", userId, createdAt: at });
+    // A member of one guild has nothing left to wait for elsewhere.
+    await q.cancelPendingApplications({ userId }, at);
+    return member;
+  }
+
+  // ---------------------------------------------------------------- guilds
+
+  async function create(actor: Actor, input: { name: string; description?: string | null }) {
+    const name = accept(checkGuildName(input.name));
+    const description = accept(checkDescription(input.description));
+    const key = nameKey(name);
+    const id = await store
+      .unit(async (q) => {
+        if (await q.membershipOf(actor.id)) throw conflict(GUILD_MSG.alreadyInGuild);
+        if (await q.guildByNameKey(key)) throw conflict(GUILD_MSG.nameTaken);
+        const at = date();
+        const guild = await q.insertGuild({
+          name,
+          nameKey: key,
+          description,
+          ownerId: actor.id,
+          createdAt: at,
+          updatedAt: at,
+        });
+        await q.insertMember({ guildId: guild.id, userId: actor.id, role: "admin", joinedAt: at });
+        await q.addActivity({ guildId: guild.id, kind: "created", userId: actor.id, createdAt: at });
+        return guild.id;
+      })
+      .catch(async (error) => {
+        if (error instanceof AppError || !isUniqueViolation(error)) throw error;
+        // A concurrent request took the name, or made this user a member, between the checks and the inserts.
+        throw conflict((await store.membershipOf(actor.id)) ? GUILD_MSG.alreadyInGuild : GUILD_MSG.nameTaken);
+      });
+    return presentGuild((await store.guild(id))!);
+  }
+
+  async function list(input: Page & { q?: string }) {
+    const q = input.q?.trim().toLowerCase() || undefined;
+    const { total, rows } = await store.listGuilds({ q, limit: input.size, offset: offsetOf(input) });
+    return paged(rows.map(presentGuild), total, input);
+  }
+
+  const get = async (guildId: number) => presentGuild(await requireGuild(store, guildId));
+
+  /** /guilds/my: the caller's guild, role, members, recent activity, and the invitations to their e-mail. */
+  async function my(actor: Actor) {
+    const email = await store.userEmail(actor.id);
+    const invitations = email ? (await store.pendingInvitationsFor(email)).map(presentMyInvitation) : [];
+    const own = await store.membershipOf(actor.id);
+    const guild = own ? await store.guild(own.guildId) : undefined;
+    if (!own || !guild)
+      return { guild: null, role: null, member_id: null, members: [], recent_activity: [], invitations };
+    const [members, activity] = await Promise.all([
+      store.members(guild.id),
+      store.recentActivity(guild.id, ACTIVITY_SHOWN),
+    ]);
+    const names = await store.usernames(activity.flatMap((a) => [a.userId, a.actorId]).filter((id) => id !== null));
+    return {
+      guild: presentGuild(guild),
+      role: own.role,
+      member_id: own.id,
+      members: presentMembers(members),
+      recent_activity: activity.map((a) => presentActivity(a, names)),
+      invitations,
+    };
+  }
+
+  /** The caller's role in one guild (`role: null` when not a member). */
+  async function myRole(actor: Actor, guildId: number) {
+    await requireGuild(store, guildId);
+    const own = await store.membershipOf(actor.id);
+    const mine = own?.guildId === guildId ? own : undefined;
+    return {
+      guild_id: guildId,
+      user_id: actor.id,
+      member_id: mine?.id ?? null,
+      role: mine?.role ?? null,
+      is_member: mine !== undefined,
+      is_admin: mine?.role === "admin",
+    };
+  }
+
+  async function members(actor: Actor, guildId: number) {
+    await requireRole(store, guildId, actor, anyMember);
+    return presentMembers(await store.members(guildId));
+  }
+
+  /** Leaves the guild; the last admin must hand the role over or disband. The owner passes to the next admin. */
+  async function leave(actor: Actor, guildId: number) {
+    await store.unit(async (q) => {
+      const { guild, member } = await requireRole(q, guildId, actor, anyMember);
+      if (member.role === "admin" && (await q.countMembers(guildId, "admin")) <= 1) throw conflict(GUILD_MSG.lastAdmin);
+      const at = date();
+      await q.endMembership(member.id, at);
+      if (guild.ownerId === actor.id) {
+        const next = await q.nextAdmin(guildId, actor.id);
+        if (next) await q.updateGuild(guildId, { ownerId: next.userId, updatedAt: at });
+      }
+      await q.addActivity({ guildId, kind: "left", userId: actor.id, createdAt: at });
+    });
+    events.emit("guilds.member_removed", { guildId, userId: actor.id, username: actor.username, reason: "left" });
+    events.emit("guilds.changed", { guildId });
+    return { detail: GUILD_MSG.left };
+  }
+
+  /** Disbands (admins only): the guild row stays (soft delete), memberships end, open invitations and applications close. */
+  async function disband(actor: Actor, guildId: number) {
+    const removed = await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+      const all = await q.members(guildId);
+      const at = date();
+      await q.updateGuild(guildId, { deletedAt: at, deletedBy: actor.id, updatedAt: at });
+      await q.endAllMemberships(guildId, at);
+      await q.cancelPendingInvitations(guildId, at);
+      await q.cancelPendingApplications({ guildId }, at);
+      await q.hidePostsOfGuild(guildId, at);
+      return all;
+    });
+    for (const m of removed) {
+      events.emit("guilds.member_removed", { guildId, userId: m.userId, username: m.username, reason: "disbanded" });
+    }
+    return { detail: GUILD_MSG.disbanded };
+  }
+
+  // ---------------------------------------------------------------- settings, problems, roles, kicks
+
+  /** Admins only; every value inside its spec §5 range, or nothing is stored. */
+  async function updateSettings(actor: Actor, guildId: number, input: Partial<Record<SettingName, number>>) {
+    const settings = accept(checkSettings(input));
+    const guild = await store.unit(async (q) => {
+      const { guild } = await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+      if (settings.max_members !== undefined && settings.max_members < guild.memberCount) {
+        throw unprocessable(GUILD_MSG.maxMembersBelowCount);
+      }
+      await q.updateGuild(guildId, {
+        maxMembers: settings.max_members,
+        countdownSeconds: settings.countdown_seconds,
+        endCountdownSeconds: settings.end_countdown_seconds,
+        updatedAt: date(),
+      });
+      return (await q.guild(guildId))!;
+    });
+    events.emit("guilds.changed", { guildId });
+    return presentGuild(guild);
+  }
+
+  async function problems(actor: Actor, guildId: number) {
+    const { guild } = await requireRole(store, guildId, actor, anyMember);
+    return { problems: parseProblems(guild.problems) };
+  }
+
+  /** Admins only; replaces the list with the given JSON array of strings (spec §5's errors otherwise). */
+  async function setProblems(actor: Actor, guildId: number, value: unknown) {
+    const list = accept(checkProblems(value));
+    await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+      await q.updateGuild(guildId, { problems: JSON.stringify(list), updatedAt: date() });
+    });
+    events.emit("guilds.changed", { guildId });
+    return { problems: list };
+  }
+
+  /** Admins only; an admin's role is never changed (hand-over is by promoting someone else). */
+  async function changeRole(actor: Actor, guildId: number, memberId: number, role: GuildRole) {
+    const member = await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+      const target = await q.member(guildId, memberId);
+      if (!target) throw notFound(GUILD_MSG.memberNotFound);
+      if (target.role === "admin") throw forbidden(GUILD_MSG.adminRoleLocked, "admin_locked");
+      if (target.role === role) return target;
+      await q.setRole(memberId, role);
+      await q.addActivity({
+        guildId,
+        kind: "role_changed",
+        userId: target.userId,
+        actorId: actor.id,
+        detail: role,
+        createdAt: date(),
+      });
+      return { ...target, role };
+    });
+    events.emit("guilds.changed", { guildId });
+    return presentMember(member);
+  }
+
+  /** Admins kick moderators and members, moderators plain members; nobody kicks an admin or themself. */
+  async function kick(actor: Actor, guildId: number, memberId: number) {
+    const target = await store.unit(async (q) => {
+      const { member } = await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
+      const target = await q.member(guildId, memberId);
+      if (!target) throw notFound(GUILD_MSG.memberNotFound);
+      const refusal = kickRefusal(member.role, target.role, target.userId === actor.id);
+      if (refusal) throw forbidden(refusal, "kick_refused");
+      const at = date();
+      await q.endMembership(target.id, at);
+      await q.addActivity({ guildId, kind: "kicked", userId: target.userId, actorId: actor.id, createdAt: at });
+      return target;
+    });
+    events.emit("guilds.member_removed", {
+      guildId,
+      userId: target.userId,
+      username: target.username,
+      reason: "kicked",
+    });
+    events.emit("guilds.changed", { guildId });
+    return { detail: GUILD_MSG.kicked, member_id: target.id, user_id: target.userId };
+  }
+
+  // ---------------------------------------------------------------- invitations
+
+  /**
+   * Admins only. Stores one pending invitation per e-mail; an e-mail already invited (pending) or already a member
+   * refuses the whole request, so nothing is half-sent.
+   */
+  async function invite(actor: Actor, guildId: number, invites: readonly InviteInput[]) {
+    const wanted = accept(checkInvites(invites));
+    const rows = await onUnique(
+      () =>
+        store.unit(async (q) => {
+          await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+          const emails = wanted.map((w) => w.email);
+          if ((await q.memberEmails(guildId, emails)).length > 0) throw conflict(GUILD_MSG.inviteAlreadyMember);
+          const pending = new Set((await q.pendingInvitationsOf(guildId)).map((i) => i.email));
+          if (emails.some((e) => pending.has(e))) throw conflict(GUILD_MSG.inviteDuplicate);
+          const at = date();
+          return q.insertInvitations(
+            wanted.map((w) => ({ ...w, guildId, invitedBy: actor.id, status: "pending" as const, createdAt: at })),
+          );
+        }),
+      GUILD_MSG.inviteDuplicate,
+    );
+    return { invitations: rows.map(presentSentInvitation) };
+  }
+
+  async function sentInvitations(actor: Actor, guildId: number) {
+    await requireRole(store, guildId, actor, admins, GUILD_MSG.adminOnly);
+    return (await store.pendingInvitationsOf(guildId)).map(presentSentInvitation);
+  }
+
+  /** A pending invitation addressed to the actor's e-mail. */
+  async function requireOwnInvitation(q: GuildQueries, actor: Actor, invitationId: number) {
+    const invitation = await q.invitation(invitationId);
+    if (!invitation) throw notFound(GUILD_MSG.invitationNotFound);
+    if (invitation.email !== (await q.userEmail(actor.id))) throw forbidden(GUILD_MSG.invitationNotYours);
+    if (invitation.status !== "pending") throw conflict(GUILD_MSG.invitationHandled);
+    return invitation;
+  }
+
+  async function acceptInvitation(actor: Actor, invitationId: number) {
+    const guildId = await onUnique(
+      () =>
+        store.unit(async (q) => {
+          const invitation = await requireOwnInvitation(q, actor, invitationId);
+          await join(q, invitation.guildId, actor.id, GUILD_MSG.alreadyInGuild);
+          await q.setInvitationStatus(invitation.id, "accepted", date());
+          return invitation.guildId;
+        }),
+      GUILD_MSG.alreadyInGuild,
+    );
+    events.emit("guilds.changed", { guildId });
+    return presentGuild((await store.guild(guildId))!);
+  }
+
+  async function declineInvitation(actor: Actor, invitationId: number) {
+    await store.unit(async (q) => {
+      const invitation = await requireOwnInvitation(q, actor, invitationId);
+      await q.setInvitationStatus(invitation.id, "declined", date());
+    });
+    return { detail: GUILD_MSG.invitationDeclined };
+  }
+
+  // ---------------------------------------------------------------- recruitment and applications
+
+  async function recruitmentList(input: Page) {
+    const { total, rows } = await store.listRecruitment(input.size, offsetOf(input));
+    return paged(rows.map(presentRecruitment), total, input);
+  }
+
+  async function requireRecruitment(q: GuildQueries, id: number) {
+    const row = await q.recruitment(id);
+    if (!row) throw notFound(GUILD_MSG.recruitmentNotFound);
+    return row;
+  }
+
+  const recruitment = async (id: number) => presentRecruitment(await requireRecruitment(store, id));
+
+  async function viewRecruitment(id: number, viewerKey: string) {
+    const at = now();
+    const counted = await store.unit(async (q) => {
+      await requireRecruitment(q, id);
+      return q.countRecruitmentView(id, viewerKey, new Date(at), new Date(at - VIEW_WINDOW_MS));
+    });
+    const post = await requireRecruitment(store, id);
+    return { id, view_count: post.post.viewCount, counted };
+  }
+
+  /** Admins and moderators of the guild write its recruitment posts. */
+  async function createRecruitment(actor: Actor, input: { guild_id: number; title: string; content: string }) {
+    const { title, content } = accept(checkRecruitment(input.title, input.content));
+    const id = await store.unit(async (q) => {
+      await requireRole(q, input.guild_id, actor, staff, GUILD_MSG.staffOnly);
+      const post = await q.insertRecruitment({
+        guildId: input.guild_id,
+        authorId: actor.id,
+        title,
+        content,
+        createdAt: date(),
+      });
+      return post.id;
+    });
+    return recruitment(id);
+  }
+
+  /** A logged-in user in no guild applies to the post's guild (one pending application per guild). */
+  async function apply(actor: Actor, postId: number, input: { message?: string | null }) {
+    const message = accept(checkApplicationMessage(input.message));
+    const row = await onUnique(
+      () =>
+        store.unit(async (q) => {
+          const post = await requireRecruitment(q, postId);
+          if (await q.membershipOf(actor.id)) throw conflict(GUILD_MSG.alreadyInGuild);
+          if (await q.pendingApplication(post.post.guildId, actor.id)) throw conflict(GUILD_MSG.alreadyApplied);
+          return q.insertApplication({
+            guildId: post.post.guildId,
+            postId,
+            userId: actor.id,
+            message,
+            status: "pending",
+            createdAt: date(),
+          });
+        }),
+      GUILD_MSG.alreadyApplied,
+    );
+    return presentApplication({ application: row, username: actor.username });
+  }
+
+  async function applications(actor: Actor, guildId: number, status?: ApplicationStatus) {
+    await requireRole(store, guildId, actor, staff, GUILD_MSG.staffOnly);
+    return (await store.applications(guildId, status)).map(presentApplication);
+  }
+
+  async function requirePendingApplication(q: GuildQueries, guildId: number, applicationId: number) {
+    const application = await q.application(guildId, applicationId);
+    if (!application) throw notFound(GUILD_MSG.applicationNotFound);
+    if (application.status !== "pending") throw conflict(GUILD_MSG.applicationHandled);
+    return application;
+  }
+
+  /** Staff approve: the applicant joins (unless they joined another guild meanwhile, or the guild is full). */
+  async function approve(actor: Actor, guildId: number, applicationId: number) {
+    const member = await onUnique(
+      () =>
+        store.unit(async (q) => {
+          await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
+          const application = await requirePendingApplication(q, guildId, applicationId);
+          const member = await join(q, guildId, application.userId, GUILD_MSG.applicantInGuild);
+          await q.decideApplication(application.id, "approved", date(), actor.id);
+          return (await q.member(guildId, member.id))!;
+        }),
+      GUILD_MSG.applicantInGuild,
+    );
+    events.emit("guilds.changed", { guildId });
+    return presentMember(member);
+  }
+
+  async function reject(actor: Actor, guildId: number, applicationId: number) {
+    await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
+      const application = await requirePendingApplication(q, guildId, applicationId);
+      await q.decideApplication(application.id, "rejected", date(), actor.id);
+    });
+    return { detail: GUILD_MSG.applicationRejected };
+  }
+
+  // ---------------------------------------------------------------- guild board (members only)
+
+  async function boardList(actor: Actor, guildId: number, input: Page) {
+    await requireRole(store, guildId, actor, anyMember);
+    return (await store.boardPosts(guildId, input.size, offsetOf(input))).map(presentBoardPost);
+  }
+
+  async function requirePost(q: GuildQueries, guildId: number, postId: number) {
+    const row = await q.boardPost(guildId, postId);
+    if (!row) throw notFound(GUILD_MSG.postNotFound);
+    return row;
+  }
+
+  async function boardGet(actor: Actor, guildId: number, postId: number) {
+    await requireRole(store, guildId, actor, anyMember);
+    return presentBoardPost(await requirePost(store, guildId, postId));
+  }
+
+  async function boardCreate(actor: Actor, guildId: number, input: { title: string; content: string }) {
+    const { title, content } = accept(checkBoardPost(input.title, input.content));
+    const id = await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, anyMember);
+      const at = date();
+      const post = await q.insertBoardPost({
+        guildId,
+        authorId: actor.id,
+        title,
+        content,
+        createdAt: at,
+        updatedAt: at,
+      });
+      await q.addActivity({ guildId, kind: "post", userId: actor.id, detail: title, createdAt: at });
+      return post.id;
+    });
+    return presentBoardPost((await store.boardPost(guildId, id))!);
+  }
+
+  /** The author, or the guild's admins and moderators (spec §6). */
+  const mayModerate = (standing: Standing, authorId: number) =>
+    standing.member.userId === authorId || isStaff(standing.member.role);
+
+  async function boardUpdate(actor: Actor, guildId: number, postId: number, input: { title: string; content: string }) {
+    const { title, content } = accept(checkBoardPost(input.title, input.content));
+    await store.unit(async (q) => {
+      const standing = await requireRole(q, guildId, actor, anyMember);
+      const { post } = await requirePost(q, guildId, postId);
+      if (!mayModerate(standing, post.authorId)) throw forbidden(GUILD_MSG.postEditForbidden);
+      await q.updateBoardPost(postId, { title, content, updatedAt: date() });
+    });
+    return presentBoardPost((await store.boardPost(guildId, postId))!);
+  }
+
+  async function boardDelete(actor: Actor, guildId: number, postId: number) {
+    await store.unit(async (q) => {
+      const standing = await requireRole(q, guildId, actor, anyMember);
+      const { post } = await requirePost(q, guildId, postId);
+      if (!mayModerate(standing, post.authorId)) throw forbidden(GUILD_MSG.postDeleteForbidden);
+      await q.updateBoardPost(postId, { deletedAt: date(), deletedBy: actor.id });
+    });
+    return { detail: GUILD_MSG.postDeleted };
+  }
+
+  async function comments(actor: Actor, guildId: number, postId: number) {
+    await requireRole(store, guildId, actor, anyMember);
+    await requirePost(store, guildId, postId);
+    return (await store.comments(postId)).map(presentComment);
+  }
+
+  async function addComment(actor: Actor, guildId: number, postId: number, input: { content: string }) {
+    const content = accept(checkComment(input.content));
+    const id = await store.unit(async (q) => {
+      await requireRole(q, guildId, actor, anyMember);
+      await requirePost(q, guildId, postId);
+      const row = await q.insertComment({ postId, authorId: actor.id, content, createdAt: date() });
+      return row.id;
+    });
+    return presentComment((await store.comment(postId, id))!);
+  }
+
+  async function deleteComment(actor: Actor, guildId: number, postId: number, commentId: number) {
+    await store.unit(async (q) => {
+      const standing = await requireRole(q, guildId, actor, anyMember);
+      await requirePost(q, guildId, postId);
+      const row = await q.comment(postId, commentId);
+      if (!row) throw notFound(GUILD_MSG.commentNotFound);
+      if (!mayModerate(standing, row.comment.authorId)) throw forbidden(GUILD_MSG.commentDeleteForbidden);
+      await q.deleteComment(postId, commentId, date(), actor.id);
+    });
+    return { detail: GUILD_MSG.commentDeleted };
+  }
+
+  // ---------------------------------------------------------------- guild room
+
+  /** Stores a chat line of a member who is in the guild room (the room checked the membership on join). */
+  async function postMessage(actor: Actor, guildId: number, text: string) {
+    const row = await store.unit((q) =>
+      q.insertMessage({ guildId, userId: actor.id, message: text, createdAt: date() }),
+    );
+    return presentMessage({ message: row, username: actor.username });
+  }
+
+  /** What the guild room shows: the guild, its members, problems and last chat messages. */
+  async function roomState(guildId: number) {
+    const guild = await requireGuild(store, guildId);
+    const [members, messages] = await Promise.all([store.members(guildId), store.recentMessages(guildId)]);
+    return {
+      guild: presentGuild(guild),
+      members: presentMembers(members),
+      problems: parseProblems(guild.problems),
+      messages: messages.map(presentMessage),
+    };
+  }
+
+  return {
+    create,
+    list,
+    get,
+    my,
+    myRole,
+    members,
+    leave,
+    disband,
+    updateSettings,
+    problems,
+    setProblems,
+    changeRole,
+    kick,
+    invite,
+    sentInvitations,
+    acceptInvitation,
+    declineInvitation,
+    recruitmentList,
+    recruitment,
+    viewRecruitment,
+    createRecruitment,
+    apply,
+    applications,
+    approve,
+    reject,
+    boardList,
+    boardGet,
+    boardCreate,
+    boardUpdate,
+    boardDelete,
+    comments,
+    addComment,
+    deleteComment,
+    postMessage,
+    roomState,
+    /** For the guild room: the guild and the actor's standing, any role. */
+    standing: (actor: Actor, guildId: number) => requireRole(store, guildId, actor, anyMember),
+  };
+}
+export type GuildsService = ReturnType<typeof createGuildsService>;
+
+/** The stored problems column (written only by `setProblems`, so always a JSON array of strings). */
+export function parseProblems(stored: string): string[] {
+  try {
+    const value = JSON.parse(stored);
+    return Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,42 @@
+import { users as sqliteUsers } from "../../db/core/schema";
+import { users as pgUsers } from "../../db/core/schema.pg";
+import { storeDb, tablesFor } from "../../db/store";
+import { createTestContext } from "../../db/testing";
+import { FakeClock } from "../kernel/clock";
+import { defineModule } from "../kernel/define-module";
+import { guildsApi } from "./api";
+import { guildsModule } from "./index";
+import type { Actor } from "./service";
+
+/**
+ * The guilds service on a fresh database of this run's engine (TEST_DATABASE=postgres for PostgreSQL), with only
+ * the core tables and the guilds module migrated: the service takes plain actors, so it needs no other module, and
+ * its store runs on PostgreSQL even while other modules do not yet (the accounts stand-in has no tables).
+ */
+export async function createGuildsTestContext() {
+  const clock = new FakeClock(Date.UTC(2026, 3, 1, 3, 0, 0));
+  const accountsStandIn = defineModule({ name: "accounts" });
+  const env = await createTestContext({ modules: [accountsStandIn, guildsModule], clock });
+  const { service, store } = guildsApi(env.ctx);
+  const users = tablesFor(env.ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;
+  let count = 0;
+
+  /** A row in the core users table (what registration would write: the e-mail lower-cased), as an actor. */
+  async function user(name = `회원${++count}`, email = `member${count}@example.com`): Promise<Actor> {
+    const at = new Date(clock.now());
+    const [row] = await storeDb(env.ctx.database)
+      .insert(users)
+      .values({
+        username: name,
+        usernameKey: name.toLowerCase(),
+        email: email.toLowerCase(),
+        passwordHash: "-",
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: users.id });
+    return { id: row.id, username: name };
+  }
+
+  return { ...env, clock, service, store, user };
+}
