@@ -1,13 +1,15 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { createBoardService } from "./service";
+import { createBoardStore } from "./store";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
 
 function build(ctx: ModuleContext) {
-  return { service: createBoardService({ db: ctx.db, events: ctx.events, now: () => ctx.clock.now() }) };
+  const store = createBoardStore(ctx.database);
+  return { store, service: createBoardService({ store, events: ctx.events, now: () => ctx.clock.now() }) };
 }
 
-/** One board service per application context. */
+/** One board store and service per application context. */
 export function boardApi(ctx: ModuleContext) {
   let api = instances.get(ctx);
   if (!api) {

@@ -1,11 +1,13 @@
 import { defineModule } from "../kernel/define-module";
 import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
 import { boardRoutes } from "./routes";
 
 export const boardModule = defineModule({
   name: "board",
   dependsOn: ["accounts"],
   migrations,
+  pgMigrations,
   routes: boardRoutes,
 });
 

@@ -1,7 +1,12 @@
 import { startTestServer, type TestUser } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
+import type { ModuleContext } from "../kernel/define-module";
+import { boardApi } from "./api";
 
 export type { TestUser };
+
+/** The board's store of a running server: tests read stored rows through it on either engine. */
+export const boardStore = (ctx: ModuleContext) => boardApi(ctx).store;
 
 /** A real server on a fake clock (view windows and ordering by time without sleeping) plus user helpers. */
 export async function startBoardServer() {

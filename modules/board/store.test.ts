@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { users as sqliteUsers } from "../../db/core/schema";
+import { users as pgUsers } from "../../db/core/schema.pg";
+import { storeDb, tablesFor } from "../../db/store";
+import { createTestContext } from "../../db/testing";
+import { boardModule } from "./index";
+import { VIEW_WINDOW_MS } from "./rules";
+import { type BoardStore, createBoardStore } from "./store";
+
+// The store's own guarantees under concurrent callers, on this run's engine (TEST_DATABASE=postgres for
+// PostgreSQL, whose pool really runs the two calls at once). Only the board's tables are migrated; the author is a
+// bare row of the core users table.
+let store: BoardStore;
+let authorId: number;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const test = await createTestContext({ modules: [{ ...boardModule, dependsOn: [] }] });
+  cleanup = test.cleanup;
+  store = createBoardStore(test.ctx.database);
+  const users = tablesFor(test.ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;
+  const [row] = await storeDb(test.ctx.database)
+    .insert(users)
+    .values({ username: "작성자", usernameKey: "작성자", email: "a@example.com", passwordHash: "-" })
+    .returning({ id: users.id });
+  authorId = row!.id;
+});
+afterAll(() => cleanup());
+
+const at = new Date(Date.UTC(2026, 2, 1, 3, 0, 0));
+const newPost = () => store.insertPost({ userId: authorId, title: "글", content: "내용", at });
+
+describe("board store under concurrent writers", () => {
+  test("a comment deleted twice at once is deleted once and lowers the count once", async () => {
+    const postId = await newPost();
+    const comment = () => store.insertComment({ postId, userId: authorId, parentId: null, content: "댓글", at });
+    const [target] = [await comment(), await comment()];
+    const results = await Promise.all([
+      store.deleteComment(target, postId, authorId, at),
+      store.deleteComment(target, postId, authorId, at),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    expect((await store.findLivePost(postId))?.post.commentCount).toBe(1);
+  });
+
+  test("a post deleted twice at once is deleted once", async () => {
+    const postId = await newPost();
+    const results = await Promise.all([store.deletePost(postId, authorId, at), store.deletePost(postId, authorId, at)]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(await store.findLivePost(postId)).toBeUndefined();
+  });
+
+  test("simultaneous visits of one viewer count once per window", async () => {
+    const postId = await newPost();
+    const since = new Date(at.getTime() - VIEW_WINDOW_MS);
+    const visits = await Promise.all(Array.from({ length: 10 }, () => store.countView(postId, "u:1", at, since)));
+    expect(visits.filter((v) => v.counted)).toHaveLength(1);
+    expect((await store.findLivePost(postId))?.post.viewCount).toBe(1);
+    const later = new Date(at.getTime() + VIEW_WINDOW_MS);
+    expect(await store.countView(postId, "u:1", later, at)).toEqual({ counted: true, viewCount: 2 });
+    expect(await store.viewRows(postId)).toHaveLength(1);
+  });
+});
