@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { io as connect } from "socket.io-client";
+import { testEngine } from "../../db/testing";
 import { SESSION_CLOSURE_POLL_MS } from "../accounts";
 import { runCli, startAdminServer, type TestUser } from "./test-helpers";
 
@@ -243,7 +244,20 @@ describe("help and db", () => {
     }
   });
 
-  test("db backup writes a checked copy and refuses to overwrite", async () => {
+  test("db migrate says which engine and database it migrated", async () => {
+    const res = await cli("db", "migrate");
+    expect(res.code, res.stderr).toBe(0);
+    const { databaseUrl, databaseFile } = t.server.ctx.config;
+    if (databaseUrl) {
+      const url = new URL(databaseUrl);
+      expect(res.stdout).toContain(`마이그레이션 완료: PostgreSQL ${url.hostname}:${url.port}${url.pathname}`);
+    } else {
+      expect(res.stdout).toContain(`마이그레이션 완료: SQLite ${databaseFile}`);
+    }
+  });
+
+  // VACUUM INTO is SQLite's; on PostgreSQL the command explains pg_dump instead (the test below).
+  test.skipIf(testEngine() !== "sqlite")("db backup writes a checked copy and refuses to overwrite", async () => {
     const file = join(t.server.ctx.config.dataDir, "backup.sqlite");
     const res = await cli("db", "backup", file);
     expect(res.code, res.stderr).toBe(0);
@@ -257,4 +271,16 @@ describe("help and db", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("이미 파일이 있습니다");
   });
+
+  test.skipIf(testEngine() !== "postgres")(
+    "db backup on PostgreSQL explains pg_dump in Korean and exits 1",
+    async () => {
+      const file = join(t.server.ctx.config.dataDir, "backup.dump");
+      const res = await cli("db", "backup", file);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain("PostgreSQL 데이터베이스는 madang db backup으로 백업하지 않습니다");
+      expect(res.stderr).toContain(`pg_dump -Fc -f ${file} "$DATABASE_URL"`);
+      expect(existsSync(file)).toBe(false);
+    },
+  );
 });

@@ -3,7 +3,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { ACCOUNT_CHANGES_POLL_MS, accountsApi } from "../accounts";
 import { adminApi } from "./api";
 import type { Actor } from "./service";
-import { runCli, startAdminServer, type TestUser } from "./test-helpers";
+import { breakAuditLog, errorText, runCli, startAdminServer, type TestUser } from "./test-helpers";
 import { USER_ACTIONS } from "./user-actions";
 
 // A server on a fake clock: its poll of the account changes feed runs when the test advances the clock, so "the
@@ -100,43 +100,40 @@ describe("a rename reaches the user's live sockets", () => {
 describe("an account toggle and its audit row commit together", () => {
   const actor = (): Actor => ({ id: admin.id, username: "소켓관리자", source: "web" });
 
-  /** Makes every audit write fail, as a full disk or a broken table would. */
-  function breakAuditLog() {
-    t.server.ctx.sqlite.run(
-      "CREATE TRIGGER break_audit BEFORE INSERT ON admin_logs BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END",
-    );
-    return () => t.server.ctx.sqlite.run("DROP TRIGGER break_audit");
-  }
-
   test.each(USER_ACTIONS.map((action) => [action.name, action] as const))(
     "%s: a failed audit write rolls the change back and announces nothing",
     async (_name, action) => {
       const user = await t.user(`감사${action.name.replace(/-/g, "").slice(0, 8)}`);
       // The starting point each toggle changes: an inactive user to activate, an administrator to demote.
-      if (action.name === "activate") accountsApi(t.server.ctx).service.setActive(user.id, false);
-      if (action.name === "revoke-admin") accountsApi(t.server.ctx).service.setAdmin(user.id, true);
+      if (action.name === "activate") await accountsApi(t.server.ctx).service.setActive(user.id, false);
+      if (action.name === "revoke-admin") await accountsApi(t.server.ctx).service.setAdmin(user.id, true);
       const refreshToken = (await t.login(user.email)).body.refresh_token;
       const socket = action.name === "activate" ? null : await liveSocket(user);
-      const before = accountsApi(t.server.ctx).service.me(user.id);
+      const before = await accountsApi(t.server.ctx).service.me(user.id);
       heard.length = 0;
-      const repair = breakAuditLog();
+      const repair = await breakAuditLog(t.server.ctx);
+      let failure: unknown;
       try {
-        expect(() => action.run(adminApi(t.server.ctx), actor(), user.id, "사유")).toThrow("audit log unavailable");
+        await action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
+      } catch (error) {
+        failure = error;
       } finally {
-        repair();
+        await repair();
       }
-      expect(accountsApi(t.server.ctx).service.me(user.id)).toEqual(before);
+      expect(errorText(failure)).toContain("audit log unavailable");
+      expect(await accountsApi(t.server.ctx).service.me(user.id)).toEqual(before);
       expect(heard).toEqual([]);
       if (refreshToken) {
         const refreshed = await t.server.api("POST", "/api/users/refresh", { body: { refresh_token: refreshToken } });
         expect(refreshed.status).toBe(200);
       }
       expect(socket?.connected ?? true).toBe(true);
-      const logs = adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
+      const logs = await adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
       expect(logs.logs).toEqual([]);
       // Repaired, the same toggle goes through with its audit row.
-      action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
-      expect(adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id }).total_count).toBe(1);
+      await action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
+      const after = await adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
+      expect(after.total_count).toBe(1);
     },
   );
 });

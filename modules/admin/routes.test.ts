@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/core/schema";
+import type { users } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { finishGame, recordResult } from "../games";
 import { seoulDate } from "../kernel/seoul-time";
 import { registerGameStatsProvider } from "./game-stats";
-import { startAdminServer, type TestUser } from "./test-helpers";
+import { setUserFigures, startAdminServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startAdminServer>>;
 let admin: TestUser;
@@ -21,8 +20,7 @@ afterAll(() => t.server.stop());
 const api = (method: string, path: string, token?: string, body?: unknown) =>
   t.server.api(method, path, { token, body });
 const logs = async (query = "") => (await api("GET", `/api/admin/logs${query}`, admin.token)).body.logs as LogEntry[];
-const setFigures = (id: number, values: Partial<typeof users.$inferInsert>) =>
-  t.server.ctx.db.update(users).set(values).where(eq(users.id, id)).run();
+const setFigures = (id: number, values: Partial<typeof users.$inferInsert>) => setUserFigures(t.server.ctx, id, values);
 
 interface LogEntry {
   id: number;
@@ -66,7 +64,7 @@ describe("access", () => {
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.detail).toBe("관리자 권한이 필요합니다.");
     }
-    const row = accountsApi(t.server.ctx).service.requireById(member.id);
+    const row = await accountsApi(t.server.ctx).service.requireById(member.id);
     expect(row.username).toBe("member1");
     expect(row.isActive).toBe(true);
     expect(row.isAdmin).toBe(false);
@@ -121,9 +119,9 @@ describe("user list", () => {
     bob = await t.user("Bobby");
     t.clock.advance(1000);
     carol = await t.user("캐롤");
-    setFigures(alice.id, { level: 7, gamesPlayed: 30 });
-    setFigures(bob.id, { level: 3, gamesPlayed: 50 });
-    setFigures(carol.id, { level: 5, gamesPlayed: 10, isActive: false, lastLoginAt: null });
+    await setFigures(alice.id, { level: 7, gamesPlayed: 30 });
+    await setFigures(bob.id, { level: 3, gamesPlayed: 50 });
+    await setFigures(carol.id, { level: 5, gamesPlayed: 10, isActive: false, lastLoginAt: null });
   });
 
   test("answers both page shapes with the default size of 20, newest first", async () => {
@@ -260,7 +258,7 @@ describe("rename", () => {
     const res = await rename(u.id, { new_username: "  새이름  ", reason: " 부적절한 이름 " });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: u.id, username: "새이름", email: u.email });
-    expect(accountsApi(t.server.ctx).service.requireById(u.id).username).toBe("새이름");
+    expect((await accountsApi(t.server.ctx).service.requireById(u.id)).username).toBe("새이름");
     const [entry] = await logs();
     expect(entry).toMatchObject({
       action: "update_username",
@@ -307,8 +305,8 @@ describe("rename", () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.detail).toBe(detail);
     }
-    expect(accountsApi(t.server.ctx).service.requireById(u.id).username).toBe("keepme");
-    expect(accountsApi(t.server.ctx).service.requireById(taken.id).username).toBe("TakenName");
+    expect((await accountsApi(t.server.ctx).service.requireById(u.id)).username).toBe("keepme");
+    expect((await accountsApi(t.server.ctx).service.requireById(taken.id)).username).toBe("TakenName");
     expect((await logs("?action=update_username")).length).toBe(before);
   });
 
@@ -366,7 +364,7 @@ describe("account actions", () => {
     const self2 = await api("POST", `/api/admin/users/${admin.id}/revoke-admin`, admin.token);
     expect(self2.status).toBe(400);
     expect(self2.body.detail).toBe("자기 자신의 관리자 권한은 해제할 수 없습니다.");
-    const row = accountsApi(t.server.ctx).service.requireById(admin.id);
+    const row = await accountsApi(t.server.ctx).service.requireById(admin.id);
     expect(row.isActive && row.isAdmin).toBe(true);
   });
 

@@ -13,7 +13,7 @@ export interface UserAction {
   /** CLI help line and the line printed when it is done. */
   cliDescription: string;
   done: string;
-  run: (admin: AdminService, actor: Actor, userId: number, reason?: string | null) => PublicUser;
+  run: (admin: AdminService, actor: Actor, userId: number, reason?: string | null) => Promise<PublicUser>;
 }
 
 /** The five account toggles, in one place for both the routes and the CLI. */

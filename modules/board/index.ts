@@ -12,6 +12,6 @@ export const boardModule = defineModule({
 });
 
 // The public API other modules may use.
-export { boardApi } from "./api";
+export { boardApi, onAdminDeletion } from "./api";
 export * from "./rules";
-export type { BoardService, PresentedComment, PresentedPost } from "./service";
+export type { AdminDeletion, AdminDeletionHook, BoardService, PresentedComment, PresentedPost } from "./service";

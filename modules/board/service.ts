@@ -1,5 +1,5 @@
 import { AppError, badRequest, forbidden, notFound, unprocessable } from "../kernel/errors";
-import type { EventBus } from "../kernel/events";
+import type { AppEvents, EventBus } from "../kernel/events";
 import {
   BOARD_MSG,
   type CheckResult,
@@ -105,13 +105,18 @@ export function buildThread(rows: CommentWithAuthor[]): PresentedComment[] {
   return thread;
 }
 
+export type AdminDeletion = AppEvents["board.deleted_by_admin"];
+export type AdminDeletionHook = (deletion: AdminDeletion) => Promise<void> | void;
+
 export interface BoardDeps {
   store: BoardStore;
   events: EventBus;
   now: () => number;
+  /** Steps of an administrator's deletion, run inside its transaction (see `onAdminDeletion`). */
+  adminDeletionHooks: () => AdminDeletionHook[];
 }
 
-export function createBoardService({ store, events, now }: BoardDeps) {
+export function createBoardService({ store, events, now, adminDeletionHooks }: BoardDeps) {
   const requirePost = async (id: number) => {
     const row = await store.findLivePost(id);
     if (!row) throw notFound(BOARD_MSG.postNotFound);
@@ -169,22 +174,35 @@ export function createBoardService({ store, events, now }: BoardDeps) {
     return presentPost(await requirePost(id));
   }
 
+  /**
+   * The soft deletion and, when an administrator removes someone else's text, the steps registered for that
+   * (the admin log) in one transaction; the bus event follows the commit. A deletion lost to a concurrent one
+   * (already deleted) is a 404 and runs nothing.
+   */
+  async function softDelete(remove: () => Promise<boolean>, notFoundMessage: string, deletion: AdminDeletion | null) {
+    await store.transaction(async () => {
+      if (!(await remove())) throw notFound(notFoundMessage);
+      if (deletion) for (const hook of adminDeletionHooks()) await hook(deletion);
+    });
+    if (deletion) events.emit("board.deleted_by_admin", deletion);
+  }
+
   async function remove(actor: Actor, id: number) {
     const { post } = await requirePost(id);
     requireAuthor(actor, post.userId, BOARD_MSG.postDeleteForbidden, true);
-    // Deleted meanwhile by someone else: that deletion answered (and was logged), this one is a 404.
-    if (!(await store.deletePost(id, actor.id, new Date(now())))) throw notFound(BOARD_MSG.postNotFound);
-    if (actor.id !== post.userId) {
-      events.emit("board.deleted_by_admin", {
-        adminId: actor.id,
-        kind: "post",
-        id: post.id,
-        postId: post.id,
-        title: post.title,
-        excerpt: excerpt(post.content),
-        authorId: post.userId,
-      });
-    }
+    const deletion: AdminDeletion | null =
+      actor.id === post.userId
+        ? null
+        : {
+            adminId: actor.id,
+            kind: "post",
+            id: post.id,
+            postId: post.id,
+            title: post.title,
+            excerpt: excerpt(post.content),
+            authorId: post.userId,
+          };
+    await softDelete(() => store.deletePost(id, actor.id, new Date(now())), BOARD_MSG.postNotFound, deletion);
     return { detail: BOARD_MSG.postDeleted };
   }
 
@@ -238,20 +256,23 @@ export function createBoardService({ store, events, now }: BoardDeps) {
   async function removeComment(actor: Actor, id: number) {
     const { comment, post } = await requireComment(id);
     requireAuthor(actor, comment.userId, BOARD_MSG.commentDeleteForbidden, true);
-    if (!(await store.deleteComment(id, post.id, actor.id, new Date(now())))) {
-      throw notFound(BOARD_MSG.commentNotFound);
-    }
-    if (actor.id !== comment.userId) {
-      events.emit("board.deleted_by_admin", {
-        adminId: actor.id,
-        kind: "comment",
-        id: comment.id,
-        postId: post.id,
-        title: post.title,
-        excerpt: excerpt(comment.content),
-        authorId: comment.userId,
-      });
-    }
+    const deletion: AdminDeletion | null =
+      actor.id === comment.userId
+        ? null
+        : {
+            adminId: actor.id,
+            kind: "comment",
+            id: comment.id,
+            postId: post.id,
+            title: post.title,
+            excerpt: excerpt(comment.content),
+            authorId: comment.userId,
+          };
+    await softDelete(
+      () => store.deleteComment(id, post.id, actor.id, new Date(now())),
+      BOARD_MSG.commentNotFound,
+      deletion,
+    );
     return { detail: BOARD_MSG.commentDeleted };
   }
 

@@ -71,6 +71,9 @@ export function createBoardStore(database: SqlDatabase) {
   }
 
   return {
+    /** One unit of work on the board's database: the write methods called inside it join it. */
+    transaction: <T>(fn: () => Promise<T>) => inTransaction(database, () => fn()),
+
     /** A live (not deleted) post with its author's name. */
     async findLivePost(id: number): Promise<PostWithAuthor | undefined> {
       const [row] = await db()

@@ -20,9 +20,9 @@ export function logsCommand(ctx: ModuleContext) {
     .option("--size <n>", `한 쪽의 항목 수 (1~${PAGE_SIZE_MAX})`, "20")
     .option("--action <action>", "이 작업만 (예: update_username, deactivate_user)")
     .option("--user <user>", "이 사용자(이메일 또는 ID)가 대상인 항목만")
-    .action((options: Record<string, string | undefined>, command: Command) => {
-      const targetUserId = options.user ? accountsApi(ctx).service.findByEmailOrId(options.user).id : undefined;
-      const result = adminApi(ctx).listLogs({
+    .action(async (options: Record<string, string | undefined>, command: Command) => {
+      const targetUserId = options.user ? (await accountsApi(ctx).service.findByEmailOrId(options.user)).id : undefined;
+      const result = await adminApi(ctx).listLogs({
         page: parseIntOption(options.page, "--page", 1, 1_000_000)!,
         pageSize: parseIntOption(options.size, "--size", 1, PAGE_SIZE_MAX)!,
         action: options.action?.trim() || undefined,

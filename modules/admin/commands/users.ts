@@ -46,12 +46,12 @@ function listCommand(ctx: ModuleContext) {
     .option("--status <status>", "all | active | inactive", "all")
     .option("--sort <field>", USER_SORT_FIELDS.join(" | "), "created_at")
     .option("--order <order>", "asc | desc", "desc")
-    .action((options: Record<string, string>, command: Command) => {
+    .action(async (options: Record<string, string>, command: Command) => {
       const search = options.search?.trim();
       if (search && search.length > SEARCH_MAX) throw badRequest(`--search는 ${SEARCH_MAX}자 이하여야 합니다.`);
       const status = parseChoice(options.status, "--status", STATUS_CHOICES);
       const size = parseIntOption(options.size, "--size", 1, PAGE_SIZE_MAX)!;
-      const result = adminApi(ctx).listUsers(cliActor(command), {
+      const result = await adminApi(ctx).listUsers(cliActor(command), {
         page: parseIntOption(options.page, "--page", 1, 1_000_000)!,
         size,
         search,
@@ -73,11 +73,11 @@ function showCommand(ctx: ModuleContext) {
   return new Command("show")
     .description("사용자 한 명의 정보와 최근 로그인 10건을 봅니다")
     .argument(...USER_REF)
-    .action((ref: string, _options: unknown, command: Command) => {
+    .action(async (ref: string, _options: unknown, command: Command) => {
       const admin = adminApi(ctx);
-      const id = accountsApi(ctx).service.findByEmailOrId(ref).id;
-      const user = admin.showUser(cliActor(command), id);
-      const history = admin.loginHistory(id, 1, 10);
+      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const user = await admin.showUser(cliActor(command), id);
+      const history = await admin.loginHistory(id, 1, 10);
       if (globalOptions(command).json) return printJson({ user, login_history: history.logs });
       console.log(
         formatRecord([
@@ -121,10 +121,10 @@ function renameCommand(ctx: ModuleContext) {
     .argument(...USER_REF)
     .argument("<new-name>", "새 사용자명")
     .option("--reason <text>", "변경 사유 (관리자 로그에 남습니다)")
-    .action((ref: string, newName: string, options: { reason?: string }, command: Command) => {
-      const id = accountsApi(ctx).service.findByEmailOrId(ref).id;
-      const before = accountsApi(ctx).service.requireById(id).username;
-      const user = adminApi(ctx).renameUser(cliActor(command), id, newName, options.reason);
+    .action(async (ref: string, newName: string, options: { reason?: string }, command: Command) => {
+      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const before = (await accountsApi(ctx).service.requireById(id)).username;
+      const user = await adminApi(ctx).renameUser(cliActor(command), id, newName, options.reason);
       if (globalOptions(command).json) return printJson(user);
       console.log(`사용자명을 변경했습니다: ${before} → ${user.username} (ID ${user.id})`);
     });
@@ -135,9 +135,9 @@ function actionCommand(ctx: ModuleContext, action: UserAction) {
     .description(action.cliDescription)
     .argument(...USER_REF)
     .option("--reason <text>", "사유 (관리자 로그에 남습니다)")
-    .action((ref: string, options: { reason?: string }, command: Command) => {
-      const id = accountsApi(ctx).service.findByEmailOrId(ref).id;
-      const user = action.run(adminApi(ctx), cliActor(command), id, options.reason);
+    .action(async (ref: string, options: { reason?: string }, command: Command) => {
+      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const user = await action.run(adminApi(ctx), cliActor(command), id, options.reason);
       if (globalOptions(command).json) return printJson(user);
       console.log(`${describeUser(user)}: ${action.done}`);
     });
