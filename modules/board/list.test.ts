@@ -10,7 +10,8 @@ const ids: number[] = [];
 
 // 23 posts, one clock second apart: alternate authors, titles that sort differently from their age.
 beforeAll(async () => {
-  t = await startBoardServer();
+  // On PostgreSQL a database with a real locale: order and case folding must still be SQLite's.
+  t = await startBoardServer({ localeDatabase: true });
   alice = await t.user("Alice");
   bob = await t.user("밥돌이");
   for (let i = 1; i <= 23; i++) {
