@@ -8,6 +8,7 @@ import { storeDb, tablesFor } from "../../db/store";
 import { testEngine } from "../../db/testing";
 import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
+import type { Config } from "../kernel/config";
 import type { ModuleContext } from "../kernel/define-module";
 
 export type { TestUser };
@@ -41,14 +42,17 @@ const root = resolve(import.meta.dir, "../..");
  * Runs the `madang` CLI as its own process on the test server's database (its SQLite file or its PostgreSQL
  * database), exactly as an operator's terminal next to a live server.
  */
-export async function runCli(server: TestServer, ...args: string[]) {
+export const runCli = (server: TestServer, ...args: string[]) => runCliOn(server.ctx.config, ...args);
+
+/** Runs the `madang` CLI on the database of a configuration: its PostgreSQL database, else its SQLite file. */
+export async function runCliOn(config: Pick<Config, "dataDir" | "databaseUrl">, ...args: string[]) {
   const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
     cwd: root,
     env: {
       ...process.env,
-      DATA_DIR: server.ctx.config.dataDir,
-      // The server's database on either engine: empty means the SQLite file of DATA_DIR.
-      DATABASE_URL: server.ctx.config.databaseUrl ?? "",
+      DATA_DIR: config.dataDir,
+      // Empty means no PostgreSQL: the SQLite file of DATA_DIR.
+      DATABASE_URL: config.databaseUrl ?? "",
       LOG_LEVEL: "error",
       NODE_ENV: "test",
     },
