@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * `madang` — the administrators' terminal. It works on the same database as the server (DATA_DIR) through the
+ * `madang` — the administrators' terminal. It works on the same database as the server (DATABASE_URL's PostgreSQL,
+ * else the SQLite file of DATA_DIR; both read from the environment like the server) through the
  * modules' own services, never over HTTP. Each module contributes commands; groups with the same name merge.
  */
 import { Command } from "commander";
@@ -60,7 +61,9 @@ export async function runCli(argv: string[]) {
     log: createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"),
   });
   const program = new Command("madang")
-    .description("타자마당 관리 도구 (서버와 같은 DATA_DIR의 데이터베이스를 직접 다룹니다)")
+    .description(
+      "타자마당 관리 도구 (서버와 같은 데이터베이스를 직접 다룹니다: DATABASE_URL의 PostgreSQL, 없으면 DATA_DIR의 SQLite)",
+    )
     .option("--json", "사람이 읽는 표 대신 JSON으로 출력합니다 (스크립트용)")
     .option("--as <name>", "관리자 로그에 남길 작업자 이름 (기본: OS 사용자, 'cli:' 접두사가 붙습니다)");
   program.addCommand(dbCommand(ctx, modules));

@@ -2,6 +2,7 @@ import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { gameStatsProvider } from "./game-stats";
 import { createAdminService } from "./service";
+import { createAdminStore } from "./store";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof createAdminService>>();
 
@@ -10,8 +11,7 @@ export function adminApi(ctx: ModuleContext) {
   let service = instances.get(ctx);
   if (!service) {
     service = createAdminService({
-      db: ctx.db,
-      database: ctx.database,
+      store: createAdminStore(ctx.database),
       accounts: accountsApi(ctx).service,
       now: () => ctx.clock.now(),
       // Resolved on every call: a test may register its own provider after this service was built.

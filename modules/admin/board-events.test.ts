@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startAdminServer, type TestUser } from "./test-helpers";
+import { breakAuditLog, startAdminServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startAdminServer>>;
 let admin: TestUser;
@@ -54,4 +54,25 @@ test("an author deleting their own post writes nothing", async () => {
   });
   expect((await t.server.api("DELETE", `/api/board/${post.body.id}`, { token: author.token })).status).toBe(200);
   expect((await t.server.api("GET", "/api/admin/logs", { token: admin.token })).body.total_count).toBe(before);
+});
+
+test("the deletion and its log entry commit together: a failed log write leaves the post in place", async () => {
+  const post = await t.server.api("POST", "/api/board/", {
+    body: { title: "남을 글", content: "내용" },
+    token: author.token,
+  });
+  const before = (await t.server.api("GET", "/api/admin/logs", { token: admin.token })).body.total_count;
+  const repair = await breakAuditLog(t.server.ctx);
+  let refused: Awaited<ReturnType<typeof t.server.api>>;
+  try {
+    refused = await t.server.api("DELETE", `/api/board/${post.body.id}`, { token: admin.token });
+  } finally {
+    await repair();
+  }
+  expect(refused.status).toBe(500);
+  expect((await t.server.api("GET", `/api/board/${post.body.id}`)).status).toBe(200);
+  expect((await t.server.api("GET", "/api/admin/logs", { token: admin.token })).body.total_count).toBe(before);
+  // Repaired, the same deletion goes through with its entry.
+  expect((await t.server.api("DELETE", `/api/board/${post.body.id}`, { token: admin.token })).status).toBe(200);
+  expect((await t.server.api("GET", "/api/admin/logs", { token: admin.token })).body.total_count).toBe(before + 1);
 });

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { io as connect } from "socket.io-client";
+import { tempConfig, testEngine } from "../../db/testing";
 import { SESSION_CLOSURE_POLL_MS } from "../accounts";
-import { runCli, startAdminServer, type TestUser } from "./test-helpers";
+import { runCli, runCliOn, startAdminServer, type TestUser } from "./test-helpers";
 
 // The CLI runs as its own process on the running test server's data folder: what it does must show up in the
 // server's API, exactly as an operator's terminal next to a live server.
@@ -243,18 +244,50 @@ describe("help and db", () => {
     }
   });
 
-  test("db backup writes a checked copy and refuses to overwrite", async () => {
-    const file = join(t.server.ctx.config.dataDir, "backup.sqlite");
-    const res = await cli("db", "backup", file);
+  test("db migrate says which engine and database it migrated", async () => {
+    const res = await cli("db", "migrate");
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain("integrity_check: ok");
-    expect(existsSync(file)).toBe(true);
-    const copy = new Database(file, { readonly: true });
-    const row = copy.query("SELECT username FROM users WHERE id = ?").get(target.id) as { username: string };
-    copy.close();
-    expect(row.username).toBe("cliuser2");
-    const again = await cli("db", "backup", file);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain("이미 파일이 있습니다");
+    const { databaseUrl, databaseFile } = t.server.ctx.config;
+    if (databaseUrl) {
+      const url = new URL(databaseUrl);
+      expect(res.stdout).toContain(`마이그레이션 완료: PostgreSQL ${url.hostname}:${url.port}${url.pathname}`);
+    } else {
+      expect(res.stdout).toContain(`마이그레이션 완료: SQLite ${databaseFile}`);
+    }
   });
+
+  // VACUUM INTO is SQLite's: this test always runs on a SQLite data folder of its own (tempConfig), whatever the
+  // engine of the run; on PostgreSQL the command explains pg_dump instead (the next test).
+  test("db backup (SQLite) writes a checked copy and refuses to overwrite", async () => {
+    const config = tempConfig();
+    try {
+      // Migrates the new SQLite file and writes one log row to find in the copy.
+      expect((await runCliOn(config, "users", "list", "--as", "백업확인")).code).toBe(0);
+      const file = join(config.dataDir, "backup.sqlite");
+      const res = await runCliOn(config, "db", "backup", file);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain("integrity_check: ok");
+      const copy = new Database(file, { readonly: true });
+      const row = copy.query("SELECT admin_username FROM admin_logs").get() as { admin_username: string };
+      copy.close();
+      expect(row.admin_username).toBe("cli:백업확인");
+      const again = await runCliOn(config, "db", "backup", file);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain("이미 파일이 있습니다");
+    } finally {
+      config.cleanup();
+    }
+  });
+
+  test.skipIf(testEngine() !== "postgres")(
+    "db backup on PostgreSQL explains pg_dump in Korean and exits 1",
+    async () => {
+      const file = join(t.server.ctx.config.dataDir, "backup.dump");
+      const res = await cli("db", "backup", file);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain("PostgreSQL 데이터베이스는 madang db backup으로 백업하지 않습니다");
+      expect(res.stderr).toContain(`pg_dump -Fc -f ${file} "$DATABASE_URL"`);
+      expect(existsSync(file)).toBe(false);
+    },
+  );
 });

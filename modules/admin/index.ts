@@ -2,12 +2,14 @@ import { defineModule } from "../kernel/define-module";
 import { recordBoardDeletions } from "./board-events";
 import { adminCommands } from "./commands/index";
 import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
 import { adminRoutes } from "./routes";
 
 export const adminModule = defineModule({
   name: "admin",
-  dependsOn: ["accounts", "games", "rooms"],
+  dependsOn: ["accounts", "board", "games", "rooms"],
   migrations,
+  pgMigrations,
   routes: adminRoutes,
   commands: adminCommands,
   onBoot(ctx) {

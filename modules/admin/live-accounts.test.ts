@@ -3,7 +3,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { ACCOUNT_CHANGES_POLL_MS, accountChangesPolled, accountsApi } from "../accounts";
 import { adminApi } from "./api";
 import type { Actor } from "./service";
-import { runCli, startAdminServer, type TestUser } from "./test-helpers";
+import { breakAuditLog, errorText, runCli, startAdminServer, type TestUser } from "./test-helpers";
 import { USER_ACTIONS } from "./user-actions";
 
 // A server on a fake clock: its poll of the account changes feed runs when the test advances the clock, so "the
@@ -103,14 +103,6 @@ describe("a rename reaches the user's live sockets", () => {
 describe("an account toggle and its audit row commit together", () => {
   const actor = (): Actor => ({ id: admin.id, username: "소켓관리자", source: "web" });
 
-  /** Makes every audit write fail, as a full disk or a broken table would. */
-  function breakAuditLog() {
-    t.server.ctx.sqlite.run(
-      "CREATE TRIGGER break_audit BEFORE INSERT ON admin_logs BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END",
-    );
-    return () => t.server.ctx.sqlite.run("DROP TRIGGER break_audit");
-  }
-
   test.each(USER_ACTIONS.map((action) => [action.name, action] as const))(
     "%s: a failed audit write rolls the change back and announces nothing",
     async (_name, action) => {
@@ -122,14 +114,16 @@ describe("an account toggle and its audit row commit together", () => {
       const socket = action.name === "activate" ? null : await liveSocket(user);
       const before = await accountsApi(t.server.ctx).service.me(user.id);
       heard.length = 0;
-      const repair = breakAuditLog();
+      const repair = await breakAuditLog(t.server.ctx);
+      let failure: unknown;
       try {
-        await expect(action.run(adminApi(t.server.ctx), actor(), user.id, "사유")).rejects.toThrow(
-          "audit log unavailable",
-        );
+        await action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
+      } catch (error) {
+        failure = error;
       } finally {
-        repair();
+        await repair();
       }
+      expect(errorText(failure)).toContain("audit log unavailable");
       expect(await accountsApi(t.server.ctx).service.me(user.id)).toEqual(before);
       expect(heard).toEqual([]);
       if (refreshToken) {
@@ -137,11 +131,12 @@ describe("an account toggle and its audit row commit together", () => {
         expect(refreshed.status).toBe(200);
       }
       expect(socket?.connected ?? true).toBe(true);
-      const logs = adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
+      const logs = await adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
       expect(logs.logs).toEqual([]);
       // Repaired, the same toggle goes through with its audit row.
       await action.run(adminApi(t.server.ctx), actor(), user.id, "사유");
-      expect(adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id }).total_count).toBe(1);
+      const after = await adminApi(t.server.ctx).listLogs({ page: 1, pageSize: 50, targetUserId: user.id });
+      expect(after.total_count).toBe(1);
     },
   );
 });

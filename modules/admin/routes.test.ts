@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/core/schema";
+import type { users } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { finishGame, recordResult } from "../games";
 import { seoulDate } from "../kernel/seoul-time";
 import { registerGameStatsProvider } from "./game-stats";
-import { startAdminServer, type TestUser } from "./test-helpers";
+import { setUserFigures, startAdminServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startAdminServer>>;
 let admin: TestUser;
@@ -21,8 +20,7 @@ afterAll(() => t.server.stop());
 const api = (method: string, path: string, token?: string, body?: unknown) =>
   t.server.api(method, path, { token, body });
 const logs = async (query = "") => (await api("GET", `/api/admin/logs${query}`, admin.token)).body.logs as LogEntry[];
-const setFigures = (id: number, values: Partial<typeof users.$inferInsert>) =>
-  t.server.ctx.db.update(users).set(values).where(eq(users.id, id)).run();
+const setFigures = (id: number, values: Partial<typeof users.$inferInsert>) => setUserFigures(t.server.ctx, id, values);
 
 interface LogEntry {
   id: number;
@@ -121,9 +119,9 @@ describe("user list", () => {
     bob = await t.user("Bobby");
     t.clock.advance(1000);
     carol = await t.user("캐롤");
-    setFigures(alice.id, { level: 7, gamesPlayed: 30 });
-    setFigures(bob.id, { level: 3, gamesPlayed: 50 });
-    setFigures(carol.id, { level: 5, gamesPlayed: 10, isActive: false, lastLoginAt: null });
+    await setFigures(alice.id, { level: 7, gamesPlayed: 30 });
+    await setFigures(bob.id, { level: 3, gamesPlayed: 50 });
+    await setFigures(carol.id, { level: 5, gamesPlayed: 10, isActive: false, lastLoginAt: null });
   });
 
   test("answers both page shapes with the default size of 20, newest first", async () => {

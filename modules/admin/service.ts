@@ -1,15 +1,11 @@
-import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db, DbOrTx } from "../../db/client";
-import { users } from "../../db/core/schema";
-import type { SqlDatabase } from "../../db/database";
-import { inTransaction, type StoreDb } from "../../db/store";
+import type { StoreDb } from "../../db/store";
 import { type AccountChange, type AccountsService, presentUser } from "../accounts";
 import { badRequest } from "../kernel/errors";
-import { DAY_MS, SEOUL_OFFSET_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
+import { DAY_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { GameStatsProvider } from "./game-stats";
 import { REASON_MAX, type UserSortField } from "./model";
-import { type AdminLogRow, adminLogs } from "./schema";
+import type { AdminLogRow } from "./schema";
+import type { AdminStore } from "./store";
 
 /** Who acts: a logged-in administrator (web) or the CLI's operator (no user id, a name like `cli:root`). */
 export interface Actor {
@@ -56,22 +52,7 @@ export interface LogListOptions {
   targetUserId?: number;
 }
 
-export interface AdminDeps {
-  db: Db;
-  database: SqlDatabase;
-  accounts: AccountsService;
-  now: () => number;
-  gameStats: () => GameStatsProvider;
-}
-
-/** One of the accounts service's toggles, run inside the caller's transaction. */
-type Toggle = (tx: StoreDb) => Promise<AccountChange>;
-
 const totalPages = (total: number, size: number) => Math.ceil(total / size);
-
-/** `%` and `_` typed by an administrator are literal characters, not wildcards. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const likeEscaped = (column: SQLiteColumn, text: string) => sql`${column} LIKE ${containsPattern(text)} ESCAPE '\\'`;
 
 export const REASON_TOO_LONG = `사유는 ${REASON_MAX}자 이하여야 합니다.`;
 
@@ -104,65 +85,51 @@ export function presentLog(row: AdminLogRow) {
 }
 export type AdminLogEntry = ReturnType<typeof presentLog>;
 
-const sortColumns = {
-  username: sql`${users.usernameKey}`,
-  level: sql`${users.level}`,
-  games_played: sql`${users.gamesPlayed}`,
-  last_login_at: sql`${users.lastLoginAt}`,
-  created_at: sql`${users.createdAt}`,
-} satisfies Record<UserSortField, SQL>;
+export interface AdminDeps {
+  store: AdminStore;
+  accounts: AccountsService;
+  now: () => number;
+  gameStats: () => GameStatsProvider;
+}
+
+/** One of the accounts service's toggles, run inside the caller's transaction. */
+type Toggle = (tx: StoreDb) => AccountChange | Promise<AccountChange>;
+
+type LogTarget = { id: number; username: string } | null;
 
 export function createAdminService(deps: AdminDeps) {
-  const { db, accounts, now } = deps;
+  const { store, accounts, now } = deps;
 
-  function writeLog(
-    tx: DbOrTx,
-    actor: Actor,
-    action: string,
-    target: { id: number; username: string } | null,
-    details?: Record<string, unknown>,
-  ) {
-    return tx
-      .insert(adminLogs)
-      .values({
-        adminId: actor.id,
-        adminUsername: actor.username,
-        action,
-        targetUserId: target?.id ?? null,
-        targetUsername: target?.username ?? null,
-        details: detailsText(details),
-        source: actor.source,
-        createdAt: new Date(now()),
-      })
-      .returning()
-      .get();
+  /**
+   * Appends an audit row. Called inside a transaction (`store.transaction`) it joins it, so the row commits or rolls
+   * back with the change it records, on either engine.
+   */
+  function writeLog(actor: Actor, action: string, target: LogTarget, details?: Record<string, unknown>) {
+    return store.writeLog({
+      adminId: actor.id,
+      adminUsername: actor.username,
+      action,
+      targetUserId: target?.id ?? null,
+      targetUsername: target?.username ?? null,
+      details: detailsText(details),
+      source: actor.source,
+      createdAt: new Date(now()),
+    });
   }
 
-  function userFilter(options: UserListOptions): SQL | undefined {
-    const conditions: SQL[] = [];
-    const search = options.search?.trim();
-    if (search) conditions.push(or(likeEscaped(users.username, search), likeEscaped(users.email, search))!);
-    const byName = options.searchUsername?.trim();
-    if (byName) conditions.push(likeEscaped(users.username, byName));
-    if (options.isActive !== undefined) conditions.push(eq(users.isActive, options.isActive));
-    return conditions.length ? and(...conditions) : undefined;
-  }
-
-  function listUsers(actor: Actor, options: UserListOptions) {
-    const where = userFilter(options);
-    const column = sortColumns[options.sortBy];
-    // Users who never logged in sort last in both directions; the id keeps pages stable among equal values.
-    const direction = options.sortOrder === "asc" ? sql`ASC` : sql`DESC`;
-    const rows = db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(sql`${column} ${direction} NULLS LAST`, options.sortOrder === "asc" ? asc(users.id) : desc(users.id))
-      .limit(options.size)
-      .offset((options.page - 1) * options.size)
-      .all();
-    const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
-    writeLog(db, actor, ACTIONS.viewUsers, null, {
+  async function listUsers(actor: Actor, options: UserListOptions) {
+    const { rows, total } = await store.listUsers({
+      filter: {
+        search: options.search?.trim() || undefined,
+        searchUsername: options.searchUsername?.trim() || undefined,
+        isActive: options.isActive,
+      },
+      sortBy: options.sortBy,
+      sortOrder: options.sortOrder,
+      limit: options.size,
+      offset: (options.page - 1) * options.size,
+    });
+    await writeLog(actor, ACTIONS.viewUsers, null, {
       search: options.search?.trim(),
       search_username: options.searchUsername?.trim(),
       is_active: options.isActive,
@@ -180,25 +147,20 @@ export function createAdminService(deps: AdminDeps) {
 
   async function showUser(actor: Actor, userId: number) {
     const row = await accounts.requireById(userId);
-    writeLog(db, actor, ACTIONS.viewUser, row);
+    await writeLog(actor, ACTIONS.viewUser, row);
     return presentUser(row);
   }
 
   /** The rename and its audit row commit together or not at all; sockets hear of it after the commit. */
   async function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
     const why = cleanReason(reason);
-    const change = await inTransaction(deps.database, async (tx) => {
+    const change = await store.transaction(async (tx) => {
       const { previous, username, change } = await accounts.renameUserTx(tx, userId, newUsername);
-      writeLog(
-        tx,
+      await writeLog(
         actor,
         ACTIONS.updateUsername,
         { id: userId, username },
-        {
-          old_username: previous,
-          new_username: username,
-          reason: why,
-        },
+        { old_username: previous, new_username: username, reason: why },
       );
       return change;
     });
@@ -211,10 +173,10 @@ export function createAdminService(deps: AdminDeps) {
    * refused change writes no row. The accounts events (sockets closed, identity refreshed) follow the commit.
    */
   async function logged(actor: Actor, action: string, userId: number, reason: string | undefined, toggle: Toggle) {
-    const change = await inTransaction(deps.database, async (tx) => {
+    const change = await store.transaction(async (tx) => {
       const row = await accounts.requireById(userId);
       const result = await toggle(tx);
-      writeLog(tx, actor, action, row, { reason });
+      await writeLog(actor, action, row, { reason });
       return result;
     });
     await accounts.announce(change);
@@ -242,20 +204,13 @@ export function createAdminService(deps: AdminDeps) {
     );
   }
 
-  function listLogs(options: LogListOptions) {
-    const conditions: SQL[] = [];
-    if (options.action) conditions.push(eq(adminLogs.action, options.action));
-    if (options.targetUserId) conditions.push(eq(adminLogs.targetUserId, options.targetUserId));
-    const where = conditions.length ? and(...conditions) : undefined;
-    const rows = db
-      .select()
-      .from(adminLogs)
-      .where(where)
-      .orderBy(desc(adminLogs.createdAt), desc(adminLogs.id))
-      .limit(options.pageSize)
-      .offset((options.page - 1) * options.pageSize)
-      .all();
-    const total = db.select({ n: count() }).from(adminLogs).where(where).get()?.n ?? 0;
+  async function listLogs(options: LogListOptions) {
+    const { rows, total } = await store.listLogs({
+      action: options.action,
+      targetUserId: options.targetUserId,
+      limit: options.pageSize,
+      offset: (options.page - 1) * options.pageSize,
+    });
     return {
       logs: rows.map(presentLog),
       total_count: total,
@@ -265,14 +220,8 @@ export function createAdminService(deps: AdminDeps) {
     };
   }
 
-  function registrationsPerDay(from: number): Map<string, number> {
-    const day = sql<number>`CAST((${users.createdAt} + ${SEOUL_OFFSET_MS}) / ${DAY_MS} AS INTEGER)`;
-    const rows = db
-      .select({ day, n: count() })
-      .from(users)
-      .where(gte(users.createdAt, new Date(from)))
-      .groupBy(day)
-      .all();
+  async function registrationsPerDay(from: number): Promise<Map<string, number>> {
+    const rows = await store.registrationsPerDay(new Date(from));
     return new Map(rows.map((r) => [seoulDate(r.day * DAY_MS), r.n]));
   }
 
@@ -280,27 +229,31 @@ export function createAdminService(deps: AdminDeps) {
     const at = now();
     const today = seoulDayStart(at);
     const games = deps.gameStats();
-    const countUsers = (where?: SQL) => db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
     const firstDay = today - (DASHBOARD_DAYS - 1) * DAY_MS;
-    const registrations = registrationsPerDay(firstDay);
     const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => firstDay + i * DAY_MS);
-    // The games module's reads are asynchronous (its store may be PostgreSQL): all 31 counts at once.
-    const [totalGames, ...gamesPerDay] = await Promise.all([
-      games.countGames(),
-      ...days.map((from) => games.countGames({ from, to: from + DAY_MS })),
-    ]);
+    // Every read is asynchronous (either engine; the games module's own store): all of them at once.
+    const [registrations, totalUsers, activeToday, recent, adminActions, totalGames, ...gamesPerDay] =
+      await Promise.all([
+        registrationsPerDay(firstDay),
+        store.countUsers(),
+        // last_login_at is the latest login, so "it is today" is exactly "logged in today".
+        store.countUsers({ lastLoginAt: new Date(today) }),
+        store.countUsers({ createdAt: new Date(at - RECENT_REGISTRATION_DAYS * DAY_MS) }),
+        store.countLogs(),
+        games.countGames(),
+        ...days.map((from) => games.countGames({ from, to: from + DAY_MS })),
+      ]);
     const daily = days.map((from, i) => {
       const date = seoulDate(from);
       return { date, registrations: registrations.get(date) ?? 0, games: gamesPerDay[i] };
     });
     return {
-      total_users: countUsers(),
-      // last_login_at is the latest login, so "it is today" is exactly "logged in today".
-      active_users_today: countUsers(gte(users.lastLoginAt, new Date(today))),
+      total_users: totalUsers,
+      active_users_today: activeToday,
       total_games_played: totalGames,
       games_played_today: daily[daily.length - 1].games,
-      total_admin_actions: db.select({ n: count() }).from(adminLogs).get()?.n ?? 0,
-      recent_registrations: countUsers(gte(users.createdAt, new Date(at - RECENT_REGISTRATION_DAYS * DAY_MS))),
+      total_admin_actions: adminActions,
+      recent_registrations: recent,
       daily,
     };
   }
@@ -313,7 +266,7 @@ export function createAdminService(deps: AdminDeps) {
     setActive,
     setAdmin,
     requirePasswordReset,
-    loginHistory: (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
+    loginHistory: async (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
     listLogs,
     dashboard,
   };

@@ -1,6 +1,15 @@
 import { resolve } from "node:path";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
+import * as coreSqlite from "../../db/core/schema";
+import * as corePg from "../../db/core/schema.pg";
+import { storeDb, tablesFor } from "../../db/store";
+import { testEngine } from "../../db/testing";
+import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
+import type { Config } from "../kernel/config";
+import type { ModuleContext } from "../kernel/define-module";
 
 export type { TestUser };
 
@@ -30,13 +39,23 @@ export async function startAdminServer(options: { systemClock?: boolean } = {}) 
 const root = resolve(import.meta.dir, "../..");
 
 /**
- * Runs the `madang` CLI as its own process on the test server's data folder, exactly as an operator's terminal next
- * to a live server.
+ * Runs the `madang` CLI as its own process on the test server's database (its SQLite file or its PostgreSQL
+ * database), exactly as an operator's terminal next to a live server.
  */
-export async function runCli(server: TestServer, ...args: string[]) {
+export const runCli = (server: TestServer, ...args: string[]) => runCliOn(server.ctx.config, ...args);
+
+/** Runs the `madang` CLI on the database of a configuration: its PostgreSQL database, else its SQLite file. */
+export async function runCliOn(config: Pick<Config, "dataDir" | "databaseUrl">, ...args: string[]) {
   const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: "error", NODE_ENV: "test" },
+    env: {
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      // Empty means no PostgreSQL: the SQLite file of DATA_DIR.
+      DATABASE_URL: config.databaseUrl ?? "",
+      LOG_LEVEL: "error",
+      NODE_ENV: "test",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -46,4 +65,74 @@ export async function runCli(server: TestServer, ...args: string[]) {
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+/** Sets a user's stored figures directly (dashboard and sort tests), on either engine. */
+export async function setUserFigures(
+  ctx: ModuleContext,
+  id: number,
+  values: Partial<typeof coreSqlite.users.$inferInsert>,
+) {
+  const { users } = tablesFor(ctx.database, coreSqlite, corePg);
+  await storeDb(ctx.database).update(users).set(values).where(sql`${users.id} = ${id}`);
+}
+
+/**
+ * Makes every insert into admin_logs fail, as a full disk or a broken table would (a trigger, in each engine's
+ * dialect). Returns the repair.
+ */
+export async function breakAuditLog(ctx: ModuleContext): Promise<() => Promise<void>> {
+  const database = ctx.database;
+  if (database.dialect === "sqlite") {
+    database.sqlite.run(
+      "CREATE TRIGGER break_audit BEFORE INSERT ON admin_logs BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END",
+    );
+    return async () => {
+      database.sqlite.run("DROP TRIGGER break_audit");
+    };
+  }
+  await database.db.execute(
+    sql.raw(
+      "CREATE FUNCTION break_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit log unavailable'; END $$",
+    ),
+  );
+  await database.db.execute(
+    sql.raw("CREATE TRIGGER break_audit BEFORE INSERT ON admin_logs FOR EACH ROW EXECUTE FUNCTION break_audit()"),
+  );
+  return async () => {
+    await database.db.execute(sql.raw("DROP TRIGGER break_audit ON admin_logs"));
+    await database.db.execute(sql.raw("DROP FUNCTION break_audit()"));
+  };
+}
+
+/** An error's message with those of its causes (drizzle wraps the driver's error as `cause`). */
+export function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message);
+  return parts.join("\n");
+}
+
+/**
+ * On the PostgreSQL run, a fresh database with a production-like locale (ICU en-US: locale order, and lower()
+ * folding É) rather than the test cluster's C locale, under which PostgreSQL would order and fold text like SQLite
+ * and hide a difference between the engines. On SQLite: nothing (`env` is empty).
+ */
+export async function localeDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (testEngine() !== "postgres") return { env: {}, drop: async () => {} };
+  const base = await createPgTestDatabase();
+  const name = `icu_${crypto.randomUUID().replaceAll("-", "")}`;
+  const admin = postgres(base.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(
+    `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'`,
+  );
+  const url = new URL(base.url);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await base.drop();
+    },
+  };
 }

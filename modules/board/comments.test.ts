@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import type { AppEvents } from "../kernel/events";
 import { BOARD_MSG, COMMENT_MAX } from "./rules";
-import { boardComments } from "./schema";
-import { startBoardServer, type TestUser } from "./test-helpers";
+import { boardStore, startBoardServer, type TestUser } from "./test-helpers";
 
 type Comment = {
   id: number;
@@ -36,7 +34,8 @@ const thread = async (postId: number) => {
   return res.body as Comment[];
 };
 const commentCount = async (postId: number) => (await api("GET", `/api/board/${postId}`)).body.comment_count;
-const row = (id: number) => t.server.ctx.db.select().from(boardComments).where(eq(boardComments.id, id)).get();
+/** The comment as stored, deleted or not. */
+const row = (id: number) => boardStore(t.server.ctx).findComment(id);
 
 describe("comments and replies", () => {
   test("top-level comments in order with replies nested one level; counts follow", async () => {
@@ -188,9 +187,9 @@ describe("comments and replies", () => {
     });
 
     // The rows stay (audit), marked deleted, with their text.
-    expect(row(mine.id)).toMatchObject({ content: "내가 지울 댓글", deletedBy: other.id });
-    expect(row(bad.id)).toMatchObject({ content: "운영자가 지울 댓글", deletedBy: admin.id });
-    expect(row(bad.id)?.deletedAt).toBeInstanceOf(Date);
+    expect(await row(mine.id)).toMatchObject({ content: "내가 지울 댓글", deletedBy: other.id });
+    expect(await row(bad.id)).toMatchObject({ content: "운영자가 지울 댓글", deletedBy: admin.id });
+    expect((await row(bad.id))?.deletedAt).toBeInstanceOf(Date);
 
     expect((await thread(post.id)).map((c) => c.id)).toEqual([third.id]);
     expect(await commentCount(post.id)).toBe(1);
@@ -201,6 +200,20 @@ describe("comments and replies", () => {
       token: other.token,
     });
     expect(editDeleted.status).toBe(404);
+  });
+
+  test("the same comment deleted twice at once: one answer 200, the other 404, counted and announced once", async () => {
+    const post = await t.post(author, "동시 삭제 글");
+    const target = await t.comment(other, post.id, "두 번 지워질 댓글");
+    await t.comment(other, post.id, "남을 댓글");
+    const before = adminEvents.length;
+    const answers = await Promise.all([
+      api("DELETE", `/api/board/comments/${target.id}`, { token: admin.token }),
+      api("DELETE", `/api/board/comments/${target.id}`, { token: admin.token }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    expect(await commentCount(post.id)).toBe(1);
+    expect(adminEvents.length - before).toBe(1);
   });
 
   test("a deleted comment with replies shows 삭제된 댓글입니다. and keeps them; without live replies it is hidden", async () => {
@@ -223,7 +236,7 @@ describe("comments and replies", () => {
     await api("DELETE", `/api/board/comments/${reply2.id}`, { token: admin.token });
     expect(await thread(post.id)).toEqual([]);
     expect(await commentCount(post.id)).toBe(0);
-    expect(row(parent.id)?.content).toBe("비밀 원문");
+    expect((await row(parent.id))?.content).toBe("비밀 원문");
   });
 
   test("comments of a deleted post can be neither read, written, edited nor deleted", async () => {
@@ -237,7 +250,7 @@ describe("comments and replies", () => {
       (await api("PUT", `/api/board/comments/${c.id}`, { body: { content: "x" }, token: other.token })).status,
     ).toBe(404);
     expect((await api("DELETE", `/api/board/comments/${c.id}`, { token: other.token })).status).toBe(404);
-    expect(row(c.id)?.deletedAt).toBeNull();
+    expect((await row(c.id))?.deletedAt).toBeNull();
   });
 
   test("HTML-looking comments are stored and returned verbatim", async () => {
@@ -246,6 +259,6 @@ describe("comments and replies", () => {
     const c = await t.comment(other, post.id, text);
     expect(c.content).toBe(text);
     expect((await thread(post.id))[0].content).toBe(text);
-    expect(row(c.id)?.content).toBe(text);
+    expect((await row(c.id))?.content).toBe(text);
   });
 });

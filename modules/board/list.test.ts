@@ -10,7 +10,8 @@ const ids: number[] = [];
 
 // 23 posts, one clock second apart: alternate authors, titles that sort differently from their age.
 beforeAll(async () => {
-  t = await startBoardServer();
+  // On PostgreSQL a database with a real locale: order and case folding must still be SQLite's.
+  t = await startBoardServer({ localeDatabase: true });
   alice = await t.user("Alice");
   bob = await t.user("밥돌이");
   for (let i = 1; i <= 23; i++) {
@@ -99,5 +100,17 @@ describe("GET /api/board/", () => {
     const after = await list();
     expect(after.total).toBe(23);
     expect(after.items.map((p) => p.id)).not.toContain(extra.id);
+  });
+
+  test("title order and case folding are the same on every engine: code point order, ASCII letters only", async () => {
+    for (const title of ["éclair 정렬", "Zeta 정렬", "Éclair 정렬", "alpha 정렬"]) await t.post(alice, title);
+    const sorted = await list(`?q=${encodeURIComponent("정렬")}&sort_by=title&order=asc`);
+    expect(sorted.items.map((p) => p.title)).toEqual(["Zeta 정렬", "alpha 정렬", "Éclair 정렬", "éclair 정렬"]);
+    const titles = async (q: string) => (await list(`?q=${encodeURIComponent(q)}`)).items.map((p) => p.title);
+    expect(await titles("ZETA 정")).toEqual(["Zeta 정렬"]);
+    expect(await titles("ALPHA")).toEqual(["alpha 정렬"]);
+    // Only A–Z fold: É and é are different letters to the search, as they are to the order above.
+    expect(await titles("éclair")).toEqual(["éclair 정렬"]);
+    expect(await titles("ÉCLAIR")).toEqual(["Éclair 정렬"]);
   });
 });

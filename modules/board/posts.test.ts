@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { accountsApi } from "../accounts";
 import type { AppEvents } from "../kernel/events";
 import { BOARD_MSG, CONTENT_MAX, TITLE_MAX } from "./rules";
-import { boardPosts } from "./schema";
-import { startBoardServer, type TestUser } from "./test-helpers";
+import { boardStore, startBoardServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startBoardServer>>;
 let author: TestUser;
@@ -107,7 +105,7 @@ describe("POST /api/board/", () => {
     const read = await api("GET", `/api/board/${created.id}`);
     expect(read.body.title).toBe(title);
     expect(read.body.content).toBe(content);
-    const row = t.server.ctx.db.select().from(boardPosts).where(eq(boardPosts.id, created.id)).get();
+    const row = await boardStore(t.server.ctx).postRow(created.id);
     expect(row?.content).toBe(content);
   });
 });
@@ -184,7 +182,7 @@ describe("DELETE /api/board/{postId}", () => {
     expect(byAuthor.body.detail).toBe(BOARD_MSG.postDeleted);
     expect(adminEvents.length).toBe(before);
 
-    const row = t.server.ctx.db.select().from(boardPosts).where(eq(boardPosts.id, created.id)).get();
+    const row = await boardStore(t.server.ctx).postRow(created.id);
     expect(row?.title).toBe("지울 글");
     expect(row?.deletedAt).toBeInstanceOf(Date);
     expect(row?.deletedBy).toBe(author.id);
@@ -210,8 +208,19 @@ describe("DELETE /api/board/{postId}", () => {
       excerpt: "광고 내용입니다",
       authorId: other.id,
     });
-    const row = t.server.ctx.db.select().from(boardPosts).where(eq(boardPosts.id, created.id)).get();
+    const row = await boardStore(t.server.ctx).postRow(created.id);
     expect(row?.deletedBy).toBe(admin.id);
+  });
+
+  test("a post deleted twice at once by an administrator: one 200, one 404, announced once", async () => {
+    const created = await t.post(other, "동시에 지울 글");
+    const before = adminEvents.length;
+    const answers = await Promise.all([
+      api("DELETE", `/api/board/${created.id}`, { token: admin.token }),
+      api("DELETE", `/api/board/${created.id}`, { token: admin.token }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    expect(adminEvents.length - before).toBe(1);
   });
 
   test("a deactivated author can no longer delete", async () => {

@@ -1,9 +1,5 @@
-import { and, asc, count, desc, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
-import { users } from "../../db/core/schema";
 import { AppError, badRequest, forbidden, notFound, unprocessable } from "../kernel/errors";
-import type { EventBus } from "../kernel/events";
+import type { AppEvents, EventBus } from "../kernel/events";
 import {
   BOARD_MSG,
   type CheckResult,
@@ -13,7 +9,7 @@ import {
   type SortColumn,
   VIEW_WINDOW_MS,
 } from "./rules";
-import { boardComments, boardPosts, boardPostViews, type CommentRow, type PostRow } from "./schema";
+import type { BoardStore, CommentWithAuthor, PostWithAuthor } from "./store";
 
 declare module "../kernel/events" {
   interface AppEvents {
@@ -54,23 +50,6 @@ const accept = (check: CheckResult) => {
   if (!check.ok) throw unprocessable(check.error);
   return check.value;
 };
-/** A LIKE pattern matching `text` anywhere, with the wildcards of the text itself escaped. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const like = (column: SQLiteColumn, text: string) => sql`${column} LIKE ${contains(text)} ESCAPE '\\'`;
-
-const sortColumns = {
-  created_at: boardPosts.createdAt,
-  view_count: boardPosts.viewCount,
-  comment_count: boardPosts.commentCount,
-  title: boardPosts.title,
-  id: boardPosts.id,
-} satisfies Record<SortColumn, unknown>;
-
-const postColumns = {
-  post: boardPosts,
-  username: users.username,
-};
-type PostWithAuthor = { post: PostRow; username: string };
 
 export function presentPost({ post, username }: PostWithAuthor) {
   return {
@@ -86,8 +65,6 @@ export function presentPost({ post, username }: PostWithAuthor) {
   };
 }
 export type PresentedPost = ReturnType<typeof presentPost>;
-
-type CommentWithAuthor = { comment: CommentRow; username: string };
 
 function presentComment({ comment, username }: CommentWithAuthor) {
   const deleted = comment.deletedAt !== null;
@@ -128,37 +105,30 @@ export function buildThread(rows: CommentWithAuthor[]): PresentedComment[] {
   return thread;
 }
 
+export type AdminDeletion = AppEvents["board.deleted_by_admin"];
+export type AdminDeletionHook = (deletion: AdminDeletion) => Promise<void> | void;
+
 export interface BoardDeps {
-  db: Db;
+  store: BoardStore;
   events: EventBus;
   now: () => number;
+  /** Steps of an administrator's deletion, run inside its transaction (see `onAdminDeletion`). */
+  adminDeletionHooks: () => AdminDeletionHook[];
 }
 
-export function createBoardService({ db, events, now }: BoardDeps) {
-  const findPostRow = (id: number) =>
-    db
-      .select(postColumns)
-      .from(boardPosts)
-      .innerJoin(users, eq(users.id, boardPosts.userId))
-      .where(and(eq(boardPosts.id, id), isNull(boardPosts.deletedAt)))
-      .get();
-
-  const requirePost = (id: number) => {
-    const row = findPostRow(id);
+export function createBoardService({ store, events, now, adminDeletionHooks }: BoardDeps) {
+  const requirePost = async (id: number) => {
+    const row = await store.findLivePost(id);
     if (!row) throw notFound(BOARD_MSG.postNotFound);
     return row;
   };
 
   /** A live comment on a live post. */
-  const requireComment = (id: number) => {
-    const comment = db
-      .select()
-      .from(boardComments)
-      .where(and(eq(boardComments.id, id), isNull(boardComments.deletedAt)))
-      .get();
+  const requireComment = async (id: number) => {
+    const comment = await store.findLiveComment(id);
     if (!comment) throw notFound(BOARD_MSG.commentNotFound);
-    const post = requirePost(comment.postId);
-    return { comment, post: post.post };
+    const { post } = await requirePost(comment.postId);
+    return { comment, post };
   };
 
   const requireAuthor = (actor: Actor, authorId: number, message: string, adminMay: boolean) => {
@@ -169,27 +139,16 @@ export function createBoardService({ db, events, now }: BoardDeps) {
 
   const excerpt = (text: string) => [...text].slice(0, EXCERPT_LENGTH).join("");
 
-  function list(input: ListInput) {
-    const filters: SQL[] = [isNull(boardPosts.deletedAt)];
-    const q = input.q?.trim();
-    if (q) filters.push(or(like(boardPosts.title, q), like(boardPosts.content, q))!);
-    const author = input.author?.trim();
-    if (author) filters.push(like(users.username, author));
-    const where = and(...filters);
-
-    const total =
-      db.select({ n: count() }).from(boardPosts).innerJoin(users, eq(users.id, boardPosts.userId)).where(where).get()
-        ?.n ?? 0;
-    const direction = input.order === "asc" ? asc : desc;
-    const rows = db
-      .select(postColumns)
-      .from(boardPosts)
-      .innerJoin(users, eq(users.id, boardPosts.userId))
-      .where(where)
-      .orderBy(direction(sortColumns[input.sortBy]), direction(boardPosts.id))
-      .limit(input.size)
-      .offset((input.page - 1) * input.size)
-      .all();
+  async function list(input: ListInput) {
+    const { rows, total } = await store.listPosts({
+      sortBy: input.sortBy,
+      order: input.order,
+      limit: input.size,
+      offset: (input.page - 1) * input.size,
+      // A blank search is no filter.
+      q: input.q?.trim() || undefined,
+      author: input.author?.trim() || undefined,
+    });
     return {
       items: rows.map(presentPost),
       total,
@@ -199,48 +158,51 @@ export function createBoardService({ db, events, now }: BoardDeps) {
     };
   }
 
-  function create(actor: Actor, input: { title: string; content: string }) {
+  async function create(actor: Actor, input: { title: string; content: string }) {
     const title = accept(checkTitle(input.title));
     const content = accept(checkContent(input.content));
-    const at = new Date(now());
-    const row = db
-      .insert(boardPosts)
-      .values({ userId: actor.id, title, content, createdAt: at, updatedAt: at })
-      .returning({ id: boardPosts.id })
-      .get();
-    return presentPost(requirePost(row.id));
+    const id = await store.insertPost({ userId: actor.id, title, content, at: new Date(now()) });
+    return presentPost(await requirePost(id));
   }
 
-  function update(actor: Actor, id: number, input: { title: string; content: string }) {
-    const { post } = requirePost(id);
+  async function update(actor: Actor, id: number, input: { title: string; content: string }) {
+    const { post } = await requirePost(id);
     requireAuthor(actor, post.userId, BOARD_MSG.postEditForbidden, false);
     const title = accept(checkTitle(input.title));
     const content = accept(checkContent(input.content));
-    db.update(boardPosts)
-      .set({ title, content, updatedAt: new Date(now()) })
-      .where(eq(boardPosts.id, id))
-      .run();
-    return presentPost(requirePost(id));
+    if (!(await store.updatePost(id, { title, content, at: new Date(now()) }))) throw notFound(BOARD_MSG.postNotFound);
+    return presentPost(await requirePost(id));
   }
 
-  function remove(actor: Actor, id: number) {
-    const { post } = requirePost(id);
+  /**
+   * The soft deletion and, when an administrator removes someone else's text, the steps registered for that
+   * (the admin log) in one transaction; the bus event follows the commit. A deletion lost to a concurrent one
+   * (already deleted) is a 404 and runs nothing.
+   */
+  async function softDelete(remove: () => Promise<boolean>, notFoundMessage: string, deletion: AdminDeletion | null) {
+    await store.transaction(async () => {
+      if (!(await remove())) throw notFound(notFoundMessage);
+      if (deletion) for (const hook of adminDeletionHooks()) await hook(deletion);
+    });
+    if (deletion) events.emit("board.deleted_by_admin", deletion);
+  }
+
+  async function remove(actor: Actor, id: number) {
+    const { post } = await requirePost(id);
     requireAuthor(actor, post.userId, BOARD_MSG.postDeleteForbidden, true);
-    db.update(boardPosts)
-      .set({ deletedAt: new Date(now()), deletedBy: actor.id })
-      .where(eq(boardPosts.id, id))
-      .run();
-    if (actor.id !== post.userId) {
-      events.emit("board.deleted_by_admin", {
-        adminId: actor.id,
-        kind: "post",
-        id: post.id,
-        postId: post.id,
-        title: post.title,
-        excerpt: excerpt(post.content),
-        authorId: post.userId,
-      });
-    }
+    const deletion: AdminDeletion | null =
+      actor.id === post.userId
+        ? null
+        : {
+            adminId: actor.id,
+            kind: "post",
+            id: post.id,
+            postId: post.id,
+            title: post.title,
+            excerpt: excerpt(post.content),
+            authorId: post.userId,
+          };
+    await softDelete(() => store.deletePost(id, actor.id, new Date(now())), BOARD_MSG.postNotFound, deletion);
     return { detail: BOARD_MSG.postDeleted };
   }
 
@@ -248,133 +210,75 @@ export function createBoardService({ db, events, now }: BoardDeps) {
    * Counts a visit unless the same viewer's last counted visit to this post is younger than the window, so a
    * reload storm adds at most one view per viewer per window while every genuine visit still counts once.
    */
-  function view(id: number, viewerKey: string) {
-    requirePost(id);
+  async function view(id: number, viewerKey: string) {
+    await requirePost(id);
     const at = now();
-    const counted = db.transaction((tx) => {
-      const since = new Date(at - VIEW_WINDOW_MS);
-      const recent = tx
-        .select({ id: boardPostViews.id })
-        .from(boardPostViews)
-        .where(
-          and(
-            eq(boardPostViews.postId, id),
-            eq(boardPostViews.viewerKey, viewerKey),
-            gt(boardPostViews.countedAt, since),
-          ),
-        )
-        .get();
-      if (recent) return false;
-      tx.insert(boardPostViews)
-        .values({ postId: id, viewerKey, countedAt: new Date(at) })
-        .onConflictDoUpdate({
-          target: [boardPostViews.postId, boardPostViews.viewerKey],
-          set: { countedAt: new Date(at) },
-        })
-        .run();
-      tx.update(boardPosts)
-        .set({ viewCount: sql`${boardPosts.viewCount} + 1` })
-        .where(eq(boardPosts.id, id))
-        .run();
-      return true;
-    });
-    const post = requirePost(id).post;
-    return { id, view_count: post.viewCount, counted };
+    const { counted, viewCount } = await store.countView(id, viewerKey, new Date(at), new Date(at - VIEW_WINDOW_MS));
+    return { id, view_count: viewCount, counted };
   }
 
-  function comments(postId: number) {
-    requirePost(postId);
-    const rows = db
-      .select({ comment: boardComments, username: users.username })
-      .from(boardComments)
-      .innerJoin(users, eq(users.id, boardComments.userId))
-      .where(eq(boardComments.postId, postId))
-      .orderBy(asc(boardComments.createdAt), asc(boardComments.id))
-      .all();
-    return buildThread(rows);
+  async function comments(postId: number) {
+    await requirePost(postId);
+    return buildThread(await store.threadRows(postId));
   }
 
   /** The parent of a new reply: a live top-level comment of the same post. */
-  function checkParent(postId: number, parentId: number) {
-    const parent = db.select().from(boardComments).where(eq(boardComments.id, parentId)).get();
+  async function checkParent(postId: number, parentId: number) {
+    const parent = await store.findComment(parentId);
     if (!parent || parent.postId !== postId) throw badRequest(BOARD_MSG.parentNotFound);
     if (parent.parentId !== null) throw badRequest(BOARD_MSG.replyToReply);
     if (parent.deletedAt !== null) throw badRequest(BOARD_MSG.parentDeleted);
   }
 
-  function addComment(actor: Actor, postId: number, input: { content: string; parent_id?: number | null }) {
-    requirePost(postId);
+  async function addComment(actor: Actor, postId: number, input: { content: string; parent_id?: number | null }) {
+    await requirePost(postId);
     const content = accept(checkComment(input.content));
     const parentId = input.parent_id ?? null;
-    if (parentId !== null) checkParent(postId, parentId);
-    const at = new Date(now());
-    const id = db.transaction((tx) => {
-      const row = tx
-        .insert(boardComments)
-        .values({ postId, userId: actor.id, parentId, content, createdAt: at, updatedAt: at })
-        .returning({ id: boardComments.id })
-        .get();
-      tx.update(boardPosts)
-        .set({ commentCount: sql`${boardPosts.commentCount} + 1` })
-        .where(eq(boardPosts.id, postId))
-        .run();
-      return row.id;
-    });
+    if (parentId !== null) await checkParent(postId, parentId);
+    const id = await store.insertComment({ postId, userId: actor.id, parentId, content, at: new Date(now()) });
     return presentOne(id);
   }
 
-  function presentOne(id: number): PresentedComment {
-    const row = db
-      .select({ comment: boardComments, username: users.username })
-      .from(boardComments)
-      .innerJoin(users, eq(users.id, boardComments.userId))
-      .where(eq(boardComments.id, id))
-      .get();
+  async function presentOne(id: number): Promise<PresentedComment> {
+    const row = await store.findCommentWithAuthor(id);
     if (!row) throw new AppError(404, BOARD_MSG.commentNotFound);
     return { ...presentComment(row), replies: [] };
   }
 
-  function editComment(actor: Actor, id: number, input: { content: string }) {
-    const { comment } = requireComment(id);
+  async function editComment(actor: Actor, id: number, input: { content: string }) {
+    const { comment } = await requireComment(id);
     requireAuthor(actor, comment.userId, BOARD_MSG.commentEditForbidden, false);
     const content = accept(checkComment(input.content));
-    db.update(boardComments)
-      .set({ content, updatedAt: new Date(now()) })
-      .where(eq(boardComments.id, id))
-      .run();
+    if (!(await store.updateComment(id, content, new Date(now())))) throw notFound(BOARD_MSG.commentNotFound);
     return presentOne(id);
   }
 
-  function removeComment(actor: Actor, id: number) {
-    const { comment, post } = requireComment(id);
+  async function removeComment(actor: Actor, id: number) {
+    const { comment, post } = await requireComment(id);
     requireAuthor(actor, comment.userId, BOARD_MSG.commentDeleteForbidden, true);
-    db.transaction((tx) => {
-      tx.update(boardComments)
-        .set({ deletedAt: new Date(now()), deletedBy: actor.id })
-        .where(eq(boardComments.id, id))
-        .run();
-      tx.update(boardPosts)
-        .set({ commentCount: sql`max(${boardPosts.commentCount} - 1, 0)` })
-        .where(eq(boardPosts.id, post.id))
-        .run();
-    });
-    if (actor.id !== comment.userId) {
-      events.emit("board.deleted_by_admin", {
-        adminId: actor.id,
-        kind: "comment",
-        id: comment.id,
-        postId: post.id,
-        title: post.title,
-        excerpt: excerpt(comment.content),
-        authorId: comment.userId,
-      });
-    }
+    const deletion: AdminDeletion | null =
+      actor.id === comment.userId
+        ? null
+        : {
+            adminId: actor.id,
+            kind: "comment",
+            id: comment.id,
+            postId: post.id,
+            title: post.title,
+            excerpt: excerpt(comment.content),
+            authorId: comment.userId,
+          };
+    await softDelete(
+      () => store.deleteComment(id, post.id, actor.id, new Date(now())),
+      BOARD_MSG.commentNotFound,
+      deletion,
+    );
     return { detail: BOARD_MSG.commentDeleted };
   }
 
   return {
     list,
-    get: (id: number) => presentPost(requirePost(id)),
+    get: async (id: number) => presentPost(await requirePost(id)),
     create,
     update,
     remove,

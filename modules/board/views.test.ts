@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { VIEW_WINDOW_MS } from "./rules";
-import { boardPostViews } from "./schema";
-import { startBoardServer, type TestUser } from "./test-helpers";
+import { boardStore, startBoardServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startBoardServer>>;
 let author: TestUser;
@@ -35,8 +33,16 @@ describe("POST /api/board/{postId}/view", () => {
     t.clock.advance(2000);
     expect((await view(post.id)).body).toMatchObject({ view_count: 2, counted: true });
     // One row per viewer and post, however many visits.
-    const rows = t.server.ctx.db.select().from(boardPostViews).where(eq(boardPostViews.postId, post.id)).all();
+    const rows = await boardStore(t.server.ctx).viewRows(post.id);
     expect(rows).toHaveLength(1);
+  });
+
+  test("simultaneous visits of one viewer count once", async () => {
+    const post = await t.post(author);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => view(post.id, { agent: "double click" })));
+    expect(answers.filter((a) => a.body.counted)).toHaveLength(1);
+    expect((await t.server.api("GET", `/api/board/${post.id}`)).body.view_count).toBe(1);
+    expect(await boardStore(t.server.ctx).viewRows(post.id)).toHaveLength(1);
   });
 
   test("different viewers count separately: other browsers, logged-in users by account", async () => {

@@ -22,7 +22,7 @@ export function logsCommand(ctx: ModuleContext) {
     .option("--user <user>", "이 사용자(이메일 또는 ID)가 대상인 항목만")
     .action(async (options: Record<string, string | undefined>, command: Command) => {
       const targetUserId = options.user ? (await accountsApi(ctx).service.findByEmailOrId(options.user)).id : undefined;
-      const result = adminApi(ctx).listLogs({
+      const result = await adminApi(ctx).listLogs({
         page: parseIntOption(options.page, "--page", 1, 1_000_000)!,
         pageSize: parseIntOption(options.size, "--size", 1, PAGE_SIZE_MAX)!,
         action: options.action?.trim() || undefined,

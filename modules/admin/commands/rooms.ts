@@ -16,9 +16,9 @@ export function roomsCommand(ctx: ModuleContext) {
   rooms
     .command("list")
     .description("방 목록과 주제별 문장 수를 봅니다")
-    .action((_options: object, command: Command) => {
-      const counts = new Map(sentenceCounts(ctx).map((c) => [c.theme, c.count]));
-      const list = listRooms(ctx).map((r) => ({
+    .action(async (_options: object, command: Command) => {
+      const counts = new Map((await sentenceCounts(ctx)).map((c) => [c.theme, c.count]));
+      const list = (await listRooms(ctx)).map((r) => ({
         id: r.id,
         name: r.name,
         theme: r.theme,
@@ -47,8 +47,8 @@ export function roomsCommand(ctx: ModuleContext) {
     .option("-d, --description <text>", "방 설명", "")
     .option("-m, --max-users <n>", "최대 인원 (2~100)", "20")
     .option("-l, --language <lang>", "언어 (ko, en)", "ko")
-    .action((name: string, options: Record<string, string>, command: Command) => {
-      const room = createRoom(ctx, {
+    .action(async (name: string, options: Record<string, string>, command: Command) => {
+      const room = await createRoom(ctx, {
         name,
         theme: options.theme,
         description: options.description,
@@ -56,7 +56,7 @@ export function roomsCommand(ctx: ModuleContext) {
         language: options.language,
       });
       const details = { room_id: room.id, name: room.name, theme: room.theme, max_users: room.maxUsers };
-      adminApi(ctx).writeLog(ctx.db, cliActor(command), ACTIONS.createRoom, null, details);
+      await adminApi(ctx).writeLog(cliActor(command), ACTIONS.createRoom, null, details);
       if (globalOptions(command).json) return printJson(details);
       console.log(`방을 만들었습니다: #${room.id} ${room.name} (주제 ${room.theme}, 최대 ${room.maxUsers}명)`);
     });
@@ -69,11 +69,11 @@ export function roomsCommand(ctx: ModuleContext) {
     .option("-t, --theme <theme>", "문장 주제")
     .option("-r, --room <id>", "이 방의 주제로 가져오기")
     .option("-s, --source <text>", "출처 메모", "import")
-    .action((file: string, options: { theme?: string; room?: string; source: string }, command: Command) => {
+    .action(async (file: string, options: { theme?: string; room?: string; source: string }, command: Command) => {
       const target = options.room ?? options.theme;
       if (!target) throw badRequest("--theme 또는 --room 중 하나를 지정해주세요.");
-      const counts = importSentences(ctx, target, readSentenceFile(file), options.source);
-      adminApi(ctx).writeLog(ctx.db, cliActor(command), ACTIONS.importSentences, null, { file, ...counts });
+      const counts = await importSentences(ctx, target, readSentenceFile(file), options.source);
+      await adminApi(ctx).writeLog(cliActor(command), ACTIONS.importSentences, null, { file, ...counts });
       if (globalOptions(command).json) return printJson(counts);
       console.log(
         `주제 ${counts.theme}: 추가 ${counts.inserted}개, 중복 ${counts.duplicates}개, 잘못된 항목 ${counts.invalid}개`,
@@ -82,8 +82,8 @@ export function roomsCommand(ctx: ModuleContext) {
   sentences
     .command("stats")
     .description("주제별 문장 수를 봅니다")
-    .action((_options: object, command: Command) => {
-      const counts = sentenceCounts(ctx);
+    .action(async (_options: object, command: Command) => {
+      const counts = await sentenceCounts(ctx);
       if (globalOptions(command).json) return printJson(counts);
       console.log(
         formatTable(

@@ -46,12 +46,12 @@ function listCommand(ctx: ModuleContext) {
     .option("--status <status>", "all | active | inactive", "all")
     .option("--sort <field>", USER_SORT_FIELDS.join(" | "), "created_at")
     .option("--order <order>", "asc | desc", "desc")
-    .action((options: Record<string, string>, command: Command) => {
+    .action(async (options: Record<string, string>, command: Command) => {
       const search = options.search?.trim();
       if (search && search.length > SEARCH_MAX) throw badRequest(`--search는 ${SEARCH_MAX}자 이하여야 합니다.`);
       const status = parseChoice(options.status, "--status", STATUS_CHOICES);
       const size = parseIntOption(options.size, "--size", 1, PAGE_SIZE_MAX)!;
-      const result = adminApi(ctx).listUsers(cliActor(command), {
+      const result = await adminApi(ctx).listUsers(cliActor(command), {
         page: parseIntOption(options.page, "--page", 1, 1_000_000)!,
         size,
         search,
