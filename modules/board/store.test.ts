@@ -7,23 +7,20 @@ import { testConfig } from "../../db/testing";
 import { boardModule } from "./index";
 import { VIEW_WINDOW_MS } from "./rules";
 import { type BoardStore, createBoardStore } from "./store";
-import { localeDatabase } from "./test-helpers";
 
 // The store's own guarantees under concurrent callers, on this run's engine (TEST_DATABASE=postgres for
-// PostgreSQL, whose pool really runs the two calls at once; a database with a real locale, see `localeDatabase`).
+// PostgreSQL, whose pool really runs the two calls at once; its test databases have a real locale, see db/testing-pg.ts).
 // Only the board's tables are migrated; the author is a bare row of the core users table.
 let store: BoardStore;
 let authorId: number;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const locale = await localeDatabase();
-  const config = await testConfig(locale.env);
+  const config = await testConfig();
   const ctx = await createContext(config, [{ ...boardModule, dependsOn: [] }]);
   cleanup = async () => {
     await ctx.database.close();
     await config.cleanup();
-    await locale.drop();
   };
   store = createBoardStore(ctx.database);
   const users = tablesFor(ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;
