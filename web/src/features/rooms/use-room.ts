@@ -51,7 +51,17 @@ const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
 
 const JOIN_EVENTS = new Set(["join_room", "join_anonymous"]);
 
-export function useRoom(roomId: number) {
+/** The server's acknowledgement of a chat line or an answer (modules/kernel/socket.ts). */
+type Ack = { success?: boolean } | null | undefined;
+
+export interface RoomOptions {
+  /** A sent line the server refused (rate limit, …): the page puts it back into the input. */
+  onRefused?: (text: string) => void;
+}
+
+export function useRoom(roomId: number, options: RoomOptions = {}) {
+  const onRefused = useRef(options.onRefused);
+  onRefused.current = options.onRefused;
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const user = useAtomValue(currentUserAtom);
@@ -93,7 +103,7 @@ export function useRoom(roomId: number) {
         if (error?.event === "game:submission") dispatch({ type: "submit_refused" });
         // Chat's own limit and the server's per-socket budget are notices in the chat, never a modal alert.
         const rateLimited = message.startsWith(RATE_LIMIT_PREFIX) || error?.code === "rate_limited";
-        if (rateLimited) dispatch({ type: "error_message", text: message, now: Date.now() });
+        if (rateLimited) dispatch({ type: "rate_limited", text: message, now: Date.now() });
         else if (message) window.alert(message);
       }),
     );
@@ -133,33 +143,42 @@ export function useRoom(roomId: number) {
     return () => clearInterval(timer);
   }, []);
 
-  /** Sends the input line: this game's answer while one is due, else a chat message. True when it was sent. */
+  /**
+   * Sends the input line: this game's answer while one is due, else a chat message. True when it was sent (the
+   * input is cleared); a line the server then refuses is handed back through `onRefused`, so nothing typed is lost.
+   */
   const send = useCallback(
     (text: string): boolean => {
+      const refusedBack = (answer: Ack) => {
+        if (answer?.success === false) onRefused.current?.(text);
+      };
       const current = stateRef.current;
       const sentence = current.game?.sentence;
       if (canAnswer(current) && sentence) {
         if (!text.trim()) return false;
         const elapsed = current.timing ? Math.max(0, (Date.now() - current.timing.startLocal) / 1000) : undefined;
-        socketManager.emit("game:submission", {
-          room_id: roomId,
-          sentence_id: sentence.id,
-          typed_text: text,
-          elapsed_time: elapsed,
-          is_game_answer: true,
-        });
+        socketManager.emit(
+          "game:submission",
+          {
+            room_id: roomId,
+            sentence_id: sentence.id,
+            typed_text: text,
+            elapsed_time: elapsed,
+            is_game_answer: true,
+          },
+          refusedBack,
+        );
         dispatch({ type: "submitting", sentenceId: sentence.id });
         return true;
       }
       const message = text.trim();
       if (!message) return false;
       const me = userRef.current;
-      socketManager.emit("chat_message", {
-        room_id: roomId,
-        message,
-        is_game_answer: false,
-        ...(me ? { user_id: me.id, username: me.username } : {}),
-      });
+      socketManager.emit(
+        "chat_message",
+        { room_id: roomId, message, is_game_answer: false, ...(me ? { user_id: me.id, username: me.username } : {}) },
+        refusedBack,
+      );
       return true;
     },
     [roomId],
