@@ -25,3 +25,10 @@ export function setNavigator(navigator: Navigator) {
 }
 
 export const navigateTo: Navigator = (to, state) => current(to, state);
+
+/** Re-runs the current page's route guards (the session changed under it, e.g. a logout in another tab). */
+let revalidate: () => void = () => {};
+export function setRouteRevalidator(revalidator: () => void) {
+  revalidate = revalidator;
+}
+export const revalidateRoutes = () => revalidate();

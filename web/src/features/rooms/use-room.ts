@@ -6,9 +6,10 @@ import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, isApiError } from "../../lib/api";
 import { socketManager } from "../../lib/socket";
-import { currentUserAtom } from "../session/atoms";
+import { appStore } from "../../lib/store";
+import { currentUserAtom, session } from "../session/atoms";
 import { canAnswer, initialRoomState, type RoomAction, roomReducer } from "./room-state";
-import type { Room, SocketError } from "./types";
+import type { Room, SocketError, UsersUpdate } from "./types";
 
 /** Cleanup of faded system messages runs this often (spec §9). */
 const CLEANUP_MS = 100;
@@ -51,6 +52,16 @@ const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
 
 const JOIN_EVENTS = new Set(["join_room", "join_anonymous"]);
 
+/**
+ * An administrator renamed the signed-in member while they play: the room's member list carries the new name, and
+ * the navbar shows it at once (the session takes the name like a live stats update).
+ */
+function followRename(update: UsersUpdate) {
+  const me = appStore.get(currentUserAtom);
+  const listed = me && update.users?.find((u) => u.id === me.id);
+  if (listed && listed.username !== me.username) session.applyStats({ id: me.id, username: listed.username });
+}
+
 /** The server's acknowledgement of a chat line or an answer (modules/kernel/socket.ts). */
 type Ack = { success?: boolean } | null | undefined;
 
@@ -90,7 +101,9 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
     const offs = Object.entries(EVENTS).map(([event, toAction]) =>
       socketManager.subscribe(event, (payload: Payload) => {
-        if (payload && Number(payload.room_id) === roomId) dispatch(toAction(payload as never, Date.now()));
+        if (!payload || Number(payload.room_id) !== roomId) return;
+        dispatch(toAction(payload as never, Date.now()));
+        if (event === "room:users_update") followRename(payload as unknown as UsersUpdate);
       }),
     );
     offs.push(
@@ -116,18 +129,23 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
   useEffect(() => {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
     const join = () => {
-      const current = userRef.current;
+      // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
+      const current = appStore.get(currentUserAtom);
       if (current)
         socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
       else socketManager.emit("join_anonymous", { room_id: roomId });
     };
     if (socketManager.getSocket().connected) join();
     const offConnect = socketManager.subscribe("connect", join);
+    // A login or logout (here or in another tab) takes the old identity out of the room at once, so its place and
+    // its answers end now; the new identity joins on the next connect.
+    const offIdentity = socketManager.onIdentityChange(() => socketManager.emit("leave_room", { room_id: roomId }));
     // Closing the tab frees the place at once instead of after the server's reconnect grace.
     const onPageHide = () => socketManager.emit("disconnect_cleanup", { room_id: roomId });
     window.addEventListener("pagehide", onPageHide);
     return () => {
       offConnect();
+      offIdentity();
       window.removeEventListener("pagehide", onPageHide);
       if (!socketManager.getSocket().connected) return;
       const current = userRef.current;
