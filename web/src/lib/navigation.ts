@@ -14,6 +14,8 @@ export interface AppHistoryState {
   email?: string;
   /** /password-reset: the user returned by a login that requires a new password. */
   resetUser?: User;
+  /** Any page: why the visitor was sent here (shown by the shell above the page, e.g. an admin-only page). */
+  notice?: string;
 }
 
 export type Navigator = (to: string, state?: AppHistoryState) => void;
