@@ -7,14 +7,16 @@ import type { AppHistoryState } from "../../lib/navigation";
  * dismissed or the next navigation.
  */
 export function RouteNotice() {
-  const location = useRouterState({ select: (s) => s.location });
-  const notice = (location.state as AppHistoryState).notice;
+  const state = useRouterState({ select: (s) => s.location.state });
+  const notice = (state as AppHistoryState).notice;
+  // Each history entry has its own key: a notice dismissed on one visit does not hide the next one.
+  const visit = state.__TSR_key ?? state.key ?? notice;
   const [dismissed, setDismissed] = useState<string | null>(null);
-  if (!notice || dismissed === location.state.key) return null;
+  if (!notice || dismissed === visit) return null;
   return (
     <div className="banner banner-info" role="alert">
       <span className="banner-text">{notice}</span>
-      <button type="button" className="btn btn-small btn-light" onClick={() => setDismissed(location.state.key ?? "")}>
+      <button type="button" className="btn btn-small btn-light" onClick={() => setDismissed(visit ?? null)}>
         닫기
       </button>
     </div>
