@@ -242,7 +242,7 @@ describe("app shell", () => {
     await memberPage.waitForURL(`${e2e.url}/`);
   });
 
-  test("navbar items, room routes without footer and figures, /rooms → /, Korean 404", async () => {
+  test("navbar items, room routes without footer and with compact figures, /rooms → /, Korean 404", async () => {
     const user = await e2e.createUser();
     const page = await e2e.newPage();
     await signIn(page, e2e.url, user);
@@ -262,7 +262,9 @@ describe("app shell", () => {
     await page.goto(`${e2e.url}/rooms/1`);
     await page.getByRole("heading", { name: "초보자 방" }).waitFor();
     expect(await page.locator("footer").count()).toBe(0);
+    // The figures stay, compact, in the navbar's own row.
     expect(await page.locator(".stats-bar").count()).toBe(0);
+    expect(await page.locator(".navbar .stats-compact .stat-level dd").textContent()).toBe("Lv.1");
 
     await page.goto(`${e2e.url}/rooms`);
     await page.waitForURL(`${e2e.url}/`);

@@ -5,7 +5,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { session, sessionStatusAtom, wireSession } from "./features/session/atoms";
 import { Splash } from "./features/shell/splash";
-import { setNavigator } from "./lib/navigation";
+import { setNavigator, setRouteRevalidator } from "./lib/navigation";
 import { socketManager } from "./lib/socket";
 import { appStore } from "./lib/store";
 import { router } from "./router";
@@ -13,6 +13,7 @@ import { router } from "./router";
 setNavigator((to, state) => {
   void router.navigate({ to, state } as never);
 });
+setRouteRevalidator(() => void router.invalidate());
 wireSession();
 
 /** The router mounts only once the session is known, so route guards and pages see the final state. */

@@ -14,6 +14,8 @@ export interface AppHistoryState {
   email?: string;
   /** /password-reset: the user returned by a login that requires a new password. */
   resetUser?: User;
+  /** Any page: why the visitor was sent here (shown by the shell above the page, e.g. an admin-only page). */
+  notice?: string;
 }
 
 export type Navigator = (to: string, state?: AppHistoryState) => void;
@@ -25,3 +27,10 @@ export function setNavigator(navigator: Navigator) {
 }
 
 export const navigateTo: Navigator = (to, state) => current(to, state);
+
+/** Re-runs the current page's route guards (the session changed under it, e.g. a logout in another tab). */
+let revalidate: () => void = () => {};
+export function setRouteRevalidator(revalidator: () => void) {
+  revalidate = revalidator;
+}
+export const revalidateRoutes = () => revalidate();

@@ -7,7 +7,7 @@ import {
   type SocketLike,
   type Timers,
 } from "./socket";
-import type { TokenChange } from "./tokens";
+import type { TokenChange, TokenListener, TokenOrigin } from "./tokens";
 
 type Handler = (...args: never[]) => void;
 
@@ -99,12 +99,18 @@ function fakeTimers() {
   return { timers, advance, now: () => now };
 }
 
-function harness(options: { token?: string | null; renew?: (failed: string) => Promise<boolean> } = {}) {
+function harness(
+  options: {
+    token?: string | null;
+    renew?: (failed: string) => Promise<boolean>;
+    sessionEnded?: () => Promise<boolean>;
+  } = {},
+) {
   let token = options.token ?? null;
   const clock = fakeTimers();
   const states: ConnectionState[] = [];
   const errors: (string | null)[] = [];
-  const tokenListeners = new Set<(c: TokenChange) => void>();
+  const tokenListeners = new Set<TokenListener>();
   const renewCalls: string[] = [];
   let fake: FakeSocket | null = null;
   const manager = createSocketManager({
@@ -122,6 +128,7 @@ function harness(options: { token?: string | null; renew?: (failed: string) => P
       tokenListeners.add(listener);
       return () => tokenListeners.delete(listener);
     },
+    sessionEnded: options.sessionEnded,
     setState: (s) => states.push(s),
     setError: (e) => errors.push(e),
     timers: clock.timers,
@@ -135,9 +142,9 @@ function harness(options: { token?: string | null; renew?: (failed: string) => P
     errors,
     renewCalls,
     socket: () => fake!,
-    setToken(next: string | null, change: TokenChange) {
+    setToken(next: string | null, change: TokenChange, origin: TokenOrigin = "this_tab") {
       token = next;
-      for (const listener of tokenListeners) listener(change);
+      for (const listener of tokenListeners) listener(change, origin);
     },
   };
 }
@@ -168,6 +175,99 @@ describe("handshake", () => {
     expect(h.socket().handshakes).toHaveLength(2);
     h.setToken(null, "cleared");
     expect(h.socket().handshakes.at(-1)).toEqual({ client_id: "anon12345" });
+  });
+});
+
+describe("identity changes", () => {
+  test("listeners act for the old identity while it is connected, then the new handshake follows", () => {
+    const h = harness({ token: "t1" });
+    h.manager.start();
+    h.socket().serverAccepts();
+    const seen: string[] = [];
+    const off = h.manager.onIdentityChange(() => {
+      seen.push(`connected=${h.socket().connected}`);
+      h.socket().emit("leave_room", { room_id: 1 });
+    });
+    h.setToken(null, "cleared");
+    expect(seen).toEqual(["connected=true"]);
+    expect(h.socket().emitted.map((e) => e.event)).toEqual(["leave_room"]);
+    expect(h.socket().handshakes.at(-1)).toEqual({ client_id: "anon12345" });
+    off();
+    h.socket().serverAccepts();
+    h.setToken("t2", "set");
+    expect(seen).toHaveLength(1);
+  });
+
+  test("another tab's login or logout is the session's to follow: no reconnect from the token change itself", () => {
+    const h = harness({ token: "t1" });
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.setToken(null, "cleared", "other_tab");
+    expect(h.socket().handshakes).toHaveLength(1);
+    h.manager.changeIdentity(); // what the session does once it has logged out
+    expect(h.socket().handshakes.at(-1)).toEqual({ client_id: "anon12345" });
+  });
+});
+
+describe("the account closed by the server", () => {
+  test("deactivated: no connection error, no retry with the dead session, the page goes on as a guest", async () => {
+    let h: ReturnType<typeof harness>;
+    h = harness({
+      token: "t1",
+      sessionEnded: async () => {
+        h.setToken(null, "cleared"); // the session logged out (and said why)
+        return true;
+      },
+    });
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.socket().serverDisconnects();
+    await flush();
+    expect(h.errors.filter((e) => e !== null)).toEqual([]);
+    expect(h.socket().handshakes.map((x) => x.token ?? "guest")).toEqual(["t1", "guest"]);
+    h.clock.advance(60_000);
+    expect(h.socket().handshakes).toHaveLength(2);
+  });
+
+  test("a session that is still fine: the usual server-closed text", async () => {
+    const h = harness({ token: "t1", sessionEnded: async () => false });
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.socket().serverDisconnects();
+    await flush();
+    expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed(SERVER_CLOSED));
+  });
+
+  test("a reconnect refused as inactive asks the session too", async () => {
+    let asked = 0;
+    const h = harness({
+      token: "t1",
+      sessionEnded: async () => {
+        asked++;
+        return true;
+      },
+    });
+    h.manager.start();
+    h.socket().serverRefuses("inactive", "비활성화된 계정입니다. 관리자에게 문의해주세요.");
+    await flush();
+    expect(asked).toBe(1);
+    expect(h.errors.filter((e) => e !== null)).toEqual([]);
+  });
+
+  test("a guest's connection ended by the server is not a session matter", async () => {
+    let asked = 0;
+    const h = harness({
+      sessionEnded: async () => {
+        asked++;
+        return true;
+      },
+    });
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.socket().serverDisconnects();
+    await flush();
+    expect(asked).toBe(0);
+    expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed(SERVER_CLOSED));
   });
 });
 

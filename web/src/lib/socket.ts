@@ -12,7 +12,7 @@ import { io } from "socket.io-client";
 import { anonymousId } from "./anonymous-id";
 import { api } from "./api";
 import { appStore } from "./store";
-import { type TokenChange, tokens } from "./tokens";
+import { type TokenListener, tokens } from "./tokens";
 
 export type ConnectionState = "closed" | "opening" | "open";
 
@@ -72,7 +72,13 @@ export interface SocketManagerDeps {
   clientId(): string;
   /** The retry rule for a refused handshake: true when a fresh token is stored (see api.renewSession). */
   renewSession(failedToken: string): Promise<boolean>;
-  subscribeTokens?(listener: (change: TokenChange) => void): () => void;
+  subscribeTokens?(listener: TokenListener): () => void;
+  /**
+   * The server ended a member's connection (or refused it as `inactive`): asks the session whether the account is
+   * still usable. Resolves true when the session is over here (deactivated, password changed: the session logged
+   * out and said why), so the connection needs no error text and goes on as a guest; false otherwise.
+   */
+  sessionEnded?(): Promise<boolean>;
   setState(state: ConnectionState): void;
   setError(text: string | null): void;
   timers?: Timers;
@@ -99,6 +105,7 @@ export function createSocketManager(deps: SocketManagerDeps) {
   let connectedAt = 0;
   let heartbeatTimers: unknown[] = [];
   const awaiting = new Map<string, unknown>();
+  const identityListeners = new Set<() => void>();
 
   function ensureSocket(): SocketLike {
     if (socket) return socket;
@@ -120,10 +127,11 @@ export function createSocketManager(deps: SocketManagerDeps) {
       deps.setError(CONNECTION_TEXT.reconnectExhausted);
       deps.setState("closed");
     });
-    deps.subscribeTokens?.((change) => {
+    deps.subscribeTokens?.((change, origin) => {
       // A new identity (login, logout, session lost) needs a new handshake; a rotation does not: the next
-      // handshake reads the newest token anyway.
-      if (change !== "refreshed") reconnect();
+      // handshake reads the newest token anyway. Another tab's change is the session's to follow first (it loads
+      // the new user or logs out), which then calls changeIdentity.
+      if (change !== "refreshed" && origin !== "other_tab") changeIdentity();
     });
     return created;
   }
@@ -139,25 +147,56 @@ export function createSocketManager(deps: SocketManagerDeps) {
 
   function onDisconnect(reason: string) {
     stopHeartbeats();
-    if (reason === "io server disconnect") {
-      // socket.io does not reconnect after a server-side disconnect. A long-lived connection ended this way is
-      // most likely a server restart: try once more after the longest reconnect delay. A connection the server
-      // ends right away (deliberately refused) is not retried in a loop; the reload prompt remains.
-      log.warn("[socket] 서버가 연결을 종료했습니다.");
-      deps.setError(CONNECTION_TEXT.failed(SERVER_CLOSED));
+    if (reason === "io server disconnect" && sentToken && deps.sessionEnded) {
+      // The server ends a member's sockets when the account is deactivated or its password changes: ask first,
+      // so the player learns that instead of a connection failure, and no reconnect with a dead session follows.
       deps.setState("closed");
-      if (started && now() - connectedAt >= STABLE_CONNECTION_MS) {
-        timers.setTimeout(() => {
-          if (started) connectIfIdle();
-        }, SOCKET_OPTIONS.reconnectionDelayMax);
-      }
+      const ended = deps.sessionEnded();
+      ended.then(
+        (over) => (over ? resumeAsGuest() : serverClosed()),
+        () => serverClosed(),
+      );
+      return;
+    }
+    if (reason === "io server disconnect") {
+      serverClosed();
       return;
     }
     deps.setState(socket?.active ? "opening" : "closed");
   }
 
+  /**
+   * socket.io does not reconnect after a server-side disconnect. A long-lived connection ended this way is most
+   * likely a server restart: try once more after the longest reconnect delay. A connection the server ends right
+   * away (deliberately refused) is not retried in a loop; the reload prompt remains.
+   */
+  function serverClosed() {
+    log.warn("[socket] 서버가 연결을 종료했습니다.");
+    deps.setError(CONNECTION_TEXT.failed(SERVER_CLOSED));
+    deps.setState("closed");
+    if (started && now() - connectedAt >= STABLE_CONNECTION_MS) {
+      timers.setTimeout(() => {
+        if (started) connectIfIdle();
+      }, SOCKET_OPTIONS.reconnectionDelayMax);
+    }
+  }
+
+  /** The session is over here: whoever stays on the page goes on as a guest (the handshake reads no token now). */
+  function resumeAsGuest() {
+    if (started) connectIfIdle();
+  }
+
   function onConnectError(error: Error & { data?: { code?: string } }) {
     const code = error?.data?.code;
+    if (code === "inactive" && sentToken && deps.sessionEnded) {
+      // A reconnect (after a restart) with a deactivated account: say so through the session, not as a failure.
+      deps.setState("closed");
+      deps.sessionEnded().then(
+        (over) => (over ? resumeAsGuest() : deps.setError(CONNECTION_TEXT.failed(error.message))),
+        () => deps.setError(CONNECTION_TEXT.failed(error.message)),
+      );
+      return;
+    }
     if (code === "auth_failed" && sentToken && !authRetried) {
       authRetried = true;
       deps.setState("opening");
@@ -219,6 +258,16 @@ export function createSocketManager(deps: SocketManagerDeps) {
     awaiting.clear();
   }
 
+  /**
+   * The signed-in identity changed (login, logout, here or in another tab; the session lost): listeners act for
+   * the old identity while its connection is still open (a room is left at once instead of after the server's
+   * reconnect grace), then a new handshake carries the new one.
+   */
+  function changeIdentity() {
+    if (socket?.connected) for (const listener of [...identityListeners]) listener();
+    reconnect();
+  }
+
   /** Drops the current connection and opens a new one (fresh handshake with the current token). */
   function reconnect() {
     if (!started) return;
@@ -239,6 +288,14 @@ export function createSocketManager(deps: SocketManagerDeps) {
       connectIfIdle();
     },
     reconnect,
+    changeIdentity,
+    /** Runs before the connection changes identity, while the old one is still open (see changeIdentity). */
+    onIdentityChange(listener: () => void): () => void {
+      identityListeners.add(listener);
+      return () => {
+        identityListeners.delete(listener);
+      };
+    },
     stop() {
       started = false;
       stopHeartbeats();
@@ -269,6 +326,12 @@ export const connectionStateAtom = atom((get) => get(connectionState));
 /** The spec §8 connection text to show with a reload prompt, or null. */
 export const connectionErrorAtom = atom((get) => get(connectionError));
 
+/** Set by the session (features/session/atoms.ts): is the account still usable after the server closed it? */
+let sessionCheck: () => Promise<boolean> = async () => false;
+export function setSessionCheck(check: () => Promise<boolean>) {
+  sessionCheck = check;
+}
+
 /** Tokens for sockets are chosen by the session (a reset-only token must not open a member socket). */
 let tokenSource: () => string | null = () => tokens.access();
 export function setSocketTokenSource(source: () => string | null) {
@@ -281,6 +344,7 @@ export const socketManager = createSocketManager({
   clientId: () => anonymousId(),
   renewSession: (failedToken) => api.renewSession(failedToken, { redirectOnAuthFailure: false }),
   subscribeTokens: (listener) => tokens.subscribe(listener),
+  sessionEnded: () => sessionCheck(),
   setState: (state) => appStore.set(connectionState, state),
   setError: (text) => appStore.set(connectionError, text),
 });

@@ -12,6 +12,9 @@ export interface KeyValueStorage {
 }
 
 export type TokenChange = "set" | "refreshed" | "cleared";
+/** Who changed the tokens: this tab, or another tab of the same origin (the browser's `storage` event). */
+export type TokenOrigin = "this_tab" | "other_tab";
+export type TokenListener = (change: TokenChange, origin: TokenOrigin) => void;
 
 export interface TokenStore {
   access(): string | null;
@@ -21,13 +24,39 @@ export interface TokenStore {
   /** A rotation: both tokens are replaced (the old refresh token is dead on the server). */
   rotate(access: string, refresh: string): void;
   clear(): void;
-  subscribe(listener: (change: TokenChange) => void): () => void;
+  subscribe(listener: TokenListener): () => void;
+  /**
+   * Another tab wrote `key` (a `storage` event: `oldValue` → `newValue`; key null = the storage was cleared).
+   * Listeners hear it as a change from the other tab: cleared, set (a login, or another account), or refreshed
+   * (the same account's rotated token).
+   */
+  changedElsewhere(key: string | null, oldValue: string | null, newValue: string | null): void;
+}
+
+/** The account a JWT names (its `sub` claim), read without verifying: only to tell a rotation from a new login. */
+export function tokenSubject(token: string | null): string | null {
+  const payload = token?.split(".")[1];
+  if (!payload) return null;
+  try {
+    const json = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === "string" || typeof sub === "number" ? String(sub) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What another tab's write of the access token means here. */
+function otherTabChange(oldValue: string | null, newValue: string | null): TokenChange | null {
+  if (!newValue) return oldValue ? "cleared" : null;
+  if (!oldValue) return "set";
+  return tokenSubject(oldValue) === tokenSubject(newValue) ? "refreshed" : "set";
 }
 
 export function createTokenStore(storage: () => KeyValueStorage): TokenStore {
-  const listeners = new Set<(change: TokenChange) => void>();
-  const notify = (change: TokenChange) => {
-    for (const listener of listeners) listener(change);
+  const listeners = new Set<TokenListener>();
+  const notify = (change: TokenChange, origin: TokenOrigin = "this_tab") => {
+    for (const listener of listeners) listener(change, origin);
   };
   const read = (key: string) => {
     try {
@@ -59,6 +88,12 @@ export function createTokenStore(storage: () => KeyValueStorage): TokenStore {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    changedElsewhere(key, oldValue, newValue) {
+      // The access token decides; the refresh token is written next to it and changes nothing on its own.
+      if (key === REFRESH_TOKEN_KEY) return;
+      const change = key === TOKEN_KEY ? otherTabChange(oldValue, newValue) : read(TOKEN_KEY) ? null : "cleared";
+      if (change) notify(change, "other_tab");
+    },
   };
 }
 
@@ -86,3 +121,9 @@ export function browserStorage(): KeyValueStorage {
 }
 
 export const tokens = createTokenStore(browserStorage);
+
+// A login or logout in another tab of this origin reaches this tab's listeners (the session follows it).
+globalThis.addEventListener?.("storage", (event: StorageEvent) => {
+  if (event.storageArea && event.storageArea !== browserStorage()) return;
+  tokens.changedElsewhere(event.key, event.oldValue, event.newValue);
+});

@@ -17,9 +17,14 @@ export const requireLogin =
     }
   };
 
-/** Not an administrator → / (spec part 2 §6). */
+export const ADMIN_ONLY_MESSAGE = "관리자만 이용할 수 있는 페이지입니다.";
+export const ADMIN_LOGIN_MESSAGE = "관리자만 이용할 수 있는 페이지입니다. 관리자 계정으로 로그인해주세요.";
+
+/** Not an administrator → / (spec part 2 §6), told why above the home page (not a silent redirect). */
 export const requireAdmin =
   () =>
   ({ context }: { context: RouterContext }) => {
-    if (!context.store.get(isAdminAtom)) throw redirect({ to: "/" });
+    if (context.store.get(isAdminAtom)) return;
+    const notice = context.store.get(isAuthenticatedAtom) ? ADMIN_ONLY_MESSAGE : ADMIN_LOGIN_MESSAGE;
+    throw redirect({ to: "/", state: { notice } as never });
   };

@@ -43,7 +43,11 @@ export function RegisterPage() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // An error belongs to the fields it was given for: once any of them is changed it no longer applies.
+  const [failure, setFailure] = useState<{ text: string; fields: string } | null>(null);
+  const fields = JSON.stringify([username, email, password, confirm]);
+  const error = failure?.fields === fields ? failure.text : null;
+  const setError = (text: string | null) => setFailure(text === null ? null : { text, fields });
 
   if (status === "authenticated") return <Navigate to="/" replace />;
 

@@ -61,7 +61,12 @@ function Entry({ entry, mySessionId }: { entry: ChatEntry; mySessionId: string |
       );
     case "error":
       return (
-        <li className="msg msg-error" role="alert" data-kind="error">
+        <li
+          className={`msg msg-error${entry.fading ? " msg-fading" : ""}`}
+          role="alert"
+          data-kind="error"
+          data-at={entry.at}
+        >
           {entry.text}
         </li>
       );

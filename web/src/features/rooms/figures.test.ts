@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   accuracyIcon,
   accuracyTone,
+  awardedMedal,
   countdownLeft,
   isFull,
   listBadge,
@@ -75,6 +76,17 @@ describe("room figures", () => {
     expect([medalOf(1), medalOf(2), medalOf(3), medalOf(4), medalOf(null)]).toEqual([1, 2, 3, null, null]);
     expect(streakLabel(1)).toBeNull();
     expect(streakLabel(2)).toBe("2연승");
+  });
+
+  test("the medal is the server's: a member's rewards say it, a guest's needs a game of two or more", () => {
+    const gold = { experience: 70, coins: 30, points: 30, medal: "gold" as const };
+    const none = { ...gold, medal: null };
+    expect(awardedMedal({ position: 1, rewards: gold }, 2)).toBe(1);
+    expect(awardedMedal({ position: 1, rewards: none }, 1)).toBeNull(); // a game of one
+    expect(awardedMedal({ position: 2, rewards: { ...gold, medal: "silver" } }, 3)).toBe(2);
+    expect(awardedMedal({ position: 1, rewards: null }, 1)).toBeNull();
+    expect(awardedMedal({ position: 3, rewards: null }, 2)).toBe(3);
+    expect(awardedMedal({ position: null, rewards: null }, 5)).toBeNull();
   });
 
   test("percent drops trailing zeros", () => {

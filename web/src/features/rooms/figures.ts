@@ -91,6 +91,24 @@ export function accuracyTone(accuracy: number): "good" | "fair" | "poor" {
 export const medalOf = (position: number | null): 1 | 2 | 3 | null =>
   position === 1 || position === 2 || position === 3 ? position : null;
 
+/** The server awards medals only in a game with at least this many results (modules/rooms/rewards.ts). */
+export const MEDAL_MIN_PARTICIPANTS = 2;
+
+const MEDAL_PLACE = { gold: 1, silver: 2, bronze: 3 } as const;
+
+/**
+ * The medal the server decided for one result of a finished game: a member's `rewards.medal` says it; a guest
+ * (no rewards) follows the server's rule, places 1–3 of a game with at least two results. A place alone is no
+ * medal: a game of one awards none.
+ */
+export function awardedMedal(
+  result: { position: number | null; rewards: { medal: keyof typeof MEDAL_PLACE | null } | null },
+  participants: number,
+): 1 | 2 | 3 | null {
+  if (result.rewards) return result.rewards.medal ? MEDAL_PLACE[result.rewards.medal] : null;
+  return participants >= MEDAL_MIN_PARTICIPANTS ? medalOf(result.position) : null;
+}
+
 /** A win streak is worth showing from 2 wins in a row. */
 export const streakLabel = (streak: number) => (streak >= 2 ? `${streak}연승` : null);
 

@@ -1,7 +1,7 @@
 import { isComposingTowards, liveFigures } from "../../../../modules/kernel/typing";
 import { accuracyTone, percent, seconds, timerTone } from "./figures";
 import { AccuracyIcon, Rank, ResultsList, SpeedIcon } from "./results-list";
-import type { RoomState, Timing } from "./room-state";
+import { myMedal, type RoomState, type Timing } from "./room-state";
 import type { Feedback } from "./types";
 import { useNow } from "./use-now";
 
@@ -77,13 +77,29 @@ function LiveStats({ typed, sentence, timing }: { typed: string; sentence: strin
   );
 }
 
-function FeedbackCard({ feedback }: { feedback: Feedback }) {
+/**
+ * "내 기록". A placed result shows its place (the medal only once the game's results say the server awarded one:
+ * a game of one awards none) with speed and accuracy icons; a result without a place shows its figures plainly.
+ */
+function FeedbackCard({ feedback, medal }: { feedback: Feedback; medal: 1 | 2 | 3 | null }) {
+  if (feedback.position === null) {
+    return (
+      <div className="feedback feedback-unplaced" role="status" data-testid="personal-feedback">
+        <span className="feedback-title">내 기록</span>
+        <span className="feedback-rank">순위 없음</span>
+        <span className="feedback-figure muted">
+          {feedback.wpm}타/분 · 정확도 {percent(feedback.accuracy)} · {seconds(feedback.completion_time)}
+        </span>
+        <span className="feedback-note muted">정확도 80% 이상이면 순위에 올라요.</span>
+      </div>
+    );
+  }
   return (
     <div className="feedback" role="status" data-testid="personal-feedback">
       <span className="feedback-title">내 기록</span>
       <span className="feedback-rank">
-        {feedback.position !== null && <Rank position={feedback.position} />}
-        <span>{feedback.position === null ? "순위 없음" : `${feedback.position}위`}</span>
+        <Rank position={feedback.position} medal={medal} />
+        <span>{feedback.position}위</span>
       </span>
       <span className="feedback-figure">
         <SpeedIcon wpm={feedback.wpm} />
@@ -94,7 +110,6 @@ function FeedbackCard({ feedback }: { feedback: Feedback }) {
         정확도 {percent(feedback.accuracy)}
       </span>
       <span className="feedback-figure feedback-time muted">{seconds(feedback.completion_time)}</span>
-      {feedback.position === null && <span className="feedback-note muted">정확도 80% 이상이면 순위에 올라요.</span>}
     </div>
   );
 }
@@ -153,11 +168,15 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
           )}
         </>
       )}
-      {answered && <FeedbackCard feedback={answered} />}
+      {answered && <FeedbackCard feedback={answered} medal={myMedal(state)} />}
       {state.results && game.status !== "in_progress" && game.status !== "countdown" && (
         <div className="stage-results">
           <h2 className="stage-subtitle">게임 결과</h2>
-          <ResultsList results={state.results.results} mySessionId={state.sessionId} />
+          <ResultsList
+            results={state.results.results}
+            participants={state.results.participants}
+            mySessionId={state.sessionId}
+          />
         </div>
       )}
     </section>

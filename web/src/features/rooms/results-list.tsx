@@ -1,8 +1,8 @@
 import {
   accuracyIcon,
   accuracyTone,
+  awardedMedal,
   type IconTier,
-  medalOf,
   percent,
   seconds,
   speedIcon,
@@ -11,15 +11,11 @@ import {
 import { BoltIcon, FlameIcon, MedalBadge, TargetIcon } from "./icons";
 import type { GameResult } from "./types";
 
-/** The server awards medals only with at least two results in the game (modules/rooms/rewards.ts). */
-const MEDAL_MIN_RESULTS = 2;
-
 /** Results are shown as a top-5 list (spec §2, §9). */
 export const TOP_RESULTS = 5;
 
-/** `medals: false` shows places 1–3 as numbers (a game of one awards no medal; product-rules). */
-export function Rank({ position, medals = true }: { position: number | null; medals?: boolean }) {
-  const medal = medals ? medalOf(position) : null;
+/** A medal badge when the server awarded one, else the place as a number ("–" without a place). */
+export function Rank({ position, medal = null }: { position: number | null; medal?: 1 | 2 | 3 | null }) {
   if (medal) return <MedalBadge position={medal} />;
   return (
     <span className="result-rank" role="img" aria-label={position === null ? "순위 없음" : `${position}위`}>
@@ -42,13 +38,47 @@ export function AccuracyIcon({ accuracy }: { accuracy: number }) {
 
 const tierClass = (kind: "speed" | "acc", tier: IconTier) => `tier-icon ${kind}-tier-${tier.tier}`;
 
-/** The top 5 of a game with medals, speed and accuracy icons and win streaks. */
+/** Speed, accuracy and time of a placed result, with the icons of its tiers. */
+function PlacedFigures({ result }: { result: GameResult }) {
+  return (
+    <span className="result-figures">
+      <span className="result-wpm">
+        <SpeedIcon wpm={result.wpm} />
+        <strong>{result.wpm}</strong>타/분
+      </span>
+      <span className={`result-acc acc-${accuracyTone(result.accuracy)}`}>
+        <AccuracyIcon accuracy={result.accuracy} />
+        {percent(result.accuracy)}
+      </span>
+      <span className="result-time muted">{seconds(result.completion_time)}</span>
+    </span>
+  );
+}
+
+/**
+ * A result without a place (below the position accuracy) in plain text: no icons, no bold speed, so a junk
+ * answer typed fast does not look like a record.
+ */
+function UnplacedFigures({ result }: { result: GameResult }) {
+  return (
+    <span className="result-figures result-figures-plain muted">
+      {result.wpm}타/분 · 정확도 {percent(result.accuracy)} · {seconds(result.completion_time)}
+    </span>
+  );
+}
+
+/**
+ * The top 5 of a game with medals (as the server awarded them), speed and accuracy icons and win streaks.
+ * `participants`: results in the game (game:results says it; a chat result line carries every result).
+ */
 export function ResultsList({
   results,
+  participants = results.length,
   mySessionId,
   compact = false,
 }: {
   results: GameResult[];
+  participants?: number;
   mySessionId?: string | null;
   compact?: boolean;
 }) {
@@ -61,7 +91,7 @@ export function ResultsList({
         const mine = r.session_id === mySessionId;
         return (
           <li key={r.session_id} className={`result${mine ? " result-mine" : ""}`}>
-            <Rank position={r.position} medals={results.length >= MEDAL_MIN_RESULTS} />
+            <Rank position={r.position} medal={awardedMedal(r, participants)} />
             <span className="result-name">
               <span className="result-name-text">{r.nickname || r.username}</span>
               {r.is_anonymous && <span className="tag tag-anon">익명</span>}
@@ -72,17 +102,7 @@ export function ResultsList({
                 </span>
               )}
             </span>
-            <span className="result-figures">
-              <span className="result-wpm">
-                <SpeedIcon wpm={r.wpm} />
-                <strong>{r.wpm}</strong>타/분
-              </span>
-              <span className={`result-acc acc-${accuracyTone(r.accuracy)}`}>
-                <AccuracyIcon accuracy={r.accuracy} />
-                {percent(r.accuracy)}
-              </span>
-              <span className="result-time muted">{seconds(r.completion_time)}</span>
-            </span>
+            {r.position === null ? <UnplacedFigures result={r} /> : <PlacedFigures result={r} />}
           </li>
         );
       })}

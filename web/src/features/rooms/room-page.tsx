@@ -37,8 +37,9 @@ function RoomUnavailable({ failure }: { failure: RoomFailure }) {
 /** The typing room (spec part 1 §2 "Room"). Keyed by room id by the route, so a new room starts fresh. */
 export function RoomPage({ roomId }: { roomId: string }) {
   const id = /^[1-9][0-9]{0,9}$/.test(roomId) ? Number(roomId) : Number.NaN;
-  const { state, failure, send } = useRoom(id);
   const [typed, setTyped] = useState("");
+  // A refused line comes back into the input, unless something new has been typed there since.
+  const { state, failure, send } = useRoom(id, { onRefused: (text) => setTyped((now) => now || text) });
   const connected = useAtomValue(connectionStateAtom) === "open";
   useDocumentTitle(failure ? ROOM_NOT_FOUND : (state.room?.name ?? "타자 방"));
 

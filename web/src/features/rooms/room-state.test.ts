@@ -5,13 +5,15 @@ import {
   canAnswer,
   FADE_MS,
   initialRoomState,
+  myMedal,
+  RATE_NOTICE_MS,
   type RoomAction,
   type RoomState,
   roomReducer,
   SYSTEM_TTL_MS,
   trimMessages,
 } from "./room-state";
-import type { ChatPayload, GameState, JoinedPayload, Room } from "./types";
+import type { ChatPayload, GameResult, GameState, JoinedPayload, Room } from "./types";
 
 const T0 = Date.parse("2025-01-01T00:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -194,12 +196,24 @@ describe("room state", () => {
     expect(trimMessages(messages, 3)).toHaveLength(5);
   });
 
-  test("rate-limit errors become red chat entries; users and counts update the room", () => {
-    let state = run([
-      joined(gameState("waiting", T0)),
-      { type: "error_message", text: "메시지를 너무 빠르게 보내고 있습니다.", now: T0 },
-    ]);
-    expect(state.messages.at(-1)).toMatchObject({ kind: "error" });
+  test("rate-limit refusals are one red notice, refreshed; users and counts update the room", () => {
+    const text = "메시지를 너무 빠르게 보내고 있습니다.";
+    let state = run([joined(gameState("waiting", T0)), { type: "rate_limited", text, now: T0 }]);
+    expect(state.messages.at(-1)).toMatchObject({ kind: "error", text });
+    state = run(
+      [
+        { type: "chat", payload: chat("안녕"), now: T0 + 100 },
+        { type: "rate_limited", text, now: T0 + 200 },
+        { type: "rate_limited", text, now: T0 + 4_000 },
+      ],
+      state,
+    );
+    expect(state.messages.filter((m) => m.kind === "error")).toHaveLength(1);
+    expect(state.messages.at(-1)).toMatchObject({ kind: "error", expiresAt: T0 + 4_000 + RATE_NOTICE_MS });
+    expect(run([{ type: "tick", now: T0 + 6_000 }], state).messages.at(-1)?.kind).toBe("error");
+    expect(run([{ type: "tick", now: T0 + 4_000 + RATE_NOTICE_MS + FADE_MS }], state).messages.at(-1)?.kind).toBe(
+      "chat",
+    );
     state = run(
       [
         {
@@ -261,3 +275,34 @@ function feedback(sentenceId: number) {
     session_id: "u_1",
   };
 }
+
+/** The player's own line of game:results, with the medal the server put into its rewards. */
+const myResult = (medal: "gold" | null): GameResult => ({
+  position: 1,
+  user_id: 1,
+  username: "철수",
+  nickname: "철수",
+  session_id: "u_1",
+  is_anonymous: false,
+  wpm: 300,
+  accuracy: 100,
+  completion_time: 2.4,
+  error_count: 0,
+  win_streak: 0,
+  rewards: { experience: 40, coins: medal ? 30 : 5, points: 30, medal },
+});
+
+describe("내 기록's medal", () => {
+  test("comes with the game's results, as the server awarded it", () => {
+    const during = run([joined(playing(T0)), { type: "feedback", payload: feedback(7) }]);
+    expect(during.feedback?.position).toBe(1);
+    expect(myMedal(during)).toBeNull(); // first so far is not a medal yet
+    const results = (participants: number, list: GameResult[]): RoomAction => ({
+      type: "results",
+      payload: { room_id: 1, sentence_id: 7, participants, results: list },
+    });
+    expect(myMedal(run([results(1, [myResult(null)])], during))).toBeNull(); // a game of one
+    const guest = { ...myResult(null), session_id: "g_x", user_id: null, position: null, rewards: null };
+    expect(myMedal(run([results(2, [myResult("gold"), guest])], during))).toBe(1);
+  });
+});

@@ -3,6 +3,7 @@
  * reducer: the page feeds it events with the local time of arrival, so timers, fading and the chat buffer are
  * tested without a browser.
  */
+import { awardedMedal } from "./figures";
 import type {
   ChatPayload,
   Counts,
@@ -21,6 +22,8 @@ export const CHAT_BUFFER = 200;
 export const SYSTEM_TTL_MS = 5_000;
 /** System messages fade out over this long after they expire, then they are removed. */
 export const FADE_MS = 1_000;
+/** The rate-limit notice stays this long after the last refused message, then fades like a system message. */
+export const RATE_NOTICE_MS = 5_000;
 /** The default game length when a state carries none (spec §9). */
 export const DEFAULT_GAME_SECONDS = 10;
 
@@ -105,7 +108,7 @@ export type RoomAction =
   | { type: "counts"; payload: Counts }
   | { type: "submitting"; sentenceId: number }
   | { type: "submit_refused" }
-  | { type: "error_message"; text: string; now: number }
+  | { type: "rate_limited"; text: string; now: number }
   | { type: "tick"; now: number };
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
@@ -260,6 +263,26 @@ const withCounts = (room: Room | null, counts: Omit<Counts, "room_id">): Room | 
     total_participants: counts.total_participants,
   };
 
+/**
+ * One rate-limit notice however many messages were refused: a refusal replaces the notice with a fresh one at the
+ * end of the chat (announced again, its time restarted), so a burst of refusals is one line, not one per message.
+ */
+function rateNotice(state: RoomState, text: string, now: number): RoomState {
+  const others = state.messages.filter((m) => m.kind !== "error");
+  return push(
+    { ...state, messages: others },
+    {
+      kind: "error",
+      text,
+      author: null,
+      sessionId: null,
+      isAnonymous: false,
+      at: now,
+      expiresAt: now + RATE_NOTICE_MS,
+    },
+  );
+}
+
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   switch (action.type) {
     case "room":
@@ -318,18 +341,22 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       return { ...state, pendingSentenceId: action.sentenceId };
     case "submit_refused":
       return { ...state, pendingSentenceId: null };
-    case "error_message":
-      return push(state, {
-        kind: "error",
-        text: action.text,
-        author: null,
-        sessionId: null,
-        isAnonymous: false,
-        at: action.now,
-      });
+    case "rate_limited":
+      return rateNotice(state, action.text, action.now);
     case "tick":
       return expire(state, action.now);
   }
+}
+
+/**
+ * The medal the server awarded the player in the game of their feedback; null while that game's results have not
+ * come (a place during the game is not yet a medal: a game of one awards none).
+ */
+export function myMedal(state: RoomState): 1 | 2 | 3 | null {
+  const { results, feedback, sessionId } = state;
+  if (!results || !feedback || results.sentence_id !== feedback.sentence_id) return null;
+  const mine = results.results.find((r) => r.session_id === sessionId);
+  return mine ? awardedMedal(mine, results.participants) : null;
 }
 
 /** True while the player may still send this game's answer (the input then submits instead of chatting). */

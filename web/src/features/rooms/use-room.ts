@@ -6,9 +6,10 @@ import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, isApiError } from "../../lib/api";
 import { socketManager } from "../../lib/socket";
-import { currentUserAtom } from "../session/atoms";
+import { appStore } from "../../lib/store";
+import { currentUserAtom, session } from "../session/atoms";
 import { canAnswer, initialRoomState, type RoomAction, roomReducer } from "./room-state";
-import type { Room, SocketError } from "./types";
+import type { Room, SocketError, UsersUpdate } from "./types";
 
 /** Cleanup of faded system messages runs this often (spec §9). */
 const CLEANUP_MS = 100;
@@ -51,7 +52,27 @@ const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
 
 const JOIN_EVENTS = new Set(["join_room", "join_anonymous"]);
 
-export function useRoom(roomId: number) {
+/**
+ * An administrator renamed the signed-in member while they play: the room's member list carries the new name, and
+ * the navbar shows it at once (the session takes the name like a live stats update).
+ */
+function followRename(update: UsersUpdate) {
+  const me = appStore.get(currentUserAtom);
+  const listed = me && update.users?.find((u) => u.id === me.id);
+  if (listed && listed.username !== me.username) session.applyStats({ id: me.id, username: listed.username });
+}
+
+/** The server's acknowledgement of a chat line or an answer (modules/kernel/socket.ts). */
+type Ack = { success?: boolean } | null | undefined;
+
+export interface RoomOptions {
+  /** A sent line the server refused (rate limit, …): the page puts it back into the input. */
+  onRefused?: (text: string) => void;
+}
+
+export function useRoom(roomId: number, options: RoomOptions = {}) {
+  const onRefused = useRef(options.onRefused);
+  onRefused.current = options.onRefused;
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const user = useAtomValue(currentUserAtom);
@@ -80,7 +101,9 @@ export function useRoom(roomId: number) {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
     const offs = Object.entries(EVENTS).map(([event, toAction]) =>
       socketManager.subscribe(event, (payload: Payload) => {
-        if (payload && Number(payload.room_id) === roomId) dispatch(toAction(payload as never, Date.now()));
+        if (!payload || Number(payload.room_id) !== roomId) return;
+        dispatch(toAction(payload as never, Date.now()));
+        if (event === "room:users_update") followRename(payload as unknown as UsersUpdate);
       }),
     );
     offs.push(
@@ -93,7 +116,7 @@ export function useRoom(roomId: number) {
         if (error?.event === "game:submission") dispatch({ type: "submit_refused" });
         // Chat's own limit and the server's per-socket budget are notices in the chat, never a modal alert.
         const rateLimited = message.startsWith(RATE_LIMIT_PREFIX) || error?.code === "rate_limited";
-        if (rateLimited) dispatch({ type: "error_message", text: message, now: Date.now() });
+        if (rateLimited) dispatch({ type: "rate_limited", text: message, now: Date.now() });
         else if (message) window.alert(message);
       }),
     );
@@ -106,18 +129,23 @@ export function useRoom(roomId: number) {
   useEffect(() => {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
     const join = () => {
-      const current = userRef.current;
+      // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
+      const current = appStore.get(currentUserAtom);
       if (current)
         socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
       else socketManager.emit("join_anonymous", { room_id: roomId });
     };
     if (socketManager.getSocket().connected) join();
     const offConnect = socketManager.subscribe("connect", join);
+    // A login or logout (here or in another tab) takes the old identity out of the room at once, so its place and
+    // its answers end now; the new identity joins on the next connect.
+    const offIdentity = socketManager.onIdentityChange(() => socketManager.emit("leave_room", { room_id: roomId }));
     // Closing the tab frees the place at once instead of after the server's reconnect grace.
     const onPageHide = () => socketManager.emit("disconnect_cleanup", { room_id: roomId });
     window.addEventListener("pagehide", onPageHide);
     return () => {
       offConnect();
+      offIdentity();
       window.removeEventListener("pagehide", onPageHide);
       if (!socketManager.getSocket().connected) return;
       const current = userRef.current;
@@ -133,33 +161,42 @@ export function useRoom(roomId: number) {
     return () => clearInterval(timer);
   }, []);
 
-  /** Sends the input line: this game's answer while one is due, else a chat message. True when it was sent. */
+  /**
+   * Sends the input line: this game's answer while one is due, else a chat message. True when it was sent (the
+   * input is cleared); a line the server then refuses is handed back through `onRefused`, so nothing typed is lost.
+   */
   const send = useCallback(
     (text: string): boolean => {
+      const refusedBack = (answer: Ack) => {
+        if (answer?.success === false) onRefused.current?.(text);
+      };
       const current = stateRef.current;
       const sentence = current.game?.sentence;
       if (canAnswer(current) && sentence) {
         if (!text.trim()) return false;
         const elapsed = current.timing ? Math.max(0, (Date.now() - current.timing.startLocal) / 1000) : undefined;
-        socketManager.emit("game:submission", {
-          room_id: roomId,
-          sentence_id: sentence.id,
-          typed_text: text,
-          elapsed_time: elapsed,
-          is_game_answer: true,
-        });
+        socketManager.emit(
+          "game:submission",
+          {
+            room_id: roomId,
+            sentence_id: sentence.id,
+            typed_text: text,
+            elapsed_time: elapsed,
+            is_game_answer: true,
+          },
+          refusedBack,
+        );
         dispatch({ type: "submitting", sentenceId: sentence.id });
         return true;
       }
       const message = text.trim();
       if (!message) return false;
       const me = userRef.current;
-      socketManager.emit("chat_message", {
-        room_id: roomId,
-        message,
-        is_game_answer: false,
-        ...(me ? { user_id: me.id, username: me.username } : {}),
-      });
+      socketManager.emit(
+        "chat_message",
+        { room_id: roomId, message, is_game_answer: false, ...(me ? { user_id: me.id, username: me.username } : {}) },
+        refusedBack,
+      );
       return true;
     },
     [roomId],

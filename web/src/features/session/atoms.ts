@@ -4,8 +4,8 @@
  */
 import { atom } from "jotai";
 import { api, setSessionLostHandler } from "../../lib/api";
-import { navigateTo } from "../../lib/navigation";
-import { setSocketTokenSource, socketManager } from "../../lib/socket";
+import { navigateTo, revalidateRoutes } from "../../lib/navigation";
+import { setSessionCheck, setSocketTokenSource, socketManager } from "../../lib/socket";
 import { appStore } from "../../lib/store";
 import { tokens } from "../../lib/tokens";
 import * as machine from "./machine";
@@ -57,6 +57,19 @@ export const session = {
   get: () => appStore.get(sessionState),
 };
 
+/** Who this tab is signed in as: a change needs a new socket handshake and the page's guards run again. */
+const identityOf = ({ status, user }: machine.SessionState) =>
+  status === "authenticated" || status === "password_reset_required" ? `${status}:${user?.id}` : "anonymous";
+
+/** A login or logout in another tab: this tab follows, then reconnects as the new identity. */
+async function followOtherTab(change: "set" | "cleared") {
+  const before = identityOf(session.get());
+  await machine.followOtherTab(deps, change);
+  if (identityOf(session.get()) === before) return;
+  socketManager.changeIdentity();
+  revalidateRoutes();
+}
+
 let wired = false;
 /** Connects the session to the API client's lost-session signal and to the socket. Called once by main.tsx. */
 export function wireSession() {
@@ -67,6 +80,10 @@ export function wireSession() {
   setSocketTokenSource(() =>
     appStore.get(sessionState).status === "password_reset_required" ? null : tokens.access(),
   );
+  tokens.subscribe((change, origin) => {
+    if (origin === "other_tab" && change !== "refreshed") void followOtherTab(change);
+  });
+  setSessionCheck(() => machine.confirmSession(deps));
   socketManager.subscribe("user:stats_update", (payload: unknown) => {
     if (payload && typeof payload === "object") session.applyStats(payload as Partial<User>);
   });

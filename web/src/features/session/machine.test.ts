@@ -4,8 +4,11 @@ import type { AppHistoryState } from "../../lib/navigation";
 import { rejection } from "../../lib/test-helpers";
 import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, TOKEN_KEY } from "../../lib/tokens";
 import {
+  confirmSession,
+  followOtherTab,
   initialSession,
   isPasswordResetRequired,
+  LOGGED_OUT_ELSEWHERE,
   login,
   logout,
   PasswordResetRequiredError,
@@ -78,7 +81,12 @@ function harness(stored: Record<string, string>, routes: Record<string, Route>) 
       return route(init.body ? JSON.parse(String(init.body)) : undefined, auth);
     },
   });
-  const deps = { api, tokens, dispatch, navigate: (to: string) => navigations.push({ to }) };
+  const deps = {
+    api,
+    tokens,
+    dispatch,
+    navigate: (to: string, s?: AppHistoryState) => navigations.push({ to, state: s }),
+  };
   return { deps, storage, calls, navigations, events, state: () => state };
 }
 
@@ -362,5 +370,79 @@ describe("reload", () => {
     await reloadUser(h.deps);
     expect(h.state().user?.coins).toBe(50);
     expect(h.state().status).toBe("authenticated");
+  });
+});
+
+describe("other tabs", () => {
+  test("a logout in another tab logs this tab out with a notice; an anonymous tab is not told anything", async () => {
+    const h = harness({ [TOKEN_KEY]: "a1" }, { "GET /api/users/me": () => json(200, user()) });
+    await startSession(h.deps);
+    expect(h.state().status).toBe("authenticated");
+    h.storage.removeItem(TOKEN_KEY); // what the other tab did to the shared storage
+    await followOtherTab(h.deps, "cleared");
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE });
+    expect(h.calls).toEqual(["GET /api/users/me"]); // the other tab told the server already
+
+    const anonymous = harness({}, {});
+    await startSession(anonymous.deps);
+    await followOtherTab(anonymous.deps, "cleared");
+    expect(anonymous.state()).toEqual({ status: "anonymous", user: null, error: null });
+  });
+
+  test("a login in another tab loads that user here", async () => {
+    const h = harness({}, { "GET /api/users/me": () => json(200, user({ username: "다른탭" })) });
+    await startSession(h.deps);
+    h.storage.setItem(TOKEN_KEY, "a2");
+    await followOtherTab(h.deps, "set");
+    expect(h.state().status).toBe("authenticated");
+    expect(h.state().user?.username).toBe("다른탭");
+  });
+});
+
+describe("the server closed the member's connection", () => {
+  const INACTIVE = "비활성화된 계정입니다. 관리자에게 문의해주세요.";
+
+  test("deactivated: logged out with the server's text, tokens cleared, to /login", async () => {
+    let active = true;
+    const h = harness(
+      { [TOKEN_KEY]: "a1", [REFRESH_TOKEN_KEY]: "r1" },
+      { "GET /api/users/me": () => (active ? json(200, user()) : json(403, { detail: INACTIVE })) },
+    );
+    await startSession(h.deps);
+    active = false;
+    expect(await confirmSession(h.deps)).toBe(true);
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: INACTIVE });
+    expect(h.storage.dump()).toEqual({});
+    expect(h.navigations.at(-1)).toEqual({ to: "/login", state: { loginMessage: INACTIVE } });
+  });
+
+  test("the session closed (password changed elsewhere): the refresh fails and the API client ends it", async () => {
+    const h = harness(
+      { [TOKEN_KEY]: "a1", [REFRESH_TOKEN_KEY]: "r1" },
+      {
+        "GET /api/users/me": () => json(401, { detail: AUTH_FAILED_MESSAGE }),
+        "POST /api/users/refresh": () => json(401, { detail: AUTH_FAILED_MESSAGE }),
+      },
+    );
+    expect(await confirmSession(h.deps)).toBe(true);
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(h.navigations.at(-1)?.to).toBe("/login");
+  });
+
+  test("a forced password reset: the session must reset; an account that is fine stays signed in", async () => {
+    const forced = harness(
+      { [TOKEN_KEY]: "a1" },
+      { "GET /api/users/me": () => json(200, user({ password_reset_required: true })) },
+    );
+    expect(await confirmSession(forced.deps)).toBe(true);
+    expect(forced.state().status).toBe("password_reset_required");
+
+    const fine = harness({ [TOKEN_KEY]: "a1" }, { "GET /api/users/me": () => json(200, user({ username: "새이름" })) });
+    expect(await confirmSession(fine.deps)).toBe(false);
+    expect(fine.state().user?.username).toBe("새이름");
+
+    const down = harness({ [TOKEN_KEY]: "a1" }, { "GET /api/users/me": () => json(503, { detail: "점검 중" }) });
+    expect(await confirmSession(down.deps)).toBe(false);
+    expect(down.storage.dump()).toEqual({ [TOKEN_KEY]: "a1" });
   });
 });

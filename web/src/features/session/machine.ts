@@ -9,6 +9,9 @@
  *   any ─ login with password_reset_required ─────────▶ password_reset_required (PASSWORD_RESET_REQUIRED thrown)
  *   any ─ logout ─────────────────────────────────────▶ anonymous, tokens cleared, go to "/"
  *   any ─ refresh failure (from any request) ─────────▶ anonymous + error, tokens cleared
+ *   signed in ─ logout in another tab ─────────────────▶ anonymous + notice (the other tab cleared the tokens)
+ *   any ─ login in another tab ───────────────────────▶ as "loading" with the new token
+ *   signed in ─ server closed the socket, me 403 ──────▶ anonymous + the server's text, tokens cleared, /login
  */
 import { type ApiClient, ApiError, AUTH_FAILED_MESSAGE } from "../../lib/api";
 import type { Navigator } from "../../lib/navigation";
@@ -27,6 +30,7 @@ export const initialSession: SessionState = { status: "loading", user: null, err
 
 export const USER_LOAD_FAILED = "사용자 정보를 불러오는데 실패했습니다.";
 export const LOGIN_FAILED = "로그인에 실패했습니다. 이메일과 비밀번호를 확인해주세요.";
+export const LOGGED_OUT_ELSEWHERE = "다른 탭에서 로그아웃하여 이 탭에서도 로그아웃되었습니다.";
 
 export type SessionEvent =
   | { type: "NO_TOKEN" }
@@ -36,6 +40,7 @@ export type SessionEvent =
   | { type: "LOGIN_SUCCEEDED"; user: User }
   | { type: "RESET_REQUIRED"; user: User }
   | { type: "LOGGED_OUT" }
+  | { type: "LOGGED_OUT_ELSEWHERE" }
   | { type: "STATS_UPDATED"; stats: Partial<User> }
   | { type: "ERROR_DISMISSED" };
 
@@ -58,6 +63,11 @@ export function sessionReducer(state: SessionState, event: SessionEvent): Sessio
       return { status: "password_reset_required", user: event.user, error: null };
     case "LOGGED_OUT":
       return { status: "anonymous", user: null, error: null };
+    case "LOGGED_OUT_ELSEWHERE":
+      // Only a tab that was signed in has something to be told.
+      return state.status === "authenticated" || state.status === "password_reset_required"
+        ? { status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE }
+        : { ...state, status: "anonymous", user: null };
     case "STATS_UPDATED":
       return applyStats(state, event.stats);
     case "ERROR_DISMISSED":
@@ -176,4 +186,39 @@ export async function logout(deps: SessionDeps, options: { to?: string | null } 
 /** The API client dropped the tokens because a refresh failed: the session is over. */
 export function sessionLost(deps: Pick<SessionDeps, "dispatch">): void {
   deps.dispatch({ type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE });
+}
+
+/**
+ * Another tab of this browser changed the stored tokens (the browser's storage is shared): a logout there
+ * (tokens cleared) logs this tab out too, with a notice; a login there (a new token) loads that user here.
+ */
+export async function followOtherTab(deps: SessionDeps, change: "set" | "cleared"): Promise<void> {
+  if (change === "cleared") deps.dispatch({ type: "LOGGED_OUT_ELSEWHERE" });
+  else await startSession(deps);
+}
+
+/**
+ * The server ended the member's connection: asks it why through `/api/users/me`. A deactivated account (403) is
+ * logged out here with the server's text and sent to /login; a closed session (401 that cannot be renewed: the
+ * password changed) was ended by the API client, which goes to /login; a forced password reset turns the session
+ * into `password_reset_required`. Resolves true when this tab is no longer signed in as a member, false when the
+ * account is fine or the server could not answer.
+ */
+export async function confirmSession(deps: SessionDeps): Promise<boolean> {
+  if (!deps.tokens.access()) return false;
+  try {
+    const user = await deps.api.get<User>("/api/users/me");
+    deps.dispatch({ type: "USER_LOADED", user });
+    return user.password_reset_required === true;
+  } catch (error) {
+    if (!(error instanceof ApiError)) return false;
+    if (error.status === 403) {
+      // State first: the token listeners (the socket) must already see a signed-out session.
+      deps.dispatch({ type: "AUTH_FAILED", error: error.detail });
+      deps.tokens.clear();
+      deps.navigate("/login", { loginMessage: error.detail });
+      return true;
+    }
+    return error.status === 401;
+  }
 }

@@ -5,6 +5,7 @@ import { ConnectionBanner } from "./connection-banner";
 import { Footer } from "./footer";
 import { Navbar } from "./navbar";
 import { isRoomPath } from "./paths";
+import { RouteNotice } from "./route-notice";
 import { SessionNotice } from "./session-notice";
 
 /** Pages a user who must reset the password may still open (spec part 2 §1: reset before normal use). */
@@ -25,6 +26,7 @@ export function AppShell() {
       <Navbar />
       <ConnectionBanner />
       {!OWN_SESSION_NOTICE.has(pathname) && <SessionNotice />}
+      <RouteNotice />
       <main className="main" id="main">
         <Outlet />
       </main>

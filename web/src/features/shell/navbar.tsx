@@ -31,6 +31,7 @@ export function Navbar() {
         <Link to="/" className="brand">
           {PRODUCT_NAME}
         </Link>
+        {inRoom && <CompactStats />}
         <button
           type="button"
           className="menu-toggle"
@@ -142,10 +143,44 @@ function UserStatsBar() {
   );
 }
 
-function Stat({ label, value, className }: { label: string; value: string; className: string }) {
+/**
+ * The figures inside a room, in the navbar's own row so the room keeps its height: level, coins and points (and the
+ * medals where there is room), live through `user:stats_update` like the full bar.
+ */
+function CompactStats() {
+  const stats = useAtomValue(userStatsAtom);
+  if (!stats) return null;
+  return (
+    <dl className="stats stats-compact" aria-label="내 현황">
+      <Stat label="레벨" value={`Lv.${stats.level}`} className="stat-level" hiddenLabel />
+      <Stat label="코인" value={stats.coins.toLocaleString("ko-KR")} className="stat-coins" />
+      <Stat label="포인트" value={stats.points.toLocaleString("ko-KR")} className="stat-points" />
+      <div className="stat stat-medals">
+        <dt className="sr-only">메달</dt>
+        <dd>
+          <Medal kind="gold" label="금메달" count={stats.gold_medals} />
+          <Medal kind="silver" label="은메달" count={stats.silver_medals} />
+          <Medal kind="bronze" label="동메달" count={stats.bronze_medals} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function Stat({
+  label,
+  value,
+  className,
+  hiddenLabel = false,
+}: {
+  label: string;
+  value: string;
+  className: string;
+  hiddenLabel?: boolean;
+}) {
   return (
     <div className={`stat ${className}`}>
-      <dt>{label}</dt>
+      <dt className={hiddenLabel ? "sr-only" : undefined}>{label}</dt>
       <dd>{value}</dd>
     </div>
   );
