@@ -77,7 +77,7 @@ describe("results and figures inside a room", () => {
     await page.locator(".stage-results .result", { hasText: player.username }).waitFor();
     expect(await feedback.locator(".medal-badge").count()).toBe(0);
     expect(await page.locator(".stage-results .medal-badge").count()).toBe(0);
-    expect(e2e.accounts().findById(player.id)?.goldMedals).toBe(0);
+    expect((await e2e.accounts().findById(player.id))?.goldMedals).toBe(0);
   });
 
   test("two players: the gold medal comes with the results; a junk answer shows plainly; the navbar's coins follow", async () => {
@@ -118,14 +118,14 @@ describe("results and figures inside a room", () => {
 
     // The results: the server gave the winner gold, and 내 기록 now shows it.
     await feedback.locator(".medal-badge-1").waitFor();
-    expect(e2e.accounts().findById(winner.id)?.goldMedals).toBe(1);
+    expect((await e2e.accounts().findById(winner.id))?.goldMedals).toBe(1);
     const guestRow = guestPage.locator(".stage-results .result-mine");
     await guestRow.waitFor();
     expect(await guestRow.locator(".tier-icon").count()).toBe(0);
     expect(await guestRow.locator("strong").count()).toBe(0);
 
     // The new coins show in the room's navbar at once (user:stats_update), without leaving the room.
-    const stored = e2e.accounts().findById(winner.id)!;
+    const stored = (await e2e.accounts().findById(winner.id))!;
     expect(stored.coins).toBeGreaterThan(0);
     await winnerPage.waitForFunction(
       (expected) => document.querySelector(".navbar .stat-coins dd")?.textContent === expected,
