@@ -15,7 +15,9 @@ const changeWatchers = new WeakMap<object, AccountChangesWatch>();
 
 /**
  * Gives this server's sockets of a user the user's current name and administrator flag (a rename or a grant must
- * not wait for a reconnect). The identity object is updated in place, so whoever holds it sees the new name.
+ * not wait for a reconnect). The identity object is updated in place, so whoever holds it sees the new name; the
+ * pages are told with `user:stats_update` (the navbar shows the new name at once, in a room or not). Local sockets
+ * only: every process refreshes its own (each one hears the change, from its own call or from the feed).
  */
 function refreshIdentities(io: AppServer, row: UserRow) {
   const namespace = io.of("/");
@@ -27,6 +29,9 @@ function refreshIdentities(io: AppServer, row: UserRow) {
     identity.username = row.username;
     identity.isAdmin = row.isAdmin;
   }
+  io.local
+    .to(`user:${row.id}`)
+    .emit("user:stats_update", { id: row.id, user_id: row.id, username: row.username, is_admin: row.isAdmin });
 }
 
 export const accountsModule = defineModule({

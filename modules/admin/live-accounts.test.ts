@@ -56,11 +56,14 @@ describe("a rename reaches the user's live sockets", () => {
   test("from the web console: every socket of the user has the new name at once, announced once", async () => {
     const user = await t.user("옛이름");
     const [first, second] = [await liveSocket(user), await liveSocket(user)];
+    const told = new Promise((resolve) => second.once("user:stats_update", resolve));
     const res = await t.server.api("PUT", `/api/admin/users/${user.id}/username`, {
       token: admin.token,
       body: { new_username: "새이름" },
     });
     expect(res.status).toBe(200);
+    // The page is told too (the navbar shows the new name, in a room or not).
+    expect(await told).toEqual({ id: user.id, user_id: user.id, username: "새이름", is_admin: false });
     expect(await identityOf(first)).toMatchObject({ kind: "user", userId: user.id, username: "새이름" });
     expect(await identityOf(second)).toMatchObject({ username: "새이름" });
     // The server's own change also sits in the feed for other processes; its poll does not announce it again.
