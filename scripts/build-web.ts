@@ -1,6 +1,7 @@
 /** Production build of the SPA into dist/web (minified, React production build, absolute asset paths). */
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { compressAssets } from "./compress-assets";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
@@ -24,9 +25,12 @@ export async function buildWeb() {
     for (const log of result.logs) console.error(log);
     throw new Error("web build failed");
   }
-  const total = result.outputs.reduce((sum, o) => sum + o.size, 0);
+  const compressed = await compressAssets(outdir);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  const total = compressed.reduce((sum, file) => sum + file.bytes, 0);
+  const brTotal = compressed.reduce((sum, file) => sum + (file.br ?? file.bytes), 0);
   console.log(
-    `web build: ${result.outputs.length} files, ${(total / 1024).toFixed(0)} KiB in ${(performance.now() - started).toFixed(0)} ms`,
+    `web build: ${compressed.length} files, ${kib(total)} (${kib(brTotal)} as served with brotli) in ${(performance.now() - started).toFixed(0)} ms`,
   );
   return result;
 }
