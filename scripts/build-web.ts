@@ -1,7 +1,8 @@
 /** Production build of the SPA into dist/web (minified, React production build, absolute asset paths). */
-import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { compressAssets } from "./compress-assets";
+import { firstLoadJs } from "./first-load";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
@@ -25,6 +26,7 @@ export async function buildWeb() {
     for (const log of result.logs) console.error(log);
     throw new Error("web build failed");
   }
+  checkStylesLinked(result.outputs.map((output) => output.path));
   const compressed = await compressAssets(outdir);
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
   const total = compressed.reduce((sum, file) => sum + file.bytes, 0);
@@ -32,7 +34,30 @@ export async function buildWeb() {
   console.log(
     `web build: ${compressed.length} files, ${kib(total)} (${kib(brTotal)} as served with brotli) in ${(performance.now() - started).toFixed(0)} ms`,
   );
+  printFirstLoad();
   return result;
+}
+
+/**
+ * Bun writes the CSS that a lazily imported chunk imports into a file of its own that nothing loads: the page would
+ * show unstyled. Styles are imported by the route files (web/src/routes), which load with the shell.
+ */
+function checkStylesLinked(outputs: string[]) {
+  const html = readFileSync(join(outdir, "index.html"), "utf8");
+  const unlinked = outputs.filter((path) => path.endsWith(".css") && !html.includes(`/${relative(outdir, path)}`));
+  if (unlinked.length > 0) {
+    throw new Error(
+      `web build: CSS not linked from index.html (imported by a lazily loaded page? import it in web/src/routes): ${unlinked.map((path) => relative(outdir, path)).join(", ")}`,
+    );
+  }
+}
+
+/** The home page's first-load JavaScript (shell + its route chunk), the figure issue 15 budgets. */
+function printFirstLoad() {
+  const home = firstLoadJs(outdir, "home-page");
+  console.log(
+    `home page first-load JavaScript: ${(home.gzipBytes / 1000).toFixed(1)} kB gzip (${(home.bytes / 1000).toFixed(0)} kB minified) in ${home.files.length} files: ${home.files.join(", ")}`,
+  );
 }
 
 if (import.meta.main) await buildWeb();

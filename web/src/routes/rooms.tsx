@@ -1,7 +1,11 @@
 /** Area: typing rooms (issue 3). `/rooms` → `/` (spec part 1 §2); `/rooms/$roomId` is the room. */
-import { createRoute, redirect } from "@tanstack/react-router";
-import { RoomPage } from "../features/rooms/room-page";
+import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
+// Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
+import "../features/rooms/rooms.css";
 import { rootRoute } from "./root";
+
+/** The room's page loads with the route: the loader waits for it, so the keyed wrapper below never suspends. */
+const RoomPage = lazyRouteComponent(() => import("../features/rooms/room-page"), "RoomPage");
 
 const roomsIndexRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -14,6 +18,7 @@ const roomsIndexRoute = createRoute({
 const roomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/rooms/$roomId",
+  loader: () => RoomPage.preload?.(),
   component: RoomRouteComponent,
 });
 
