@@ -6,7 +6,7 @@
  *
  *   bun bench/lighthouse.ts                      # build the web app, 3 runs per page, median by performance
  *   bun bench/lighthouse.ts --runs 5 --no-build  # measure the existing dist/web
- *   bun bench/lighthouse.ts --pages /,/login --json bench/results/lh.json
+ *   bun bench/lighthouse.ts --pages /,/login --json bench/results/lh.json --reports bench/results/lh
  *
  * Prints, per page, the four category scores and LCP / TBT / FCP of the run with the median performance score,
  * and the range of the performance score over the runs. Everything listens on 127.0.0.1 only.
@@ -37,6 +37,8 @@ interface Options {
   pages: string[];
   build: boolean;
   json?: string;
+  /** Folder for every run's full Lighthouse report (JSON), to see what a score is made of. */
+  reports?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -47,6 +49,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === "--pages") options.pages = argv[++i].split(",");
     else if (arg === "--no-build") options.build = false;
     else if (arg === "--json") options.json = argv[++i];
+    else if (arg === "--reports") options.reports = argv[++i];
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -161,6 +164,17 @@ async function runLighthouse(url: string, port: number, attempts = 3): Promise<P
   }
 }
 
+let reportsDir: string | undefined;
+let reportCount = 0;
+
+/** Keeps the run's whole report when --reports names a folder. */
+function saveReport(url: string, lhr: Lhr) {
+  if (!reportsDir) return;
+  mkdirSync(reportsDir, { recursive: true });
+  const name = `${String(++reportCount).padStart(2, "0")}-${new URL(url).pathname.replace(/\W+/g, "_")}.json`;
+  writeFileSync(join(reportsDir, name), JSON.stringify(lhr));
+}
+
 async function runLighthouseOnce(url: string, port: number): Promise<PageRun> {
   const result = await lighthouse(url, {
     port,
@@ -171,6 +185,7 @@ async function runLighthouseOnce(url: string, port: number): Promise<PageRun> {
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { categories, audits } = result.lhr;
   if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+  saveReport(url, result.lhr);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   return {
@@ -239,6 +254,7 @@ function printTable(rows: { page: string; runs: PageRun[] }[]) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  reportsDir = options.reports;
   if (options.build) {
     const { buildWeb } = await import("../scripts/build-web");
     await buildWeb();
