@@ -4,7 +4,7 @@ import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-route
 import "../features/rooms/rooms.css";
 import { rootRoute } from "./root";
 
-/** The room's page loads with the route: the loader waits for it, so the keyed wrapper below never suspends. */
+/** The room's page, loaded when a room is first opened. */
 const RoomPage = lazyRouteComponent(() => import("../features/rooms/room-page"), "RoomPage");
 
 const roomsIndexRoute = createRoute({
@@ -18,7 +18,6 @@ const roomsIndexRoute = createRoute({
 const roomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/rooms/$roomId",
-  loader: () => RoomPage.preload?.(),
   component: RoomRouteComponent,
 });
 
@@ -27,5 +26,9 @@ function RoomRouteComponent() {
   const { roomId } = roomRoute.useParams();
   return <RoomPage key={roomId} roomId={roomId} />;
 }
+// The router awaits a route component's `preload` before rendering it, so the wrapper never suspends.
+RoomRouteComponent.preload = async () => {
+  await RoomPage.preload?.();
+};
 
 export const roomsRoutes = [roomsIndexRoute, roomRoute] as const;
