@@ -74,11 +74,16 @@ function linkWebFonts() {
   );
 }
 
-/** The home page's first-load JavaScript (shell + its route chunk), the figure issue 15 budgets. */
+/** Issue 15's budget for the home page's first-load JavaScript, gzip. */
+const HOME_FIRST_LOAD_BUDGET = 120_000;
+
+/** The home page's first-load JavaScript (shell + its route chunk), against the budget. */
 function printFirstLoad() {
   const home = firstLoadJs(outdir, "home-page");
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+  const verdict = home.gzipBytes <= HOME_FIRST_LOAD_BUDGET ? "within" : "OVER";
   console.log(
-    `home page first-load JavaScript: ${(home.gzipBytes / 1000).toFixed(1)} kB gzip (${(home.bytes / 1000).toFixed(0)} kB minified) in ${home.files.length} files: ${home.files.join(", ")}`,
+    `home page first-load JavaScript: ${kB(home.gzipBytes)} gzip, ${verdict} the ${kB(HOME_FIRST_LOAD_BUDGET)} budget (${kB(home.brotliBytes)} brotli as served, ${kB(home.bytes)} minified) in ${home.files.length} files: ${home.files.join(", ")}`,
   );
 }
 

@@ -2,7 +2,7 @@
  * What a first visit of one page downloads in JavaScript, read from the built files themselves: the module
  * scripts index.html names, every chunk they import statically, and the page's lazy route chunk (the dynamic
  * `import("/assets/<name>-<hash>.js")` whose file starts with the page component's module name) with its own
- * static imports. Sizes are of the gzip copy the build wrote (or of the file when it has none).
+ * static imports. Sizes are of the gzip and brotli copies the build wrote (or of the file when it has none).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -12,6 +12,8 @@ export interface FirstLoad {
   files: string[];
   bytes: number;
   gzipBytes: number;
+  /** What a browser that accepts brotli receives (the server's choice). */
+  brotliBytes: number;
 }
 
 const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{},\s]*from\s*)?"(\/assets\/[^"]+\.js)"/g;
@@ -43,7 +45,9 @@ function lazyChunksOf(webDist: string, loaded: string[], pageModule: string): st
   return [...new Set(dynamic)].filter((path) => pattern.test(basename(path)));
 }
 
-const gzipSize = (file: string) => statSync(existsSync(`${file}.gz`) ? `${file}.gz` : file).size;
+/** Size of the copy with `suffix` the build wrote, or of the file itself when it has none. */
+const copySize = (file: string, suffix: ".gz" | ".br") =>
+  statSync(existsSync(file + suffix) ? file + suffix : file).size;
 
 /** The JavaScript a first visit of the page whose route component lives in `pageModule` downloads. */
 export function firstLoadJs(webDist: string, pageModule: string): FirstLoad {
@@ -54,6 +58,7 @@ export function firstLoadJs(webDist: string, pageModule: string): FirstLoad {
   return {
     files: files.map((path) => basename(path)),
     bytes: files.reduce((sum, path) => sum + statSync(join(webDist, path)).size, 0),
-    gzipBytes: files.reduce((sum, path) => sum + gzipSize(join(webDist, path)), 0),
+    gzipBytes: files.reduce((sum, path) => sum + copySize(join(webDist, path), ".gz"), 0),
+    brotliBytes: files.reduce((sum, path) => sum + copySize(join(webDist, path), ".br"), 0),
   };
 }

@@ -44,13 +44,18 @@ describe("firstLoadJs", () => {
     expect(load.bytes).toBe(sum);
   });
 
-  test("sizes are the gzip copies' where the build wrote them", () => {
-    const folder = dist({ ...built, "assets/index-aaa111.js.gz": "12345", "assets/shared-bbb222.js.gz": "12" });
+  test("sizes are the gzip and brotli copies' where the build wrote them", () => {
+    const folder = dist({
+      ...built,
+      "assets/index-aaa111.js.gz": "12345",
+      "assets/shared-bbb222.js.gz": "12",
+      "assets/index-aaa111.js.br": "123",
+    });
     const load = firstLoadJs(folder, "home-page");
-    const plain = ["home-page-ccc333.js", "rooms-eee555.js"]
-      .map((name) => Buffer.byteLength(built[`assets/${name}` as keyof typeof built]))
-      .reduce((a, b) => a + b, 0);
-    expect(load.gzipBytes).toBe(5 + 2 + plain);
+    const plain = (names: string[]) =>
+      names.map((name) => Buffer.byteLength(built[`assets/${name}` as keyof typeof built])).reduce((a, b) => a + b, 0);
+    expect(load.gzipBytes).toBe(5 + 2 + plain(["home-page-ccc333.js", "rooms-eee555.js"]));
+    expect(load.brotliBytes).toBe(3 + plain(["shared-bbb222.js", "home-page-ccc333.js", "rooms-eee555.js"]));
   });
 
   test("a page without a lazy chunk is an error, not a silently small figure", () => {
