@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type E2E, PHONE, scrollWidth, signIn, startE2E, type TestUser, uniqueUser } from "./helpers";
+import { type E2E, expectTitle, PHONE, scrollWidth, signIn, startE2E, type TestUser, uniqueUser } from "./helpers";
 
 let e2e: E2E;
 let admin: TestUser;
@@ -23,7 +23,7 @@ describe("administrator console", () => {
 
     await page.goto(`${e2e.url}/admin/dashboard`);
     await page.getByRole("heading", { level: 1, name: "관리자 대시보드" }).waitFor();
-    expect(await page.title()).toBe("관리자 대시보드 | 타자마당");
+    await expectTitle(page, "관리자 대시보드 | 타자마당");
     for (const label of [
       "전체 사용자",
       "오늘 활성 사용자",

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { createAccessTokens } from "../modules/accounts/tokens";
-import { type E2E, PHONE, scrollWidth, signIn, startE2E, storedItem, type TestUser } from "./helpers";
+import { type E2E, expectTitle, PHONE, scrollWidth, signIn, startE2E, storedItem, type TestUser } from "./helpers";
 
 let e2e: E2E;
 
@@ -64,7 +64,7 @@ describe("free board in the browser", () => {
   test("empty board: the empty text with a link to write the first post; a failed load says so", async () => {
     const page = await e2e.newPage();
     await page.goto(`${e2e.url}/board`);
-    expect(await page.title()).toBe("자유게시판 | 타자마당");
+    await expectTitle(page, "자유게시판 | 타자마당");
     await page.getByRole("heading", { name: "자유게시판" }).waitFor();
     await page.getByText("아직 게시글이 없습니다.").waitFor();
     expect(await page.getByRole("link", { name: "첫 게시글을 작성해보세요" }).getAttribute("href")).toBe(
@@ -93,7 +93,7 @@ describe("free board in the browser", () => {
     await authorPage.goto(`${e2e.url}/board`);
     await authorPage.getByRole("link", { name: "글쓰기", exact: true }).click();
     await authorPage.waitForURL(`${e2e.url}/board/write`);
-    expect(await authorPage.title()).toBe("글쓰기 | 타자마당");
+    await expectTitle(authorPage, "글쓰기 | 타자마당");
     await authorPage.getByLabel("제목").fill("   ");
     await authorPage.getByRole("button", { name: "등록" }).click();
     await authorPage.getByText("제목을 입력해주세요.").waitFor();
@@ -111,7 +111,7 @@ describe("free board in the browser", () => {
 
     // Text is text: the title and content are shown literally and nothing ran.
     await authorPage.getByRole("heading", { level: 1 }).getByText(title, { exact: true }).waitFor();
-    expect(await authorPage.title()).toBe(`${title} | 타자마당`);
+    await expectTitle(authorPage, `${title} | 타자마당`);
     const body = authorPage.locator(".board-post-content");
     expect(await body.textContent()).toBe(content.trim());
     expect(await body.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("pre-wrap");
@@ -227,7 +227,7 @@ describe("free board in the browser", () => {
     await page.goto(`${e2e.url}/board/${id}`);
     await page.getByRole("link", { name: "수정" }).click();
     await page.waitForURL(`${e2e.url}/board/edit/${id}`);
-    expect(await page.title()).toBe("글 수정 | 타자마당");
+    await expectTitle(page, "글 수정 | 타자마당");
     expect(await page.getByLabel("제목").inputValue()).toBe("수정 전 제목");
     expect(await page.getByLabel("내용").inputValue()).toBe("수정 전 내용");
     await page.getByLabel("내용").fill("");

@@ -10,6 +10,7 @@
  *
  * The web app must be built first (`bun scripts/build-web.ts`); a missing build is built once here.
  */
+import { expect } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -147,6 +148,15 @@ export async function signIn(page: Page, url: string, user: Pick<TestUser, "emai
   if (remember) await page.getByLabel("로그인 상태 유지 (30일)").check();
   await page.getByRole("button", { name: "로그인", exact: true }).click();
   await page.waitForURL(`${url}/`);
+}
+
+/**
+ * The page's title becomes `expected`: pages load with their route (lazy chunks), so the title is set a moment
+ * after the navigation's load event. Waits up to the page's default timeout, then compares what is there.
+ */
+export async function expectTitle(page: Page, expected: string) {
+  await page.waitForFunction((title) => document.title === title, expected).catch(() => {});
+  expect(await page.title()).toBe(expected);
 }
 
 /** Reads a localStorage key of the page's origin. */

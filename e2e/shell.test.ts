@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { createAccessTokens } from "../modules/accounts/tokens";
-import { type E2E, openMenuIfFolded, PHONE, scrollWidth, signIn, startE2E, storedItem, uniqueUser } from "./helpers";
+import {
+  type E2E,
+  expectTitle,
+  openMenuIfFolded,
+  PHONE,
+  scrollWidth,
+  signIn,
+  startE2E,
+  storedItem,
+  uniqueUser,
+} from "./helpers";
 
 let e2e: E2E;
 
@@ -51,7 +61,7 @@ describe("accounts in the browser", () => {
     const page = await e2e.newPage();
     const input = uniqueUser("가입");
     await page.goto(`${e2e.url}/register`);
-    expect(await page.title()).toBe("회원가입 | 타자마당");
+    await expectTitle(page, "회원가입 | 타자마당");
 
     await page.getByLabel("아이디").fill("12345");
     await expect(page.getByText("숫자로만 구성될 수 없습니다").isVisible()).resolves.toBe(true);
@@ -156,7 +166,7 @@ describe("accounts in the browser", () => {
     await page.getByRole("button", { name: "로그인", exact: true }).click();
 
     await page.waitForURL(`${e2e.url}/password-reset`);
-    expect(await page.title()).toBe("비밀번호 재설정 | 타자마당");
+    await expectTitle(page, "비밀번호 재설정 | 타자마당");
     await page.getByText(`${user.username}님, 안녕하세요.`).waitFor();
     expect(await page.getByRole("link", { name: user.username }).count()).toBe(0);
 
@@ -257,7 +267,7 @@ describe("app shell", () => {
     await page.getByRole("link", { name: "자유게시판" }).click();
     await page.waitForURL(`${e2e.url}/board`);
     await page.getByRole("heading", { name: "자유게시판" }).waitFor();
-    expect(await page.title()).toBe("자유게시판 | 타자마당");
+    await expectTitle(page, "자유게시판 | 타자마당");
 
     await page.goto(`${e2e.url}/rooms/1`);
     await page.getByRole("heading", { name: "초보자 방" }).waitFor();
@@ -273,7 +283,7 @@ describe("app shell", () => {
 
     await page.goto(`${e2e.url}/no/such/page`);
     await page.getByRole("heading", { name: "페이지를 찾을 수 없습니다." }).waitFor();
-    expect(await page.title()).toBe("페이지를 찾을 수 없음 | 타자마당");
+    await expectTitle(page, "페이지를 찾을 수 없음 | 타자마당");
   });
 
   test("the Korean web font is served by the app and used", async () => {

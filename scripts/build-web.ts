@@ -1,6 +1,9 @@
 /** Production build of the SPA into dist/web (minified, React production build, absolute asset paths). */
-import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { compressAssets } from "./compress-assets";
+import { firstLoadJs } from "./first-load";
+import { emitWebFonts } from "./web-fonts";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
@@ -24,11 +27,64 @@ export async function buildWeb() {
     for (const log of result.logs) console.error(log);
     throw new Error("web build failed");
   }
-  const total = result.outputs.reduce((sum, o) => sum + o.size, 0);
+  checkStylesLinked(result.outputs.map((output) => output.path));
+  linkWebFonts();
+  const compressed = await compressAssets(outdir);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  const total = compressed.reduce((sum, file) => sum + file.bytes, 0);
+  const brTotal = compressed.reduce((sum, file) => sum + (file.br ?? file.bytes), 0);
   console.log(
-    `web build: ${result.outputs.length} files, ${(total / 1024).toFixed(0)} KiB in ${(performance.now() - started).toFixed(0)} ms`,
+    `web build: ${compressed.length} files, ${kib(total)} (${kib(brTotal)} as served with brotli) in ${(performance.now() - started).toFixed(0)} ms`,
   );
+  printFirstLoad();
   return result;
+}
+
+/**
+ * Bun writes the CSS that a lazily imported chunk imports into a file of its own that nothing loads: the page would
+ * show unstyled. Styles are imported by the route files (web/src/routes), which load with the shell.
+ */
+function checkStylesLinked(outputs: string[]) {
+  const html = readFileSync(join(outdir, "index.html"), "utf8");
+  const unlinked = outputs.filter((path) => path.endsWith(".css") && !html.includes(`/${relative(outdir, path)}`));
+  if (unlinked.length > 0) {
+    throw new Error(
+      `web build: CSS not linked from index.html (imported by a lazily loaded page? import it in web/src/routes): ${unlinked.map((path) => relative(outdir, path)).join(", ")}`,
+    );
+  }
+}
+
+/**
+ * The sliced Korean font (scripts/web-fonts.ts): its stylesheet and the preload of the slice every page needs
+ * first go ahead of the app's stylesheet, so the font's download starts with the HTML.
+ */
+function linkWebFonts() {
+  const fonts = emitWebFonts(outdir);
+  const indexFile = join(outdir, "index.html");
+  const links =
+    `<link rel="preload" href="${fonts.preload}" as="font" type="font/woff2" crossorigin>` +
+    `<link rel="stylesheet" href="${fonts.stylesheet}">`;
+  const html = readFileSync(indexFile, "utf8");
+  const appStylesheet = html.indexOf('<link rel="stylesheet"');
+  const at = appStylesheet >= 0 ? appStylesheet : html.indexOf("</head>");
+  writeFileSync(indexFile, html.slice(0, at) + links + html.slice(at));
+  const slice = fonts.preload.split("/").pop();
+  console.log(
+    `web build: Noto Sans KR in ${fonts.faces} unicode-range slices; preloading ${slice} (${(fonts.preloaded.share * 100).toFixed(0)} % of the Hangul syllables in the UI and the sentences)`,
+  );
+}
+
+/** Issue 15's budget for the home page's first-load JavaScript, gzip. */
+const HOME_FIRST_LOAD_BUDGET = 120_000;
+
+/** The home page's first-load JavaScript (shell + its route chunk), against the budget. */
+function printFirstLoad() {
+  const home = firstLoadJs(outdir, "home-page");
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+  const verdict = home.gzipBytes <= HOME_FIRST_LOAD_BUDGET ? "within" : "OVER";
+  console.log(
+    `home page first-load JavaScript: ${kB(home.gzipBytes)} gzip, ${verdict} the ${kB(HOME_FIRST_LOAD_BUDGET)} budget (${kB(home.brotliBytes)} brotli as served, ${kB(home.bytes)} minified) in ${home.files.length} files: ${home.files.join(", ")}`,
+  );
 }
 
 if (import.meta.main) await buildWeb();

@@ -1,7 +1,72 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { extname, join, resolve, sep } from "node:path";
 import { Elysia } from "elysia";
 import { jsonResponse } from "./errors";
+
+/** The precompressed copies scripts/compress-assets.ts writes next to a built file, best first. */
+const ENCODINGS = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+] as const;
+export type ContentEncoding = (typeof ENCODINGS)[number]["name"] | "identity";
+
+/**
+ * The content codings an `Accept-Encoding` header allows, as a name → q-value map (`*` included). A coding
+ * listed with q=0 is refused; an absent header allows only identity (RFC 9110 §12.5.3).
+ */
+function acceptedCodings(header: string | null): Map<string, number> {
+  const accepted = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = q === undefined ? 1 : Number(q.slice(2));
+    accepted.set(name, Number.isFinite(value) ? value : 0);
+  }
+  return accepted;
+}
+
+/** br, then gzip, then identity: the first coding the client accepts (q > 0) among those `available`. */
+export function chooseEncoding(header: string | null, available: readonly ContentEncoding[]): ContentEncoding {
+  const accepted = acceptedCodings(header);
+  const allows = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
+  return ENCODINGS.find((encoding) => available.includes(encoding.name) && allows(encoding.name))?.name ?? "identity";
+}
+
+/** A strong validator per stored representation: its size and modification time (each copy is its own file). */
+const etagOf = (stats: Stats) => `"${stats.size.toString(36)}-${Math.trunc(stats.mtimeMs).toString(36)}"`;
+
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+
+/**
+ * One built file as the client asked for it: the best precompressed copy it accepts (`Content-Encoding`, the
+ * original's type, the copy's length), `Vary: Accept-Encoding` whenever copies exist, an ETag per copy and a
+ * 304 for a matching `If-None-Match`.
+ */
+export function serveFile(file: string, request: Request, cacheControl: string): Response {
+  const copies = ENCODINGS.filter((encoding) => isFile(file + encoding.suffix));
+  const encoding = chooseEncoding(
+    request.headers.get("accept-encoding"),
+    copies.map((copy) => copy.name),
+  );
+  const served = encoding === "identity" ? file : file + ENCODINGS.find((e) => e.name === encoding)!.suffix;
+  const etag = etagOf(statSync(served));
+  const headers: Record<string, string> = { "cache-control": cacheControl, etag };
+  if (copies.length > 0) headers.vary = "Accept-Encoding";
+  if (
+    request.headers
+      .get("if-none-match")
+      ?.split(",")
+      .some((tag) => tag.trim() === etag)
+  ) {
+    return new Response(null, { status: 304, headers });
+  }
+  const body = Bun.file(served);
+  headers["content-type"] = Bun.file(file).type;
+  headers["content-length"] = String(body.size);
+  if (encoding !== "identity") headers["content-encoding"] = encoding;
+  return new Response(body, { headers });
+}
 
 const badPath = () =>
   new Response("요청 경로가 올바르지 않습니다.", {
@@ -29,16 +94,22 @@ export function fileUnder(root: string, path: string): string | null {
   return file.startsWith(root + sep) ? file : null;
 }
 
+/** Files under assets/ carry a content hash in their name: they never change, so browsers keep them a year. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+/** index.html and unhashed files: revalidated on every load (a 304 when unchanged), so a deploy shows at once. */
+const REVALIDATE = "no-cache";
+
 /**
- * Serves the prebuilt SPA from dist/web: files as they are (hashed names cached for a year), and index.html for
- * every client route (/rooms/1, /board/3). /api/* and /socket.io/* never get HTML: unknown API paths are a JSON 404.
+ * Serves the prebuilt SPA from dist/web: each file precompressed when the client accepts it (`serveFile`),
+ * hashed names cached for a year, and index.html for every client route (/rooms/1, /board/3). /api/* and
+ * /socket.io/* never get HTML: unknown API paths are a JSON 404.
  */
 export function staticWeb(webDist: string) {
   const root = resolve(webDist);
   const indexFile = join(root, "index.html");
-  const indexHtml = () =>
+  const indexHtml = (request: Request) =>
     existsSync(indexFile)
-      ? new Response(Bun.file(indexFile), { headers: { "cache-control": "no-cache" } })
+      ? serveFile(indexFile, request, REVALIDATE)
       : new Response("웹 앱이 아직 빌드되지 않았습니다. `bun run build`를 실행하세요.", {
           status: 503,
           headers: { "content-type": "text/plain; charset=utf-8" },
@@ -59,11 +130,9 @@ export function staticWeb(webDist: string) {
         const path = decodedPath(request.url);
         if (path === null) return badPath();
         const file = fileUnder(root, path);
-        if (file && existsSync(file) && statSync(file).isFile()) {
-          const immutable = /-[a-z0-9]{6,}\.\w+$/.test(file) || file.includes("/assets/");
-          return new Response(Bun.file(file), {
-            headers: { "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache" },
-          });
+        if (file && isFile(file)) {
+          const hashed = file.startsWith(join(root, "assets") + sep);
+          return serveFile(file, request, hashed ? IMMUTABLE : REVALIDATE);
         }
         // A missing file with an extension is a real 404; anything else is a client route.
         if (extname(path)) {
@@ -72,7 +141,7 @@ export function staticWeb(webDist: string) {
             headers: { "content-type": "text/plain; charset=utf-8" },
           });
         }
-        return indexHtml();
+        return indexHtml(request);
       },
       hidden,
     );

@@ -10,6 +10,18 @@ import { socketManager } from "./lib/socket";
 import { appStore } from "./lib/store";
 import { router } from "./router";
 
+/**
+ * The lazy page of the address being opened (routes/*: `lazyRouteComponent`) starts downloading as the app starts,
+ * while the session resolves, instead of once the router has matched it.
+ */
+function preloadOpenedPage() {
+  const [routes] = router.getMatchedRoutes(window.location.pathname);
+  for (const route of routes) {
+    void (route.options.component as { preload?: () => Promise<void> } | undefined)?.preload?.();
+  }
+}
+
+preloadOpenedPage();
 setNavigator((to, state) => {
   void router.navigate({ to, state } as never);
 });

@@ -1,11 +1,10 @@
-/** Area: administrator console (issue 5). Pages live in features/admin; non-administrators go to /. */
-import { createRoute, redirect } from "@tanstack/react-router";
+/**
+ * Area: administrator console (issue 5). Pages live in features/admin and load when first visited (lazy route
+ * components); non-administrators go to /.
+ */
+import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import "../features/admin/admin.css";
-import { DashboardPage } from "../features/admin/dashboard-page";
-import { LogsPage } from "../features/admin/logs-page";
 import { USER_SORT_FIELDS, type UserListSearch, type UserSortField } from "../features/admin/types";
-import { UserDetailPage } from "../features/admin/user-detail-page";
-import { UsersPage } from "../features/admin/users-page";
 import { requireAdmin } from "./guards";
 import { rootRoute } from "./root";
 
@@ -29,14 +28,14 @@ const adminDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/dashboard",
   beforeLoad: requireAdmin(),
-  component: DashboardPage,
+  component: lazyRouteComponent(() => import("../features/admin/dashboard-page"), "DashboardPage"),
 });
 const adminUsersRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/users",
   beforeLoad: requireAdmin(),
   validateSearch: userListSearch,
-  component: UsersPage,
+  component: lazyRouteComponent(() => import("../features/admin/users-page"), "UsersPage"),
 });
 const adminUserRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -46,14 +45,14 @@ const adminUserRoute = createRoute({
     // Without a usable id there is no user to show (spec part 2 §2): back to the list.
     if (!/^[1-9]\d{0,15}$/.test(options.params.userId)) throw redirect({ to: "/admin/users" });
   },
-  component: UserDetailPage,
+  component: lazyRouteComponent(() => import("../features/admin/user-detail-page"), "UserDetailPage"),
 });
 const adminLogsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/logs",
   beforeLoad: requireAdmin(),
   validateSearch: (search: Record<string, unknown>): { page?: number } => ({ page: positivePage(search.page) }),
-  component: LogsPage,
+  component: lazyRouteComponent(() => import("../features/admin/logs-page"), "LogsPage"),
 });
 
 export const adminRoutes = [adminDashboardRoute, adminUsersRoute, adminUserRoute, adminLogsRoute] as const;

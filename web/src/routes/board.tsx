@@ -1,10 +1,9 @@
-/** Area: free board (issue 4, spec part 2 §2). Pages live in features/board; this file only declares the routes. */
-import { createRoute, redirect } from "@tanstack/react-router";
+/**
+ * Area: free board (issue 4, spec part 2 §2). Pages live in features/board and load when first visited (lazy
+ * route components); this file only declares the routes.
+ */
+import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import "../features/board/board.css";
-import { BoardEditPage } from "../features/board/board-edit-page";
-import { BoardListPage } from "../features/board/board-list-page";
-import { BoardPostPage } from "../features/board/board-post-page";
-import { BoardWritePage } from "../features/board/board-write-page";
 import { BOARD_TEXT } from "../features/board/messages";
 import { parseBoardSearch } from "../features/board/pager";
 import { isAuthenticatedAtom } from "../features/session/atoms";
@@ -15,7 +14,7 @@ const boardListRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/board",
   validateSearch: parseBoardSearch,
-  component: BoardListPage,
+  component: lazyRouteComponent(() => import("../features/board/board-list-page"), "BoardListPage"),
 });
 
 const boardWriteRoute = createRoute({
@@ -28,19 +27,19 @@ const boardWriteRoute = createRoute({
       throw redirect({ to: "/login", state: { loginMessage: BOARD_TEXT.loginToWrite } as never });
     }
   },
-  component: BoardWritePage,
+  component: lazyRouteComponent(() => import("../features/board/board-write-page"), "BoardWritePage"),
 });
 
 const boardEditRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/board/edit/$postId",
-  component: BoardEditPage,
+  component: lazyRouteComponent(() => import("../features/board/board-edit-page"), "BoardEditPage"),
 });
 
 const boardPostRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/board/$postId",
-  component: BoardPostPage,
+  component: lazyRouteComponent(() => import("../features/board/board-post-page"), "BoardPostPage"),
 });
 
 export const boardRoutes = [boardListRoute, boardWriteRoute, boardEditRoute, boardPostRoute] as const;

@@ -1,12 +1,13 @@
-/** Area: home (issue 3, rooms): the live room list. */
-import { createRoute } from "@tanstack/react-router";
-import { HomePage } from "../features/rooms/home-page";
+/** Area: home (issue 3, rooms): the live room list, loaded with the route (a lazy route component). */
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+// Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
+import "../features/rooms/rooms.css";
 import { rootRoute } from "./root";
 
 const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/",
-  component: HomePage,
+  component: lazyRouteComponent(() => import("../features/rooms/home-page"), "HomePage"),
 });
 
 export const homeRoutes = [homeRoute] as const;

@@ -1,7 +1,10 @@
-import { createRoute } from "@tanstack/react-router";
-import { LoginPage } from "../features/account/login-page";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { rootRoute } from "./root";
 
-const loginRoute = createRoute({ getParentRoute: () => rootRoute, path: "/login", component: LoginPage });
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/login",
+  component: lazyRouteComponent(() => import("../features/account/login-page"), "LoginPage"),
+});
 
 export const loginRoutes = [loginRoute] as const;

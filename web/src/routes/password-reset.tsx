@@ -1,11 +1,10 @@
-import { createRoute } from "@tanstack/react-router";
-import { PasswordResetPage } from "../features/account/password-reset-page";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { rootRoute } from "./root";
 
 const passwordResetRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/password-reset",
-  component: PasswordResetPage,
+  component: lazyRouteComponent(() => import("../features/account/password-reset-page"), "PasswordResetPage"),
 });
 
 export const passwordResetRoutes = [passwordResetRoute] as const;

@@ -1,7 +1,10 @@
-import { createRoute } from "@tanstack/react-router";
-import { RegisterPage } from "../features/account/register-page";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { rootRoute } from "./root";
 
-const registerRoute = createRoute({ getParentRoute: () => rootRoute, path: "/register", component: RegisterPage });
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/register",
+  component: lazyRouteComponent(() => import("../features/account/register-page"), "RegisterPage"),
+});
 
 export const registerRoutes = [registerRoute] as const;

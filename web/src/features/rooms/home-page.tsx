@@ -1,4 +1,3 @@
-import "./rooms.css";
 import { Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useReducer, useState } from "react";

@@ -1,0 +1,88 @@
+/**
+ * A fast first load (issue 15) as the browser sees it: pages load when first visited, files arrive compressed,
+ * and only the font slices a page shows are downloaded.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page, Response } from "playwright-core";
+import { type E2E, expectTitle, startE2E } from "./helpers";
+
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+/** Every response of the page from now on. */
+function recordResponses(page: Page): Response[] {
+  const responses: Response[] = [];
+  page.on("response", (response) => void responses.push(response));
+  return responses;
+}
+
+const pathOf = (response: Response) => new URL(response.url()).pathname;
+const scripts = (responses: Response[]) =>
+  responses.filter((response) => response.request().resourceType() === "script").map(pathOf);
+
+describe("first load", () => {
+  test("the board's code loads when the board is first visited, by navigation inside the app", async () => {
+    const page = await e2e.newPage();
+    const responses = recordResponses(page);
+    await page.goto(`${e2e.url}/`);
+    await page.getByRole("heading", { name: "실시간 타자 방" }).waitFor();
+    expect(scripts(responses).some((path) => path.includes("/home-page-"))).toBe(true);
+    expect(scripts(responses).some((path) => path.includes("/board-list-page-"))).toBe(false);
+
+    // A marker on window survives only if the app navigates without reloading the document.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole("link", { name: "자유게시판" }).first().click();
+    await page.getByRole("heading", { name: "자유게시판" }).waitFor();
+    await expectTitle(page, "자유게시판 | 타자마당");
+    expect(scripts(responses).some((path) => path.includes("/board-list-page-"))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
+  test("the browser gets the HTML, scripts and styles brotli-compressed, each with Vary: Accept-Encoding", async () => {
+    const page = await e2e.newPage();
+    const responses = recordResponses(page);
+    await page.goto(`${e2e.url}/board`);
+    await page.getByRole("heading", { name: "자유게시판" }).waitFor();
+    const files = responses.filter((response) =>
+      ["document", "script", "stylesheet"].includes(response.request().resourceType()),
+    );
+    expect(files.map((response) => response.request().resourceType()).sort()).toEqual(
+      expect.arrayContaining(["document", "script", "stylesheet"]),
+    );
+    for (const response of files) {
+      const headers = await response.allHeaders();
+      expect({ path: pathOf(response), encoding: headers["content-encoding"], vary: headers.vary }).toEqual({
+        path: pathOf(response),
+        encoding: "br",
+        vary: "Accept-Encoding",
+      });
+    }
+  });
+
+  test("a page downloads only the font slices it shows, starting with the preloaded one", async () => {
+    const page = await e2e.newPage();
+    const responses = recordResponses(page);
+    await page.goto(`${e2e.url}/login`);
+    await page.getByRole("button", { name: "로그인", exact: true }).waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    const fonts = responses.filter((response) => response.request().resourceType() === "font").map(pathOf);
+    const preload = await page.locator('link[rel="preload"][as="font"]').getAttribute("href");
+    expect(fonts).toContain(preload!);
+    for (const path of fonts) expect(path).toMatch(/^\/assets\/fonts\/noto-sans-kr-\d+-(400|700)-normal-\w+\.woff2$/);
+    // The package has about 250 slices (1.1 MB for the two weights): a login page needs a handful.
+    expect(fonts.length).toBeGreaterThan(1);
+    expect(fonts.length).toBeLessThan(30);
+    const used = await page.evaluate(
+      () =>
+        [...document.fonts].filter((face) => face.family.includes("Noto Sans KR") && face.status === "loaded").length,
+    );
+    expect(used).toBe(fonts.length);
+  });
+});
