@@ -85,4 +85,13 @@ describe("first load", () => {
     );
     expect(used).toBe(fonts.length);
   });
+
+  test("the icon a browser asks for by name is there: /favicon.ico and the manifest, never a 404", async () => {
+    const icon = await fetch(`${e2e.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect((await icon.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    const manifest = await fetch(`${e2e.url}/manifest.webmanifest`);
+    expect(manifest.status).toBe(200);
+    expect((await manifest.json()).name).toContain("타자마당");
+  });
 });

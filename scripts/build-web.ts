@@ -1,5 +1,5 @@
 /** Production build of the SPA into dist/web (minified, React production build, absolute asset paths). */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { compressAssets } from "./compress-assets";
 import { firstLoadJs } from "./first-load";
@@ -29,6 +29,9 @@ export async function buildWeb() {
   }
   checkStylesLinked(result.outputs.map((output) => output.path));
   linkWebFonts();
+  // Files browsers ask for by a fixed name (`/favicon.ico`, whatever the page links) are served from the root as
+  // they are; the page's own links go through the bundler (hashed under assets/).
+  cpSync(join(root, "web/public"), outdir, { recursive: true });
   const compressed = await compressAssets(outdir);
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
   const total = compressed.reduce((sum, file) => sum + file.bytes, 0);
