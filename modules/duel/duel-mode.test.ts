@@ -422,3 +422,11 @@ describe("on the game host", () => {
     expect(hosts.every((h) => h.state.result?.reason === "time_up_draw")).toBe(true);
   });
 });
+
+describe("the word list", () => {
+  test("at least 300 distinct Korean words of 2–4 complete syllables", () => {
+    expect(DUEL_WORDS.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(DUEL_WORDS).size).toBe(DUEL_WORDS.length);
+    for (const word of DUEL_WORDS) expect(word).toMatch(/^[가-힣]{2,4}$/);
+  });
+});
