@@ -1,6 +1,7 @@
 import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
+import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
@@ -19,5 +20,6 @@ export const modules: readonly AppModule[] = [
   roomsModule,
   boardModule,
   guildsModule,
+  duelModule,
   adminModule,
 ];

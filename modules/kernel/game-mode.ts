@@ -88,9 +88,10 @@ export interface GamePlayer {
 
 /**
  * Every game mode the product has. Registries are typed `satisfies Record<GameModeId, …>` so adding an id
- * without its mode is a type error. Guild games and the duel add their ids when their modules land.
+ * without its mode is a type error (`apps/server/game-modes.ts` holds every mode). Guild games add their id when
+ * their module lands.
  */
-export type GameModeId = "sentence_race";
+export type GameModeId = "sentence_race" | "duel";
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds modes of different state types
 export type AnyGameMode = GameMode<any, any, any, any, any>;

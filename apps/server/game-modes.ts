@@ -1,0 +1,12 @@
+import { duelMode } from "../../modules/duel";
+import type { AnyGameMode, GameModeId } from "../../modules/kernel/game-mode";
+import { gameModes as roomsModes } from "../../modules/rooms";
+
+/**
+ * Every game mode of the product by id: `satisfies` makes a mode id without its implementation a type error. Each
+ * module owns its modes; this list only gathers them (as `modules.ts` gathers the modules).
+ */
+export const gameModes = {
+  ...roomsModes,
+  duel: duelMode,
+} satisfies Record<GameModeId, AnyGameMode>;

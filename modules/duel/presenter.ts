@@ -1,0 +1,199 @@
+import type { ModuleContext } from "../kernel/define-module";
+import { GAME_HOST_MESSAGES, type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
+import {
+  blockView,
+  type DuelEffect,
+  type DuelMode,
+  type DuelPlayer,
+  type DuelResult,
+  duelView,
+  type EndReason,
+  otherSide,
+  type Side,
+  sideOf,
+  type WordBlock,
+} from "./duel-mode";
+import type { DuelGame, DuelMember } from "./members";
+import { isStored, recordDuelGame, storeDuel } from "./records";
+import type { DuelStore, PlayerFigures } from "./store";
+
+/** What the duel's presenter needs from the rest of the module (the runtime implements it). */
+export interface PresenterEnv {
+  ctx: ModuleContext;
+  store: DuelStore;
+  /** The duel is over: its players may look for a new one; the online list changed. */
+  ended(host: DuelGame): void;
+  /** A player is out of the duel (left, or their grace period ran out). */
+  playerLeft(host: DuelGame, member: DuelMember): void;
+  /** The finished duel has lingered long enough: dispose of its host. */
+  expired(host: DuelGame): void;
+}
+
+export const DUEL_PRESENTER_MESSAGES = {
+  notInDuel: "이 대결의 플레이어만 참여할 수 있습니다.",
+} as const;
+
+/** The Korean line the result overlay can show for each end reason (the `reason` code itself is the contract). */
+export const REASON_TEXT: Record<EndReason, string> = {
+  no_lives: "생명이 모두 사라졌습니다.",
+  time_up_lives: "시간 종료: 남은 생명이 더 많은 쪽이 이겼습니다.",
+  time_up_words: "시간 종료: 생명이 같아 입력한 단어가 더 많은 쪽이 이겼습니다.",
+  time_up_draw: "시간 종료: 생명과 입력한 단어 수가 같아 무승부입니다.",
+  opponent_left: "상대가 대결을 떠났습니다.",
+  opponent_disconnected: "상대의 연결이 끊어졌습니다.",
+  not_ready: "준비 시간이 지나 대결이 취소되었습니다.",
+  stopped: "서버가 대결을 종료했습니다.",
+};
+
+/**
+ * The duel's presenter: the mode's effects become the spec's `duel:*` events (spec part 2 §7, product-rules "Duel
+ * wire details") on the duel's channel, and a stored duel's two writes. Every event carries `session_id` too, so a
+ * client can drop events of a duel it has left.
+ *
+ * Writes, for a played duel between two members only, queued when `duel:game_over` goes out: first the duel's own
+ * record (ratings, figures, activity; `done` tells each member `duel:stats_update`), then both results and the
+ * finish through the games module (the profile's records). Guests' duels and duels that never started store nothing.
+ */
+export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
+  constructor(private readonly env: PresenterEnv) {}
+
+  effect(host: DuelGame, effect: DuelEffect) {
+    const session_id = host.state.sessionId;
+    const now = host.clock.now();
+    const rules = host.state.rules;
+    const blocks = (list: WordBlock[]) => list.map((b) => blockView(b, now, rules));
+    switch (effect.type) {
+      case "ready":
+        return;
+      case "countdown":
+        host.broadcast("duel:countdown", { session_id, countdown: effect.number });
+        return;
+      case "started":
+        host.broadcast("duel:game_start", { session_id, state: duelView(host.state, now) });
+        return;
+      case "fired":
+        host.broadcast("duel:bullet_fired", {
+          session_id,
+          bullet: { side: effect.side, target_block_id: effect.block.id },
+        });
+        host.broadcast("duel:word_position_update", {
+          session_id,
+          block_id: effect.block.id,
+          status: effect.block.status,
+          speed: effect.block.speed,
+          x: effect.block.x0,
+          y: effect.block.y,
+          server_time: new Date(effect.block.movedAt).toISOString(),
+        });
+        return;
+      case "defended":
+        host.broadcast("duel:block_defended", {
+          session_id,
+          block_id: effect.blockId,
+          side: effect.side,
+          new_blocks: blocks(effect.newBlocks),
+        });
+        return;
+      case "hit":
+        host.broadcast("duel:life_update", { session_id, player_side: effect.side, remaining_lives: effect.lives });
+        host.broadcast("duel:new_word", {
+          session_id,
+          replaced_block_id: effect.blockId,
+          word_blocks: blocks([effect.newBlock]),
+        });
+        return;
+      case "time":
+        host.broadcast("duel:time_update", { session_id, remaining_time: effect.remaining });
+        return;
+      case "gone":
+        this.tellOpponent(host, effect.side, effect.how);
+        return;
+      case "over":
+        this.over(host, effect.result);
+        return;
+      case "closed":
+        this.env.expired(host);
+        return;
+    }
+  }
+
+  /** `duel:opponent_left` / `duel:opponent_disconnected` to the player who stays. */
+  private tellOpponent(host: DuelGame, side: Side, how: "left" | "disconnected") {
+    const stays = host.state[otherSide(side)].player;
+    const member = host.member(stays.id);
+    const event = how === "left" ? "duel:opponent_left" : "duel:opponent_disconnected";
+    if (member) host.send(member, event, { session_id: host.state.sessionId, side });
+  }
+
+  private over(host: DuelGame, result: DuelResult) {
+    const state = host.state;
+    const stored = isStored(state, result);
+    host.broadcast("duel:game_over", {
+      session_id: state.sessionId,
+      result: { ...result, reason_text: REASON_TEXT[result.reason], rated: stored },
+    });
+    this.env.ended(host);
+    if (!stored) return;
+    const ref = host.gameRef()!;
+    const { ctx, store } = this.env;
+    host.write({
+      name: "store_duel",
+      run: () => storeDuel(store, state, result),
+      done: (outcome) => {
+        for (const figures of outcome.players) host.sendToUser(figures.userId, "duel:stats_update", statsOf(figures));
+      },
+    });
+    host.write({ name: "record_duel_game", run: () => recordDuelGame(ctx, ref, state, result) });
+  }
+
+  admit(host: DuelGame, player: DuelPlayer): InputResult | undefined {
+    return sideOf(host.state, player.id) ? undefined : refusal(DUEL_PRESENTER_MESSAGES.notInDuel, "not_in_duel");
+  }
+
+  /**
+   * What a socket entering the duel sees: `duel:match_found` (its side and opponent) — the first time, and again
+   * after a reconnect, with the state so far once the game has started, or the result once it is over.
+   */
+  welcome(host: DuelGame, member: DuelMember, socketId: string) {
+    const state = host.state;
+    const side = sideOf(state, member.player.id)!;
+    const opponent = state[otherSide(side)].player;
+    const session_id = state.sessionId;
+    host.sendToSocket(socketId, "duel:match_found", {
+      session_id,
+      your_side: side,
+      opponent_nickname: opponent.name,
+      opponent_sid: opponent.key,
+    });
+    if (state.status === "in_progress") {
+      host.sendToSocket(socketId, "duel:game_start", { session_id, state: duelView(state, host.clock.now()) });
+    }
+    if (state.status === "finished" && state.result) {
+      const result = { ...state.result, reason_text: REASON_TEXT[state.result.reason] };
+      host.sendToSocket(socketId, "duel:game_over", { session_id, result });
+    }
+  }
+
+  left(host: DuelGame, member: DuelMember) {
+    this.env.playerLeft(host, member);
+  }
+
+  /** After a fault the duel starts over from the match (both ready again): every socket is told and welcomed. */
+  reset(host: DuelGame) {
+    host.broadcast("error", { message: GAME_HOST_MESSAGES.reset, code: "game_reset", event: "duel" });
+    for (const member of host.members()) for (const socketId of member.sockets) this.welcome(host, member, socketId);
+  }
+}
+
+/** `duel:stats_update`: a member's figures after a stored duel (the rating rounded, its change to 1 place). */
+export const statsOf = (figures: PlayerFigures) => ({
+  user_id: figures.userId,
+  rating: Math.round(figures.rating),
+  rating_change: Math.round(figures.ratingChange * 10) / 10,
+  wins: figures.wins,
+  losses: figures.losses,
+  draws: figures.draws,
+  total_games: figures.totalGames,
+  current_streak: figures.currentStreak,
+  max_win_streak: figures.maxWinStreak,
+});

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { users as sqliteUsers } from "../../db/core/schema";
+import { users as pgUsers } from "../../db/core/schema.pg";
+import { storeDb, tablesFor } from "../../db/store";
+import { createTestContext } from "../../db/testing";
+import { defineModule } from "../kernel/define-module";
+import { seoulDate } from "../kernel/seoul-time";
+import { rateDuel } from "./glicko2";
+import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
+import { createDuelStore, type DuelRecord, type DuelStore, nextStreak } from "./store";
+
+/**
+ * The duel store on a fresh database of this run's engine (TEST_DATABASE=postgres for PostgreSQL), with only the
+ * core tables and the duel's own migrated (the store touches no other module's tables).
+ */
+let env: Awaited<ReturnType<typeof createTestContext>>;
+let store: DuelStore;
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 3, 10, 3, 0, 0); // 12:00 in Seoul
+
+beforeAll(async () => {
+  const duelTables = defineModule({ name: "duel", migrations, pgMigrations });
+  env = await createTestContext({ modules: [duelTables] });
+  store = createDuelStore(env.ctx.database);
+});
+afterAll(() => env.cleanup());
+
+let userCount = 0;
+async function member(name = `결투${++userCount}`) {
+  const users = tablesFor(env.ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;
+  const at = new Date(T0);
+  const [row] = await storeDb(env.ctx.database)
+    .insert(users)
+    .values({
+      username: name,
+      usernameKey: name.toLowerCase(),
+      email: `${name}@example.com`,
+      passwordHash: "-",
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning({ id: users.id });
+  return row.id;
+}
+
+let sessions = 0;
+function duel(red: number, blue: number, winnerSide: DuelRecord["winnerSide"], endedAt = T0): DuelRecord {
+  return {
+    sessionId: `session-${++sessions}`,
+    redUserId: red,
+    blueUserId: blue,
+    winnerSide,
+    reason: winnerSide === "draw" ? "time_up_draw" : "no_lives",
+    redLives: winnerSide === "blue" ? 0 : 3,
+    blueLives: winnerSide === "red" ? 0 : 3,
+    redWordsTyped: 10,
+    blueWordsTyped: 8,
+    duration: 42.5,
+    startedAt: endedAt - 42_500,
+    endedAt,
+  };
+}
+
+describe("recording a duel", () => {
+  test("ratings from 1500 move by Glicko-2, figures and streaks follow; a retry of the same session is a no-op", async () => {
+    const a = await member();
+    const b = await member();
+    expect(await store.rating(a)).toBe(1500);
+    const record = duel(a, b, "red");
+    const first = await store.recordDuel(record);
+    expect(first.recorded).toBe(true);
+    const [expectedA, expectedB] = rateDuel(
+      { rating: 1500, rd: 350, volatility: 0.06 },
+      { rating: 1500, rd: 350, volatility: 0.06 },
+      1,
+    );
+    expect(first.players[0]).toMatchObject({ userId: a, wins: 1, losses: 0, totalGames: 1, currentStreak: 1 });
+    expect(first.players[0].rating).toBeCloseTo(expectedA.rating, 6);
+    expect(first.players[0].ratingChange).toBeCloseTo(expectedA.rating - 1500, 6);
+    expect(first.players[1]).toMatchObject({ userId: b, wins: 0, losses: 1, currentStreak: -1, maxWinStreak: 0 });
+    expect(first.players[1].rating).toBeCloseTo(expectedB.rating, 6);
+    const again = await store.recordDuel(record);
+    expect(again.recorded).toBe(false);
+    expect(await store.player(a)).toMatchObject({ wins: 1, totalGames: 1 });
+    expect(await store.rating(a)).toBeCloseTo(expectedA.rating, 6);
+  });
+
+  test("streaks: wins count up, a loss turns it negative, a draw resets; the max win streak stays", () => {
+    expect([1, 1, 1].reduce((s) => nextStreak(s, 1), 0)).toBe(3);
+    expect(nextStreak(3, 0)).toBe(-1);
+    expect(nextStreak(-1, 0)).toBe(-2);
+    expect(nextStreak(-2, 0.5)).toBe(0);
+    expect(nextStreak(-2, 1)).toBe(1);
+  });
+
+  test("concurrent records of different duels of one member all count", async () => {
+    const hub = await member();
+    const others = await Promise.all([member(), member(), member(), member()]);
+    await Promise.all(others.map((o) => store.recordDuel(duel(hub, o, "red"))));
+    expect(await store.player(hub)).toMatchObject({ wins: 4, totalGames: 4, currentStreak: 4, maxWinStreak: 4 });
+  });
+});
+
+describe("rankings", () => {
+  test("win rate (min games), total games, max win streak and recent activity (Seoul days), members only", async () => {
+    const ace = await member("에이스");
+    const busy = await member("바쁜이");
+    const rookie = await member("신입");
+    const from = seoulDate(T0 + 30 * DAY - 6 * DAY);
+    const now = T0 + 30 * DAY;
+    // ace: 3 wins (one long ago); busy: 5 games, 2 wins; rookie: 1 win.
+    await store.recordDuel(duel(ace, busy, "red", T0));
+    await store.recordDuel(duel(ace, busy, "red", now - DAY));
+    await store.recordDuel(duel(busy, ace, "blue", now));
+    await store.recordDuel(duel(busy, rookie, "red", now));
+    await store.recordDuel(duel(busy, rookie, "blue", now));
+    await store.recordDuel(duel(busy, rookie, "red", now));
+    // rookie: 3 games, 1 win.
+
+    const winRate = await store.ranking("win_rate", { limit: 50, minGames: 3, fromDay: from });
+    // Only this test's members (the other tests' are in the same database).
+    const mine = ["에이스", "바쁜이", "신입"];
+    const names = (rows: { username: string }[]) => rows.map((r) => r.username).filter((n) => mine.includes(n));
+    // 바쁜이 and 신입 both win 1 in 3: the one with more games first.
+    expect(names(winRate)).toEqual(["에이스", "바쁜이", "신입"]);
+    const ace3 = winRate.find((r) => r.username === "에이스")!;
+    expect(ace3).toMatchObject({ wins: 3, losses: 0, total_games: 3, win_rate: 1, current_streak: 3 });
+    expect(ace3.recent_games).toBe(2);
+    expect(ace3.recent_wins).toBe(2);
+    expect(ace3.recent_win_rate).toBe(1);
+    const busy6 = winRate.find((r) => r.username === "바쁜이")!;
+    expect(busy6).toMatchObject({ wins: 2, losses: 4, total_games: 6, win_rate: 0.3333, current_streak: 1 });
+    expect(names(await store.ranking("win_rate", { limit: 50, minGames: 4, fromDay: from }))).toEqual(["바쁜이"]);
+
+    const totals = await store.ranking("total_games", { limit: 50, minGames: 0, fromDay: from });
+    expect(names(totals)).toEqual(["바쁜이", "에이스", "신입"]);
+    expect(await store.ranking("total_games", { limit: 1, minGames: 0, fromDay: from })).toHaveLength(1);
+
+    const streaks = await store.ranking("win_streak", { limit: 50, minGames: 0, fromDay: from });
+    expect(names(streaks)).toEqual(["에이스", "바쁜이", "신입"]);
+    expect(streaks.find((r) => r.username === "에이스")).toMatchObject({ max_win_streak: 3 });
+
+    const recent = await store.ranking("recent_activity", { limit: 50, minGames: 0, fromDay: from });
+    expect(names(recent)).toEqual(["바쁜이", "신입", "에이스"]);
+    expect(recent.find((r) => r.username === "바쁜이")).toMatchObject({ recent_games: 5, recent_wins: 2 });
+    expect(recent.find((r) => r.username === "에이스")).toMatchObject({ recent_games: 2 });
+    const tomorrow = await store.ranking("recent_activity", {
+      limit: 50,
+      minGames: 0,
+      fromDay: seoulDate(now + DAY),
+    });
+    expect(names(tomorrow)).toEqual([]);
+  });
+});
