@@ -37,6 +37,14 @@ const probeModule = defineModule({
     "probe:crash": socketEvent(t.Object({}), () => {
       throw new Error("boom");
     }),
+    // Like a handler waiting for a PostgreSQL round trip.
+    "probe:slow": socketEvent(t.Object({ text: t.String() }), async (socket, { text }) => {
+      await Bun.sleep(20);
+      socket.emit("probe:handled", text);
+    }),
+    "probe:fast": socketEvent(t.Object({ text: t.String() }), (socket, { text }) => {
+      socket.emit("probe:handled", text);
+    }),
   }),
   onConnect: (socket) => {
     connected.push(socket.id);
@@ -96,6 +104,18 @@ describe("the shared socket event dispatcher", () => {
     ]);
     // The server is still answering.
     expect(await ask("probe:add", { a: 1, b: 1 })).toEqual({ sum: 2 });
+  });
+
+  test("a socket's events are handled in the order sent, even behind a handler that awaits", async () => {
+    const handled: string[] = [];
+    client.on("probe:handled", (text: string) => handled.push(text));
+    client.emit("probe:slow", { text: "입장" });
+    client.emit("probe:fast", { text: "채팅 1" });
+    client.emit("probe:slow", { text: "채팅 2" });
+    client.emit("probe:fast", { text: "채팅 3" });
+    expect(await ask("probe:add", { a: 1, b: 2 })).toEqual({ sum: 3 });
+    expect(handled).toEqual(["입장", "채팅 1", "채팅 2", "채팅 3"]);
+    client.off("probe:handled");
   });
 
   test("unknown events are ignored without an error", async () => {

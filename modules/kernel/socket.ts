@@ -27,6 +27,11 @@ export interface SocketBudget {
   budgetTokens?: number;
   /** Clock time (ms) the bucket was last brought up to date. */
   budgetAt?: number;
+  /**
+   * The last of this socket's async handlers still running (absent when none is): the next event's handler waits
+   * for it, so a socket's events are handled in the order they were sent.
+   */
+  handling?: Promise<void>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: event maps are validated at runtime per handler
@@ -159,16 +164,35 @@ export function createSocketDispatcher(events: ReadonlyMap<string, SocketEvent>,
       return refuse(this, event, RATE_LIMITED, "rate_limited", ack);
     }
     if (!valid) return refuse(this, event, INVALID_PAYLOAD, "invalid_payload", ack);
-    try {
-      const result = entry.handle(this, Value.Clean(entry.schema, Value.Clone(raw)));
-      if (result instanceof Promise) {
-        result.then(
+    const payload = Value.Clean(entry.schema, Value.Clone(raw));
+    const run = (): Promise<void> | undefined => {
+      try {
+        const result = entry.handle(this, payload);
+        if (!(result instanceof Promise)) {
+          ack?.(result ?? { success: true });
+          return undefined;
+        }
+        return result.then(
           (value) => ack?.(value ?? { success: true }),
           (error) => fail(this, event, error, ack),
         );
-      } else ack?.(result ?? { success: true });
-    } catch (error) {
-      fail(this, event, error, ack);
-    }
+      } catch (error) {
+        fail(this, event, error, ack);
+        return undefined;
+      }
+    };
+    // In order per socket: a handler that awaits the database (PostgreSQL takes a round trip where SQLite answers
+    // within the tick) must not let the socket's next event overtake it (a chat line sent right after
+    // `join_room` would find the player not yet in the room). Synchronous handlers run at once when nothing waits.
+    const before = this.data.handling;
+    const running = before ? before.then(run) : run();
+    if (running) trackHandling(this.data, running);
   };
+}
+
+function trackHandling(data: SocketBudget, running: Promise<void>) {
+  data.handling = running;
+  void running.then(() => {
+    if (data.handling === running) data.handling = undefined;
+  });
 }

@@ -77,6 +77,9 @@ test("the adapter emitter on A reaches sockets on B: channel, sockets by id, use
   const alsoOnB = await open(b.url, {});
   const onA = await open(a.url, {});
   const [idB, idB2] = [onB.socket.id!, alsoOnB.socket.id!];
+  // B reads the stream from where it was when its first read started: wait until A hears B's sockets (a round trip
+  // through the adapter), or on a busy machine A's first packets could be written before B reads at all.
+  for (let tries = 0; (await a.io.fetchSockets()).length < 3 && tries < 50; tries++) await Bun.sleep(100);
 
   owner.join(idB, "toy:1");
   owner.join(onA.socket.id!, "toy:1");
