@@ -1,6 +1,11 @@
-import { users } from "../../db/core/schema";
+import { eq, sql } from "drizzle-orm";
+import * as coreSqlite from "../../db/core/schema";
+import * as corePg from "../../db/core/schema.pg";
+import { storeDb, tablesFor } from "../../db/store";
 import type { ModuleContext } from "../kernel/define-module";
 import type { ResultInput, StoredGameRef } from "./rules";
+import * as sqliteSchema from "./schema";
+import * as pgSchema from "./schema.pg";
 
 /** Test helpers for the games module: fixture games, results and members. */
 
@@ -48,9 +53,12 @@ export const guestResult = (
   ...figures,
 });
 
-/** A member row in the core users table (no password login needed for service tests). */
-export function insertMember(ctx: ModuleContext, username: string): number {
-  return ctx.db
+const usersOf = (ctx: ModuleContext) => tablesFor(ctx.database, coreSqlite, corePg).users;
+
+/** A member row in the core users table (no password login needed for service tests), on either engine. */
+export async function insertMember(ctx: ModuleContext, username: string): Promise<number> {
+  const users = usersOf(ctx);
+  const [row] = await storeDb(ctx.database)
     .insert(users)
     .values({
       username,
@@ -58,8 +66,33 @@ export function insertMember(ctx: ModuleContext, username: string): number {
       email: `${username.toLowerCase()}@example.com`,
       passwordHash: "x",
     })
-    .returning({ id: users.id })
-    .get().id;
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+/** Deletes a member row (as an account deletion would), on either engine. */
+export async function deleteMember(ctx: ModuleContext, userId: number) {
+  const users = usersOf(ctx);
+  await storeDb(ctx.database).delete(users).where(eq(users.id, userId));
+}
+
+/**
+ * Rows of a games table matching a condition written in SQL both engines read (`true`/`false` for booleans).
+ * Tests look at the stored rows this way, through the module's own database handle.
+ */
+export async function countRows(ctx: ModuleContext, table: string, where = "true"): Promise<number> {
+  const [row] = await storeDb(ctx.database)
+    .select({ n: sql<number>`cast(count(*) as integer)`.mapWith(Number) })
+    .from(sql.raw(table))
+    .where(sql.raw(where));
+  return row?.n ?? 0;
+}
+
+/** A stored game row, read through the engine's own table (times as Date on both engines). */
+export async function gameRow(ctx: ModuleContext, gameId: number) {
+  const { games } = tablesFor(ctx.database, sqliteSchema, pgSchema);
+  const [row] = await storeDb(ctx.database).select().from(games).where(eq(games.id, gameId));
+  return row;
 }
 
 /** Every event of that name emitted on the context's bus from now on. */
