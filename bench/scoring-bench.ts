@@ -4,9 +4,13 @@
  * (sentenceRace.move: checks, modules/kernel/typing.ts scoring, positions; finish: standings and rewards) and the
  * writes the room's presenter queues (modules/rooms/records.ts): one games-module `recordResult` transaction per
  * accepted result, then at the finish `finishGame` (medals) and accounts' `applyGameRewards` (each member paid
- * once), on a file database with the server's pragmas. 20 players per game; run once with guests only (the load
+ * once), on a file database with the server's pragmas — or, with DATABASE_URL set, on a fresh database created on
+ * that PostgreSQL server for the run and dropped after it. 20 players per game; run once with guests only (the load
  * test's population) and once with members only (20 reward updates in the finish's rewards transaction, the
  * heaviest case).
+ *
+ * The process's CPU time does not include PostgreSQL's own (another process): on PostgreSQL the wall rate is the
+ * figure to compare, taken with the server on the other core.
  *
  * Both wall-clock and CPU-time rates are printed: on a shared machine the CPU-time rate is the one to trust.
  * Bounded: each case runs for BENCH_SCORING_SECONDS (default 5) or 200,000 games, whichever comes first.
@@ -14,8 +18,11 @@
  */
 import { createContext, seedAll } from "../apps/server/context";
 import { modules } from "../apps/server/modules";
-import { users } from "../db/core/schema";
+import * as coreSqlite from "../db/core/schema";
+import * as corePg from "../db/core/schema.pg";
+import { storeDb, tablesFor } from "../db/store";
 import { tempConfig } from "../db/testing";
+import { createPgTestDatabase } from "../db/testing-pg";
 import { createRandom } from "../modules/kernel/clock";
 import type { GameRef } from "../modules/kernel/game-mode";
 import { createRoom } from "../modules/rooms";
@@ -27,26 +34,36 @@ const SECONDS = Math.min(60, Number(process.env.BENCH_SCORING_SECONDS ?? 5));
 const MAX_GAMES = 200_000;
 const PLAYERS = 20;
 
-const config = tempConfig({ LOG_LEVEL: "warn" });
+/** With DATABASE_URL: a fresh database on that server (the test helper's, with its production-like locale). */
+async function benchDatabase() {
+  const server = process.env.DATABASE_URL;
+  if (!server) return null;
+  process.env.TEST_POSTGRES_URL = server;
+  return createPgTestDatabase();
+}
+
+const pg = await benchDatabase();
+const config = tempConfig({ LOG_LEVEL: "warn", ...(pg ? { DATABASE_URL: pg.url } : {}) });
 const ctx = await createContext(config, modules);
 await seedAll(ctx, modules);
-const room = createRoom(ctx, { name: "채점 시험 방", theme: "free", maxUsers: PLAYERS });
-const pool = loadSentencePool(ctx.db, "free");
+const room = await createRoom(ctx, { name: "채점 시험 방", theme: "free", maxUsers: PLAYERS });
+const pool = await loadSentencePool(ctx.database, "free");
 const random = createRandom();
 
-const memberIds = ctx.db
-  .insert(users)
-  .values(
-    Array.from({ length: PLAYERS }, (_, i) => ({
-      username: `채점${i}`,
-      usernameKey: `채점${i}`,
-      email: `scoring-${i}@bench.invalid`,
-      passwordHash: "not-a-password-hash",
-    })),
-  )
-  .returning({ id: users.id })
-  .all()
-  .map((r) => r.id);
+const { users } = tablesFor(ctx.database, coreSqlite, corePg);
+const memberIds = (
+  await storeDb(ctx.database)
+    .insert(users)
+    .values(
+      Array.from({ length: PLAYERS }, (_, i) => ({
+        username: `채점${i}`,
+        usernameKey: `채점${i}`,
+        email: `scoring-${i}@bench.invalid`,
+        passwordHash: "not-a-password-hash",
+      })),
+    )
+    .returning({ id: users.id })
+).map((r) => r.id);
 
 function playersOf(kind: "guests" | "members"): RacePlayer[] {
   return Array.from({ length: PLAYERS }, (_, i) =>
@@ -134,8 +151,14 @@ async function measure(kind: "guests" | "members") {
   };
 }
 
-const result = { players_per_game: PLAYERS, guests: await measure("guests"), members: await measure("members") };
+const result = {
+  engine: ctx.database.dialect === "pg" ? "postgresql" : "sqlite",
+  players_per_game: PLAYERS,
+  guests: await measure("guests"),
+  members: await measure("members"),
+};
 console.log(`BENCH_SCORING ${JSON.stringify(result)}`);
-ctx.sqlite.close();
+await ctx.database.close();
 config.cleanup();
+await pg?.drop();
 process.exit(0);

@@ -19,8 +19,8 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
     migrations,
     pgMigrations,
     routes: (ctx) => roomsRoutes(ctx, () => runtimes.get(ctx)),
-    seed(ctx) {
-      const counts = seedRoomsAndSentences(ctx.db);
+    async seed(ctx) {
+      const counts = await seedRoomsAndSentences(ctx.database);
       const inserted = counts.reduce((sum, c) => sum + c.inserted, 0);
       if (inserted > 0) ctx.log.info("rooms seeded", { sentences_inserted: inserted });
     },
