@@ -14,6 +14,7 @@ import {
   kst,
   memberResult,
   race,
+  refuseAggregateOf,
 } from "./test-support";
 
 let ctx: ModuleContext;
@@ -122,6 +123,23 @@ describe("recordResult", () => {
       ]),
     );
     expect(finishes.filter((f) => f.finished)).toHaveLength(rounds.length);
+  });
+
+  test("a result and its aggregate are one unit of work: when the aggregate fails, nothing is stored", async () => {
+    const game = race("atomic", 1, kst("2026-03-10 12:03:00"));
+    const result = guestResult("atomic01", "guest_3001", { wpm: 140, accuracy: 93 });
+    const allow = await refuseAggregateOf(ctx, "g_atomic01");
+    try {
+      await expect(recordResult(ctx, game, result)).rejects.toThrow();
+      expect(await count("games_results", "player_key = 'g_atomic01'")).toBe(0);
+    } finally {
+      await allow();
+    }
+    // The retry (the write queue's) stores it once, with its aggregate.
+    expect(await recordResult(ctx, game, result)).toMatchObject({ recorded: true });
+    expect(await count("games_results", "player_key = 'g_atomic01'")).toBe(1);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === "g_atomic01")).toMatchObject({ games: 1, wpmSum: 140 });
   });
 
   test("a guest's result is stored under its guest key and counted; it is nobody's member record", async () => {

@@ -160,19 +160,11 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     return theirs!.id;
   }
 
-  /** A member deleted meanwhile keeps the result without user id (the foreign key would refuse the row). */
-  async function existingUserId(tx: StoreDb, userId: number | null): Promise<number | null> {
-    if (userId === null) return null;
-    const [row] = await writes.findUser(tx, { id: userId });
-    return row?.id ?? null;
-  }
-
   async function insertResult(tx: StoreDb, game: StoredGameRef, result: StoredResult): Promise<RecordOutcome> {
     const gameId = await findOrCreateGame(tx, game);
-    const userId = await existingUserId(tx, result.userId);
     const [inserted] = await writes.insertResult(tx, {
       gameId,
-      userId,
+      userId: result.userId,
       playerKey: result.playerKey,
       nickname: result.nickname,
       wpm: result.wpm,
@@ -194,7 +186,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
         day: result.day,
         mode: game.mode,
         playerKey: result.playerKey,
-        userId,
+        userId: inserted.userId,
         nickname: result.nickname,
         wpm: result.wpm,
         accuracy: result.accuracy,
@@ -360,26 +352,48 @@ interface Buildable<R> extends PromiseLike<R> {
   prepare(): { execute(values?: Record<string, unknown>): PromiseLike<R> };
 }
 
+/** drizzle's prepared query on postgres.js (0.45): `client` is the postgres.js connection (or pool) it runs on. */
+interface PgPreparedQuery<R> {
+  client: unknown;
+  execute(values?: Record<string, unknown>): Promise<R>;
+}
+
+/** The postgres.js handle a drizzle database or transaction runs its queries on (the transaction's connection). */
+const connectionOf = (db: StoreDb) => (db as unknown as { session: { client: unknown } }).session.client;
+
+let statementNames = 0;
+
 /**
- * One write statement, written once and run the way each engine runs it fastest:
- * - SQLite: prepared ONCE with placeholders on the one connection and executed inside whichever transaction is
- *   open (every transaction runs on that connection). Building and preparing a drizzle query on every call cost
- *   about four times the work itself (214 µs against 55 µs a result, bench/README.md "scoring"), and every
- *   accepted result of every game runs these. Placeholders in a WHERE are bound as given (not through the
- *   column's mapping, unlike insert and SET values): WHERE arguments are numbers and strings only.
- * - PostgreSQL: built on the transaction's own handle (a drizzle prepared statement is bound to the connection it
- *   was made on, and each transaction may get another one of the pool).
+ * One write statement, written once, prepared once and run inside whichever transaction is in hand. Building a
+ * drizzle query on every call costs more than the work itself on both engines: on SQLite a result took 214 µs
+ * instead of 55 µs (bench/README.md, "scoring"); on PostgreSQL a built query is also sent unprepared (parsed and
+ * planned by the server each time): 256 µs against 92 µs for a prepared one on the bench's server.
+ * - SQLite: prepared on the one connection, so it runs inside whichever transaction is open on it.
+ * - PostgreSQL: a drizzle prepared statement is bound to the handle it was made on (the pool), and a transaction
+ *   has a connection of its own: the prepared query is run on the transaction's connection (a thin object over it
+ *   with that `client`, nothing rebuilt). postgres.js prepares a named statement once per connection.
+ * Placeholders in a WHERE are bound as given (not through the column's mapping, unlike insert and SET values):
+ * WHERE arguments are numbers and strings only.
  */
 function statement<A extends Record<string, unknown>, R>(
   database: SqlDatabase,
   build: (db: StoreDb, args: A) => Buildable<R>,
 ): (tx: StoreDb, args: A) => Promise<R> {
-  if (database.dialect === "pg") return async (tx, args) => build(tx, args);
   // Every argument read by `build` becomes the placeholder of that name.
   const placeholders = new Proxy({} as A, { get: (_, name) => sql.placeholder(String(name)) });
+  const built = () => build(storeDb(database), placeholders);
+  if (database.dialect === "pg") {
+    const name = `games_write_${++statementNames}`;
+    let prepared: PgPreparedQuery<R> | null = null;
+    return (tx, args) => {
+      prepared ??= (built() as unknown as { prepare(name: string): PgPreparedQuery<R> }).prepare(name);
+      const onConnection: PgPreparedQuery<R> = Object.create(prepared, { client: { value: connectionOf(tx) } });
+      return onConnection.execute(args);
+    };
+  }
   let prepared: ReturnType<Buildable<R>["prepare"]> | null = null;
   return async (_tx, args) => {
-    prepared ??= build(storeDb(database), placeholders).prepare();
+    prepared ??= built().prepare();
     return prepared.execute(args);
   };
 }
@@ -426,15 +440,14 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
           .onConflictDoNothing({ target: [games.mode, games.sourceId, games.round] })
           .returning({ id: games.id }),
     ),
-    findUser: statement(database, (db, a: { id: number }) =>
-      db.select({ id: users.id }).from(users).where(eq(users.id, a.id)),
-    ),
     insertResult: statement(database, (db, a: typeof results.$inferInsert) =>
       db
         .insert(results)
         .values({
           gameId: a.gameId,
-          userId: a.userId,
+          // A member deleted meanwhile keeps the result without user id (the foreign key would refuse the row):
+          // the id is stored only when the member still exists, read in the same statement.
+          userId: sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${a.userId})`,
           playerKey: a.playerKey,
           nickname: a.nickname,
           wpm: a.wpm,
@@ -447,7 +460,7 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
           createdAt: a.createdAt,
         })
         .onConflictDoNothing({ target: [results.gameId, results.playerKey] })
-        .returning({ id: results.id }),
+        .returning({ id: results.id, userId: results.userId }),
     ),
     findResult: statement(database, (db, a: { gameId: number; playerKey: string }) =>
       db

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
+import type { PgDb } from "../../db/postgres";
 import { storeDb, tablesFor } from "../../db/store";
 import type { ModuleContext } from "../kernel/define-module";
 import type { ResultInput, StoredGameRef } from "./rules";
@@ -101,4 +102,34 @@ export function collect<K extends "games.result_recorded" | "games.game_finished
   const seen: any[] = [];
   ctx.events.on(event, (payload) => seen.push(payload));
   return seen;
+}
+
+/**
+ * Makes the database refuse to write this player's daily aggregate (a trigger, written per engine), so a test sees
+ * that a result and its aggregate are one unit of work; the answer removes it.
+ */
+export async function refuseAggregateOf(ctx: ModuleContext, playerKey: string): Promise<() => Promise<void>> {
+  const name = `refuse_aggregate_${playerKey.replace(/[^a-z0-9]/gi, "_")}`;
+  const database = ctx.database;
+  if (database.dialect === "pg") {
+    const db = database.db as PgDb;
+    await db.execute(
+      sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'aggregate refused (test)'; END $$`),
+    );
+    await db.execute(
+      sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON games_daily_stats FOR EACH ROW
+        WHEN (NEW.player_key = '${playerKey}') EXECUTE FUNCTION ${name}()`),
+    );
+    return async () => {
+      await db.execute(sql.raw(`DROP TRIGGER ${name} ON games_daily_stats`));
+      await db.execute(sql.raw(`DROP FUNCTION ${name}()`));
+    };
+  }
+  // bun:sqlite runs DDL synchronously; `exec` is its statement runner.
+  database.sqlite.exec(`CREATE TRIGGER ${name} BEFORE INSERT ON games_daily_stats
+    WHEN NEW.player_key = '${playerKey}' BEGIN SELECT RAISE(ABORT, 'aggregate refused (test)'); END`);
+  return async () => {
+    database.sqlite.exec(`DROP TRIGGER ${name}`);
+  };
 }
