@@ -139,7 +139,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
   const tables = tablesFor(database, sqliteSchema, pgSchema);
   const { users } = tablesFor(database, coreSqlite, corePg);
   const { games, results, dailyStats } = tables;
-  const engine = engineParts(database, tables);
+  const engine = engineParts(database);
   const writes = writeStatements(database, tables, users);
   const read = () => storeDb(database);
 
@@ -340,7 +340,7 @@ const byAggregateKey = (a: MedalRow, b: MedalRow) =>
  * punctuation and puts lower case first), SQLite by code point; `COLLATE "C"` is code point order on PostgreSQL
  * (bytes of UTF-8), so ties are broken the same on both.
  */
-function engineParts(database: SqlDatabase, _tables: GamesTables) {
+function engineParts(database: SqlDatabase) {
   const pg = database.dialect === "pg";
   return { byCodePoint: (column: SQLiteColumn) => (pg ? sql`${column} COLLATE "C"` : sql`${column}`) };
 }

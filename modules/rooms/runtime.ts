@@ -130,7 +130,12 @@ export class RoomsRuntime implements HostEnv {
     this.rows.forget();
     this.listCache = null;
     for (const pool of this.pools.values()) pool.forget();
-    await Promise.all([...this.pools.values()].map((pool) => pool.load()));
+    try {
+      await Promise.all([...this.pools.values()].map((pool) => pool.load()));
+    } catch (error) {
+      // The change itself is stored; the rooms reload their pools before a later round.
+      this.ctx.log.error("sentence pools reload failed", { error: String(error) });
+    }
   }
 
   /** Resolves once no read of rooms or sentence pools is running (tests: a reload a step started is in place). */
