@@ -16,7 +16,7 @@ if (process.env.BENCH_FAST_BROADCAST === "0") removeFastBroadcast(running.io);
 
 const rooms: number[] = [];
 for (let i = 1; i <= roomCount; i++) {
-  rooms.push(createRoom(running.ctx, { name: `부하 시험 방 ${i}`, theme: "free", maxUsers: 20 }).id);
+  rooms.push((await createRoom(running.ctx, { name: `부하 시험 방 ${i}`, theme: "free", maxUsers: 20 })).id);
 }
 startLagLog("server");
 collectOnSignal();

@@ -24,13 +24,14 @@ const fastRooms = createRoomsModule({
 
 beforeAll(async () => {
   e2e = await startE2E({ modules: modules.map((m) => (m.name === "rooms" ? fastRooms : m)) });
-  importSentences(e2e.server.ctx, THEME, SENTENCES, "e2e");
+  await importSentences(e2e.server.ctx, THEME, SENTENCES, "e2e");
 });
 
 afterAll(() => e2e?.stop());
 
 let roomCounter = 0;
-const newRoom = () => createRoom(e2e.server.ctx, { name: `기록 시험 방 ${++roomCounter}`, theme: THEME }).id;
+const newRoom = async () =>
+  (await createRoom(e2e.server.ctx, { name: `기록 시험 방 ${++roomCounter}`, theme: THEME })).id;
 
 async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await e2e.newPage(viewport);
@@ -61,7 +62,7 @@ const junkFor = (sentence: string) =>
 
 describe("results and figures inside a room", () => {
   test("a game of one: 내 기록 shows the place without a medal, as the server decided", async () => {
-    const roomId = newRoom();
+    const roomId = await newRoom();
     const player = await e2e.createUser(uniqueUser("혼자"));
     const page = await newPage();
     await signIn(page, e2e.url, player);
@@ -81,7 +82,7 @@ describe("results and figures inside a room", () => {
   });
 
   test("two players: the gold medal comes with the results; a junk answer shows plainly; the navbar's coins follow", async () => {
-    const roomId = newRoom();
+    const roomId = await newRoom();
     const winner = await e2e.createUser(uniqueUser("일등"));
     const winnerPage = await newPage();
     await signIn(winnerPage, e2e.url, winner);
@@ -135,7 +136,7 @@ describe("results and figures inside a room", () => {
   });
 
   test("chat spam: one rate-limit notice, refreshed, and the refused text stays in the input", async () => {
-    const roomId = newRoom();
+    const roomId = await newRoom();
     const page = await newPage(PHONE);
     await page.goto(`${e2e.url}/rooms/${roomId}`);
     // Answer the game first: until then the input takes the answer; after it, chat (the next game starts later).

@@ -34,8 +34,10 @@ const fastRooms = createRoomsModule({
 beforeAll(async () => {
   e2e = await startE2E({ modules: modules.map((m) => (m.name === "rooms" ? fastRooms : m)) });
   server = e2e.server;
-  importSentences(server.ctx, THEME, SENTENCES, "e2e");
-  roomId = createRoom(server.ctx, { name: "시험 타자 방", theme: THEME, description: "브라우저 시험용 방입니다." }).id;
+  await importSentences(server.ctx, THEME, SENTENCES, "e2e");
+  roomId = (
+    await createRoom(server.ctx, { name: "시험 타자 방", theme: THEME, description: "브라우저 시험용 방입니다." })
+  ).id;
   member = await e2e.createUser(uniqueUser("타자"));
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });

@@ -193,7 +193,7 @@ describe("the per-socket rate limit of the dispatcher", () => {
   });
 
   test("join/leave flapping is cut: the room hears only the first few arrivals and departures", async () => {
-    const room = newRoom("들락날락 방");
+    const room = await newRoom("들락날락 방");
     const observer = await open();
     observer.emit("join_anonymous", { room_id: room.id });
     await observer.next("room:joined:anonymous");
@@ -217,8 +217,8 @@ describe("the per-socket rate limit of the dispatcher", () => {
   });
 
   test("a normal player's evening never meets the limit", async () => {
-    const first = newRoom("평범한 방 1");
-    const second = newRoom("평범한 방 2");
+    const first = await newRoom("평범한 방 1");
+    const second = await newRoom("평범한 방 2");
     const player = await member(server, "보통");
     const c = await open({ token: player.token, client_id: "normal-player-01" });
     // Home page, then a room, a few quick chat lines (chat's own limit is 5 in 3 s), both heartbeats.

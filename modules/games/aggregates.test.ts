@@ -11,7 +11,7 @@ import { guestResult, insertMember, kst, memberResult, race } from "./test-suppo
  * on the day the results were played.
  */
 let ctx: ModuleContext;
-let cleanup: () => void;
+let cleanup: () => Promise<void>;
 let a: number;
 let b: number;
 const guest = "g_feed01";
@@ -22,8 +22,8 @@ const guildGame = "guild_game" as GameModeId;
 
 beforeAll(async () => {
   ({ ctx, cleanup } = await createTestContext());
-  a = insertMember(ctx, "하늘");
-  b = insertMember(ctx, "바다");
+  a = await insertMember(ctx, "하늘");
+  b = await insertMember(ctx, "바다");
 
   const round1 = race("1", 1, kst("2026-03-01 23:59:00"));
   await recordResult(
@@ -238,7 +238,7 @@ describe("daily aggregates across a Seoul midnight", () => {
   });
 
   test("UTC midnight (09:00 KST) does not split a Seoul day; the latest result's nickname wins", async () => {
-    const c = insertMember(ctx, "구름");
+    const c = await insertMember(ctx, "구름");
     const at = (time: string) => kst(`2026-03-03 ${time}`);
     await recordResult(
       ctx,

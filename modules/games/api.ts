@@ -12,20 +12,10 @@ import {
   resultDay,
   toStoredRef,
 } from "./rules";
-import { createSqliteGamesStore } from "./sqlite-store";
-import type { DailyStatsQuery, FinishOutcome, GamesStore, StoredResult, TimeRange } from "./store";
+import { type DailyStatsQuery, type FinishOutcome, gamesStoreOf, type StoredResult, type TimeRange } from "./store";
 
-const stores = new WeakMap<ModuleContext, GamesStore>();
-
-/** One store per application context (tests run several servers in one process). */
-function gamesStore(ctx: ModuleContext): GamesStore {
-  let store = stores.get(ctx);
-  if (!store) {
-    store = createSqliteGamesStore(ctx.db);
-    stores.set(ctx, store);
-  }
-  return store;
-}
+/** The store of the context's database, on either engine (tests run several servers in one process). */
+const gamesStore = (ctx: ModuleContext) => gamesStoreOf(ctx.database);
 
 function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
   const createdAt = result.createdAt ?? ctx.clock.now();

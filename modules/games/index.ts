@@ -1,6 +1,7 @@
 import { defineModule } from "../kernel/define-module";
 import "./events";
 import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
 import { gamesRoutes } from "./routes";
 
 export interface GamesModuleOptions {
@@ -17,6 +18,7 @@ export function createGamesModule(options: GamesModuleOptions = {}) {
     name: "games",
     dependsOn: ["accounts"],
     migrations,
+    pgMigrations,
     ...(options.serveRoutes ? { routes: gamesRoutes } : {}),
   });
 }

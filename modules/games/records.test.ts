@@ -1,15 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/core/schema";
 import { createTestContext } from "../../db/testing";
 import { FakeClock } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { isAppError } from "../kernel/errors";
 import { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from ".";
-import { collect, guestResult, insertMember, kst, memberResult, race } from "./test-support";
+import {
+  collect,
+  countRows,
+  deleteMember,
+  gameRow,
+  guestResult,
+  insertMember,
+  kst,
+  memberResult,
+  race,
+  refuseAggregateOf,
+} from "./test-support";
 
 let ctx: ModuleContext;
-let cleanup: () => void;
+let cleanup: () => Promise<void>;
 const clock = new FakeClock(kst("2026-03-10 12:00:00"));
 
 beforeAll(async () => {
@@ -17,8 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-const count = (table: string, where = "1 = 1") =>
-  (ctx.sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as { n: number }).n;
+const count = (table: string, where?: string) => countRows(ctx, table, where);
 
 async function errorOf(promise: Promise<unknown>) {
   try {
@@ -34,7 +42,7 @@ const day = "2026-03-10";
 
 describe("recordResult", () => {
   test("a retried result changes nothing: same game, one row, one aggregate game, one event", async () => {
-    const userId = insertMember(ctx, "재시도");
+    const userId = await insertMember(ctx, "재시도");
     const game = race("retry", 1, kst("2026-03-10 12:00:00"));
     const events = collect(ctx, "games.result_recorded");
     const result = memberResult(userId, "재시도", { wpm: 300, accuracy: 98.5, position: 1, itemId: 7 });
@@ -44,8 +52,8 @@ describe("recordResult", () => {
 
     expect(first.recorded).toBe(true);
     expect(again).toEqual({ recorded: false, gameId: first.gameId });
-    expect(count("games_games", "source_id = 'retry'")).toBe(1);
-    expect(count("games_results", `game_id = ${first.gameId}`)).toBe(1);
+    expect(await count("games_games", "source_id = 'retry'")).toBe(1);
+    expect(await count("games_results", `game_id = ${first.gameId}`)).toBe(1);
     expect(events.map((e) => [e.playerKey, e.wpm, e.gameId, e.mode, e.round, e.itemId])).toEqual([
       [`u_${userId}`, 300, first.gameId, "sentence_race", 1, 7],
     ]);
@@ -78,6 +86,62 @@ describe("recordResult", () => {
     expect(await lastRound(ctx, "sentence_race", "nowhere")).toBe(0);
   });
 
+  test("writers racing on new games: one game row each, one result per player, each counted once", async () => {
+    // On PostgreSQL these run at the same time on several connections: the unique indexes decide who wrote first
+    // (on SQLite the transactions take turns, which must give the same answer). Several games, so that on
+    // PostgreSQL some writer does lose the race for the game row.
+    const rounds = [1, 2, 3, 4, 5, 6];
+    const hashes = ["r1", "r2", "r3", "r4"];
+    const at = kst("2026-03-10 12:02:00");
+    const result = (hash: string, i: number) => guestResult(hash, `guest_${2001 + i}`, { wpm: 100 + i, accuracy: 90 });
+    const outcomes = await Promise.all(
+      rounds.flatMap((round) =>
+        hashes.flatMap((hash, i) => [
+          recordResult(ctx, race("race", round, at), result(hash, i)),
+          recordResult(ctx, race("race", round, at), result(hash, i)),
+        ]),
+      ),
+    );
+
+    expect(outcomes.filter((o) => o.recorded)).toHaveLength(rounds.length * hashes.length);
+    expect(new Set(outcomes.map((o) => o.gameId)).size).toBe(rounds.length);
+    expect(await count("games_games", "source_id = 'race'")).toBe(rounds.length);
+    for (const { gameId } of outcomes) expect(await count("games_results", `game_id = ${gameId}`)).toBe(hashes.length);
+    const stats = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(stats.filter((r) => r.playerKey.startsWith("g_r")).map((r) => [r.playerKey, r.games])).toEqual([
+      ["g_r4", rounds.length],
+      ["g_r3", rounds.length],
+      ["g_r2", rounds.length],
+      ["g_r1", rounds.length],
+    ]);
+
+    const finish = { endedAt: kst("2026-03-10 12:02:30"), participants: 4, medals: [] };
+    const finishes = await Promise.all(
+      rounds.flatMap((round) => [
+        finishGame(ctx, race("race", round, at), finish),
+        finishGame(ctx, race("race", round, at), finish),
+      ]),
+    );
+    expect(finishes.filter((f) => f.finished)).toHaveLength(rounds.length);
+  });
+
+  test("a result and its aggregate are one unit of work: when the aggregate fails, nothing is stored", async () => {
+    const game = race("atomic", 1, kst("2026-03-10 12:03:00"));
+    const result = guestResult("atomic01", "guest_3001", { wpm: 140, accuracy: 93 });
+    const allow = await refuseAggregateOf(ctx, "g_atomic01");
+    try {
+      await expect(recordResult(ctx, game, result)).rejects.toThrow();
+      expect(await count("games_results", "player_key = 'g_atomic01'")).toBe(0);
+    } finally {
+      await allow();
+    }
+    // The retry (the write queue's) stores it once, with its aggregate.
+    expect(await recordResult(ctx, game, result)).toMatchObject({ recorded: true });
+    expect(await count("games_results", "player_key = 'g_atomic01'")).toBe(1);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === "g_atomic01")).toMatchObject({ games: 1, wpmSum: 140 });
+  });
+
   test("a guest's result is stored under its guest key and counted; it is nobody's member record", async () => {
     await recordResult(
       ctx,
@@ -92,12 +156,12 @@ describe("recordResult", () => {
       avgWpm: 250,
       avgAccuracy: 95,
     });
-    expect(count("games_results", "player_key = 'g_0123456789ab' AND user_id IS NULL")).toBe(1);
+    expect(await count("games_results", "player_key = 'g_0123456789ab' AND user_id IS NULL")).toBe(1);
   });
 
   test("an implausible result is kept for the record but counts nowhere (aggregates, records, medals)", async () => {
-    const userId = insertMember(ctx, "과속");
-    const other = insertMember(ctx, "정상");
+    const userId = await insertMember(ctx, "과속");
+    const other = await insertMember(ctx, "정상");
     const game = race("cheat", 1, clock.now());
     const cheat = await recordResult(
       ctx,
@@ -115,7 +179,7 @@ describe("recordResult", () => {
     });
 
     expect(cheat.recorded).toBe(true);
-    expect(count("games_results", `user_id = ${userId} AND implausible = 1`)).toBe(1);
+    expect(await count("games_results", `user_id = ${userId} AND implausible = true`)).toBe(1);
     expect(await resultsOfUser(ctx, userId)).toEqual([]);
     const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
     expect(rows.find((r) => r.playerKey === `u_${userId}`)).toBeUndefined();
@@ -131,7 +195,7 @@ describe("recordResult", () => {
       memberResult(999_999, "사라진", { wpm: 150, accuracy: 80 }),
     );
     expect(outcome.recorded).toBe(true);
-    expect(count("games_results", "player_key = 'u_999999' AND user_id IS NULL")).toBe(1);
+    expect(await count("games_results", "player_key = 'u_999999' AND user_id IS NULL")).toBe(1);
   });
 
   test("a result whose player key does not name its member, or with broken figures, is refused (400)", async () => {
@@ -148,13 +212,17 @@ describe("recordResult", () => {
     expect(
       (await errorOf(recordResult(ctx, { ...game, round: 0 }, guestResult("zz", "g", { wpm: 1, accuracy: 1 })))).detail,
     ).toBe("게임 정보가 올바르지 않습니다.");
-    expect(count("games_games", "source_id = 'bad'")).toBe(0);
+    expect(await count("games_games", "source_id = 'bad'")).toBe(0);
   });
 });
 
 describe("finishGame", () => {
   test("medals go to counted results; a second finish changes nothing and emits nothing", async () => {
-    const [gold, silver, bronze] = [insertMember(ctx, "금"), insertMember(ctx, "은"), insertMember(ctx, "동")];
+    const [gold, silver, bronze] = [
+      await insertMember(ctx, "금"),
+      await insertMember(ctx, "은"),
+      await insertMember(ctx, "동"),
+    ];
     const game = race("finish", 1, kst("2026-03-10 13:00:00"));
     for (const [userId, name, wpm, position] of [
       [gold, "금", 400, 1],
@@ -197,8 +265,8 @@ describe("finishGame", () => {
       ["은", 0, 1, 0],
       ["동", 0, 0, 1],
     ]);
-    const ended = ctx.sqlite.query("SELECT ended_at, participants FROM games_games WHERE id = ?").get(first.gameId);
-    expect(ended).toEqual({ ended_at: finish.endedAt, participants: 3 });
+    const ended = await gameRow(ctx, first.gameId);
+    expect([ended?.endedAt?.getTime(), ended?.participants]).toEqual([finish.endedAt, 3]);
   });
 
   test("a game nobody finished a result in can still be finished and counted", async () => {
@@ -213,7 +281,7 @@ describe("finishGame", () => {
   });
 
   test("a result written after the finish is still stored and counted, without a medal", async () => {
-    const [first, late] = [insertMember(ctx, "먼저"), insertMember(ctx, "늦게")];
+    const [first, late] = [await insertMember(ctx, "먼저"), await insertMember(ctx, "늦게")];
     const game = race("late", 1, kst("2026-03-10 14:00:00"));
     await recordResult(ctx, game, memberResult(first, "먼저", { wpm: 100, accuracy: 90, position: 1 }));
     await finishGame(ctx, game, { endedAt: kst("2026-03-10 14:00:30"), participants: 1, medals: [] });
@@ -243,7 +311,7 @@ describe("finishGame", () => {
 
 describe("resultsOfUser", () => {
   test("newest first across games, with mode, room name, medal; limit clamps to 1–200", async () => {
-    const userId = insertMember(ctx, "기록");
+    const userId = await insertMember(ctx, "기록");
     const startedAt = kst("2026-03-12 10:00:00");
     for (let round = 1; round <= 3; round++) {
       await recordResult(
@@ -263,10 +331,10 @@ describe("resultsOfUser", () => {
   });
 
   test("a deleted member's results stay stored, without user id", async () => {
-    const userId = insertMember(ctx, "탈퇴");
+    const userId = await insertMember(ctx, "탈퇴");
     await recordResult(ctx, race("deleted", 1, clock.now()), memberResult(userId, "탈퇴", { wpm: 120, accuracy: 88 }));
-    ctx.db.delete(users).where(eq(users.id, userId)).run();
-    expect(count("games_results", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
-    expect(count("games_daily_stats", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
+    await deleteMember(ctx, userId);
+    expect(await count("games_results", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
+    expect(await count("games_daily_stats", `player_key = 'u_${userId}' AND user_id IS NULL`)).toBe(1);
   });
 });

@@ -1,11 +1,26 @@
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import * as coreSqlite from "../../db/core/schema";
+import * as corePg from "../../db/core/schema.pg";
+import type { SqlDatabase } from "../../db/database";
+import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import type { GameModeId } from "../kernel/game-mode";
-import type { FinishInput, MedalGrant, ResultInput, StoredGameRef } from "./rules";
+import {
+  averages,
+  type FinishInput,
+  grantableMedals,
+  type MedalGrant,
+  type ResultInput,
+  resultDay,
+  type StoredGameRef,
+} from "./rules";
 import type { Medal } from "./schema";
+import * as sqliteSchema from "./schema";
+import * as pgSchema from "./schema.pg";
 
 /**
- * Everything the games module reads and writes, one async method per unit of work. Each write method is ONE
- * transaction (on bun:sqlite a transaction body must stay synchronous: an `await` inside would commit early), so
- * the SQLite and the coming PostgreSQL store keep the same guarantees. Services never see a driver.
+ * Everything the games module reads and writes, one async method per unit of work (each write method is ONE
+ * transaction, `inTransaction`), on SQLite or PostgreSQL alike (`createGamesStore`). Services never see a driver.
  */
 export interface GamesStore {
   /**
@@ -98,4 +113,426 @@ export interface PlayerPeriodStats {
   silverMedals: number;
   bronzeMedals: number;
   lastPlayedAt: number;
+}
+
+// --- the store ---------------------------------------------------------------------------------------------------
+
+const stores = new WeakMap<SqlDatabase, GamesStore>();
+
+/** The games store of this database, made once (its SQLite statements are prepared once per connection). */
+export function gamesStoreOf(database: SqlDatabase): GamesStore {
+  let store = stores.get(database);
+  if (!store) {
+    store = createGamesStore(database);
+    stores.set(database, store);
+  }
+  return store;
+}
+
+/**
+ * The games store on either engine (db/README.md "Writing a store once for both engines"). Every write method is
+ * one transaction; a race between two writers of the same game or result is decided by the unique indexes
+ * (`ON CONFLICT DO NOTHING`, then the row that won is read), on both engines. What differs by engine is in
+ * `engineParts` and `statement` below, and nowhere else.
+ */
+export function createGamesStore(database: SqlDatabase): GamesStore {
+  const tables = tablesFor(database, sqliteSchema, pgSchema);
+  const { users } = tablesFor(database, coreSqlite, corePg);
+  const { games, results, dailyStats } = tables;
+  const engine = engineParts(database);
+  const writes = writeStatements(database, tables, users);
+  const read = () => storeDb(database);
+
+  /** The game's id by its identity, creating the row on the first write that names it. */
+  async function findOrCreateGame(tx: StoreDb, game: StoredGameRef): Promise<number> {
+    const identity = { mode: game.mode, sourceId: game.sourceId, round: game.round };
+    // Looked up first: every write of a game but its first finds the row (one statement instead of two).
+    const [found] = await writes.findGame(tx, identity);
+    if (found) return found.id;
+    const [created] = await writes.createGame(tx, {
+      ...identity,
+      sourceName: game.sourceName,
+      startedAt: new Date(game.startedAt),
+    });
+    if (created) return created.id;
+    // Another writer created it between our look and our insert (the unique index refused ours): theirs stands.
+    const [theirs] = await writes.findGame(tx, identity);
+    return theirs!.id;
+  }
+
+  async function insertResult(tx: StoreDb, game: StoredGameRef, result: StoredResult): Promise<RecordOutcome> {
+    const gameId = await findOrCreateGame(tx, game);
+    const [inserted] = await writes.insertResult(tx, {
+      gameId,
+      userId: result.userId,
+      playerKey: result.playerKey,
+      nickname: result.nickname,
+      wpm: result.wpm,
+      accuracy: result.accuracy,
+      completionTime: result.completionTime,
+      position: result.position,
+      errorCount: result.errorCount,
+      implausible: result.implausible,
+      itemId: result.itemId,
+      createdAt: new Date(result.createdAt),
+    });
+    if (!inserted) {
+      // Stored before (a retry, or a concurrent writer that won the unique index): that one stands, counted once.
+      const [earlier] = await writes.findResult(tx, { gameId, playerKey: result.playerKey });
+      return { recorded: false, gameId, resultId: earlier!.id };
+    }
+    if (!result.implausible) {
+      await writes.addToDailyStats(tx, {
+        day: result.day,
+        mode: game.mode,
+        playerKey: result.playerKey,
+        userId: inserted.userId,
+        nickname: result.nickname,
+        wpm: result.wpm,
+        accuracy: result.accuracy,
+        lastPlayedAt: new Date(result.createdAt),
+      });
+    }
+    return { recorded: true, gameId, resultId: inserted.id };
+  }
+
+  async function finishRunningGame(tx: StoreDb, game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome> {
+    const gameId = await findOrCreateGame(tx, game);
+    const ended = await writes.endGame(tx, {
+      gameId,
+      endedAt: new Date(finish.endedAt),
+      participants: finish.participants,
+    });
+    // Finished before (or by a concurrent finish that updated the row first): nothing changes.
+    if (ended.length === 0) return { gameId, finished: false, medals: [] };
+    const counted = await writes.countedResults(tx, { gameId });
+    const medals = grantableMedals(finish.medals, counted).map((grant) => {
+      const row = counted.find((r) => r.playerKey === grant.playerKey)!;
+      return { ...grant, userId: row.userId, day: resultDay(row.at.getTime()) };
+    });
+    // Aggregate rows are updated in key order, so two finishes crediting the same players cannot deadlock.
+    for (const medal of [...medals].sort(byAggregateKey)) {
+      await writes.setMedal(tx, { gameId, playerKey: medal.playerKey, medal: medal.medal });
+      await writes.countMedal[medal.medal](tx, { day: medal.day, mode: game.mode, playerKey: medal.playerKey });
+    }
+    return { gameId, finished: true, medals: medals.map(({ day: _day, ...grant }) => grant) };
+  }
+
+  // --- reads ---------------------------------------------------------------------------------------------------
+
+  function finishedIn(range?: TimeRange): SQL | undefined {
+    if (!range) return isNotNull(games.endedAt);
+    return and(gte(games.endedAt, new Date(range.from)), lt(games.endedAt, new Date(range.to)));
+  }
+
+  function periodFilter(query: DailyStatsQuery): SQL | undefined {
+    return and(
+      gte(dailyStats.day, query.fromDay),
+      lte(dailyStats.day, query.toDay),
+      query.mode ? eq(dailyStats.mode, query.mode) : undefined,
+    );
+  }
+
+  const sums = {
+    games: sql<number>`sum(${dailyStats.games})`.mapWith(Number),
+    wpmSum: sql<number>`sum(${dailyStats.wpmSum})`.mapWith(Number),
+    accuracySum: sql<number>`sum(${dailyStats.accuracySum})`.mapWith(Number),
+    bestWpm: sql<number>`max(${dailyStats.bestWpm})`.mapWith(Number),
+    goldMedals: sql<number>`sum(${dailyStats.goldMedals})`.mapWith(Number),
+    silverMedals: sql<number>`sum(${dailyStats.silverMedals})`.mapWith(Number),
+    bronzeMedals: sql<number>`sum(${dailyStats.bronzeMedals})`.mapWith(Number),
+  };
+  // `* 1.0` makes the division fractional on both engines (PostgreSQL divides integers as integers).
+  const averageWpm = sql`sum(${dailyStats.wpmSum}) * 1.0 / sum(${dailyStats.games})`;
+  const medalScore = sql`sum(${dailyStats.goldMedals}) * 3 + sum(${dailyStats.silverMedals}) * 2 + sum(${dailyStats.bronzeMedals})`;
+  const orderings = {
+    wpm: [desc(averageWpm), desc(sums.games)],
+    games: [desc(sums.games), desc(averageWpm)],
+    medals: [desc(medalScore), desc(sums.goldMedals), desc(sums.silverMedals)],
+  } as const;
+
+  async function readPeriodStats(query: DailyStatsQuery): Promise<PlayerPeriodStats[]> {
+    let select = read()
+      .select({
+        playerKey: dailyStats.playerKey,
+        userId: max(dailyStats.userId),
+        // Mapped by the column (a Date on both engines: epoch ms on SQLite, a timestamptz on PostgreSQL).
+        lastPlayedAt: sql<Date>`max(${dailyStats.lastPlayedAt})`.mapWith(dailyStats.lastPlayedAt),
+        ...sums,
+      })
+      .from(dailyStats)
+      .where(periodFilter(query))
+      .groupBy(dailyStats.playerKey)
+      .orderBy(...orderings[query.sort ?? "wpm"], asc(engine.byCodePoint(dailyStats.playerKey)))
+      .$dynamic();
+    if (query.limit !== undefined) select = select.limit(query.limit);
+    const rows = await select;
+    const nicknames = await latestNicknames(query, query.limit === undefined ? null : rows.map((r) => r.playerKey));
+    return rows.map((row) => ({
+      ...row,
+      ...averages(row),
+      lastPlayedAt: row.lastPlayedAt.getTime(),
+      nickname: nicknames.get(row.playerKey) ?? row.playerKey,
+    }));
+  }
+
+  /** The nickname of each player's latest aggregate row in the period (all players of it when `keys` is null). */
+  async function latestNicknames(query: DailyStatsQuery, keys: string[] | null) {
+    const latest = new Map<string, string>();
+    if (keys?.length === 0) return latest;
+    const rows = await read()
+      .select({ playerKey: dailyStats.playerKey, nickname: dailyStats.nickname })
+      .from(dailyStats)
+      .where(and(periodFilter(query), keys ? inArray(dailyStats.playerKey, keys) : undefined))
+      // Ties (the same last time on two days or modes) broken by the key, the same on both engines.
+      .orderBy(desc(dailyStats.lastPlayedAt), desc(dailyStats.day), asc(engine.byCodePoint(dailyStats.mode)));
+    for (const row of rows) if (!latest.has(row.playerKey)) latest.set(row.playerKey, row.nickname);
+    return latest;
+  }
+
+  return {
+    recordResult: (game, result) => inTransaction(database, (tx) => insertResult(tx, game, result)),
+    finishGame: (game, finish) => inTransaction(database, (tx) => finishRunningGame(tx, game, finish)),
+    async lastRound(mode, sourceId) {
+      const [row] = await read()
+        .select({ round: max(games.round) })
+        .from(games)
+        .where(and(eq(games.mode, mode), eq(games.sourceId, sourceId)));
+      return row?.round ?? 0;
+    },
+    async resultsOfUser(userId, limit) {
+      const rows = await read()
+        .select({
+          id: results.id,
+          gameId: results.gameId,
+          mode: games.mode,
+          sourceName: games.sourceName,
+          wpm: results.wpm,
+          accuracy: results.accuracy,
+          completionTime: results.completionTime,
+          position: results.position,
+          medal: results.medal,
+          createdAt: results.createdAt,
+        })
+        .from(results)
+        .innerJoin(games, eq(games.id, results.gameId))
+        .where(and(eq(results.userId, userId), eq(results.implausible, false)))
+        .orderBy(desc(results.createdAt), desc(results.id))
+        .limit(limit);
+      return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
+    },
+    async countGames(range) {
+      const [row] = await read().select({ n: count() }).from(games).where(finishedIn(range));
+      return row?.n ?? 0;
+    },
+    dailyStats: readPeriodStats,
+  };
+}
+
+type GamesTables = typeof sqliteSchema;
+type MedalRow = MedalGrant & { day: string };
+
+const byAggregateKey = (a: MedalRow, b: MedalRow) =>
+  a.day === b.day ? (a.playerKey < b.playerKey ? -1 : a.playerKey > b.playerKey ? 1 : 0) : a.day < b.day ? -1 : 1;
+
+/**
+ * What differs by engine in the reads: PostgreSQL orders text by the database's locale (e.g. ICU, which ignores
+ * punctuation and puts lower case first), SQLite by code point; `COLLATE "C"` is code point order on PostgreSQL
+ * (bytes of UTF-8), so ties are broken the same on both.
+ */
+function engineParts(database: SqlDatabase) {
+  const pg = database.dialect === "pg";
+  return { byCodePoint: (column: SQLiteColumn) => (pg ? sql`${column} COLLATE "C"` : sql`${column}`) };
+}
+
+// --- write statements ----------------------------------------------------------------------------------------
+
+/** A query builder thenable that can also be prepared (what drizzle's insert/update/select builders are). */
+interface Buildable<R> extends PromiseLike<R> {
+  prepare(): { execute(values?: Record<string, unknown>): PromiseLike<R> };
+}
+
+/** drizzle's prepared query on postgres.js (0.45): `client` is the postgres.js connection (or pool) it runs on. */
+interface PgPreparedQuery<R> {
+  client: unknown;
+  execute(values?: Record<string, unknown>): Promise<R>;
+}
+
+/** The postgres.js handle a drizzle database or transaction runs its queries on (the transaction's connection). */
+const connectionOf = (db: StoreDb) => (db as unknown as { session: { client: unknown } }).session.client;
+
+let statementNames = 0;
+
+/**
+ * One write statement, written once, prepared once and run inside whichever transaction is in hand. Building a
+ * drizzle query on every call costs more than the work itself on both engines: on SQLite a result took 214 µs
+ * instead of 55 µs (bench/README.md, "scoring"); on PostgreSQL a built query is also sent unprepared (parsed and
+ * planned by the server each time): 256 µs against 92 µs for a prepared one on the bench's server.
+ * - SQLite: prepared on the one connection, so it runs inside whichever transaction is open on it.
+ * - PostgreSQL: a drizzle prepared statement is bound to the handle it was made on (the pool), and a transaction
+ *   has a connection of its own: the prepared query is run on the transaction's connection (a thin object over it
+ *   with that `client`, nothing rebuilt). postgres.js prepares a named statement once per connection.
+ * Placeholders in a WHERE are bound as given (not through the column's mapping, unlike insert and SET values):
+ * WHERE arguments are numbers and strings only.
+ */
+function statement<A extends Record<string, unknown>, R>(
+  database: SqlDatabase,
+  build: (db: StoreDb, args: A) => Buildable<R>,
+): (tx: StoreDb, args: A) => Promise<R> {
+  // Every argument read by `build` becomes the placeholder of that name.
+  const placeholders = new Proxy({} as A, { get: (_, name) => sql.placeholder(String(name)) });
+  const built = () => build(storeDb(database), placeholders);
+  if (database.dialect === "pg") {
+    const name = `games_write_${++statementNames}`;
+    let prepared: PgPreparedQuery<R> | null = null;
+    return (tx, args) => {
+      prepared ??= (built() as unknown as { prepare(name: string): PgPreparedQuery<R> }).prepare(name);
+      const onConnection: PgPreparedQuery<R> = Object.create(prepared, { client: { value: connectionOf(tx) } });
+      return onConnection.execute(args);
+    };
+  }
+  let prepared: ReturnType<Buildable<R>["prepare"]> | null = null;
+  return async (_tx, args) => {
+    prepared ??= built().prepare();
+    return prepared.execute(args);
+  };
+}
+
+/** In an upsert's SET, the value the insert proposed (`excluded.<column>`, the same on both engines). */
+const proposed = (column: SQLiteColumn) => sql.raw(`excluded."${column.name}"`);
+/** The greater of the row's and the proposed value (`CASE`: SQLite's two-argument max() is not PostgreSQL's). */
+const greater = (column: SQLiteColumn) =>
+  sql`CASE WHEN ${proposed(column)} > ${column} THEN ${proposed(column)} ELSE ${column} END`;
+
+function writeStatements(database: SqlDatabase, tables: GamesTables, users: typeof coreSqlite.users) {
+  const { games, results, dailyStats } = tables;
+  /** The proposed value when the proposed result is at least as recent as the row's latest one. */
+  const newer = (column: SQLiteColumn) =>
+    sql`CASE WHEN ${proposed(dailyStats.lastPlayedAt)} >= ${dailyStats.lastPlayedAt} THEN ${proposed(column)} ELSE ${column} END`;
+  const countMedal = (field: "goldMedals" | "silverMedals" | "bronzeMedals") =>
+    statement(database, (db, a: { day: string; mode: GameModeId; playerKey: string }) =>
+      db
+        .update(dailyStats)
+        .set({ [field]: sql`${dailyStats[field]} + 1` })
+        .where(and(eq(dailyStats.day, a.day), eq(dailyStats.mode, a.mode), eq(dailyStats.playerKey, a.playerKey))),
+    );
+
+  return {
+    findGame: statement(database, (db, a: { mode: GameModeId; sourceId: string; round: number }) =>
+      db
+        .select({ id: games.id })
+        .from(games)
+        .where(and(eq(games.mode, a.mode), eq(games.sourceId, a.sourceId), eq(games.round, a.round))),
+    ),
+    createGame: statement(
+      database,
+      (db, a: { mode: GameModeId; sourceId: string; sourceName: string; round: number; startedAt: Date }) =>
+        db
+          .insert(games)
+          // Field by field: on SQLite `a` is a proxy of placeholders, which has no keys of its own to copy.
+          .values({
+            mode: a.mode,
+            sourceId: a.sourceId,
+            sourceName: a.sourceName,
+            round: a.round,
+            startedAt: a.startedAt,
+          })
+          .onConflictDoNothing({ target: [games.mode, games.sourceId, games.round] })
+          .returning({ id: games.id }),
+    ),
+    insertResult: statement(database, (db, a: typeof results.$inferInsert) =>
+      db
+        .insert(results)
+        .values({
+          gameId: a.gameId,
+          // A member deleted meanwhile keeps the result without user id (the foreign key would refuse the row):
+          // the id is stored only when the member still exists, read in the same statement.
+          userId: sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${a.userId})`,
+          playerKey: a.playerKey,
+          nickname: a.nickname,
+          wpm: a.wpm,
+          accuracy: a.accuracy,
+          completionTime: a.completionTime,
+          position: a.position,
+          errorCount: a.errorCount,
+          implausible: a.implausible,
+          itemId: a.itemId,
+          createdAt: a.createdAt,
+        })
+        .onConflictDoNothing({ target: [results.gameId, results.playerKey] })
+        .returning({ id: results.id, userId: results.userId }),
+    ),
+    findResult: statement(database, (db, a: { gameId: number; playerKey: string }) =>
+      db
+        .select({ id: results.id })
+        .from(results)
+        .where(and(eq(results.gameId, a.gameId), eq(results.playerKey, a.playerKey))),
+    ),
+    addToDailyStats: statement(
+      database,
+      (
+        db,
+        a: {
+          day: string;
+          mode: GameModeId;
+          playerKey: string;
+          userId: number | null;
+          nickname: string;
+          wpm: number;
+          accuracy: number;
+          lastPlayedAt: Date;
+        },
+      ) =>
+        db
+          .insert(dailyStats)
+          .values({
+            day: a.day,
+            mode: a.mode,
+            playerKey: a.playerKey,
+            userId: a.userId,
+            nickname: a.nickname,
+            games: 1,
+            wpmSum: a.wpm,
+            accuracySum: a.accuracy,
+            bestWpm: a.wpm,
+            lastPlayedAt: a.lastPlayedAt,
+          })
+          .onConflictDoUpdate({
+            target: [dailyStats.day, dailyStats.mode, dailyStats.playerKey],
+            set: {
+              games: sql`${dailyStats.games} + 1`,
+              wpmSum: sql`${dailyStats.wpmSum} + ${proposed(dailyStats.wpmSum)}`,
+              accuracySum: sql`${dailyStats.accuracySum} + ${proposed(dailyStats.accuracySum)}`,
+              bestWpm: greater(dailyStats.bestWpm),
+              nickname: newer(dailyStats.nickname),
+              userId: sql`COALESCE(${proposed(dailyStats.userId)}, ${dailyStats.userId})`,
+              lastPlayedAt: greater(dailyStats.lastPlayedAt),
+            },
+          }),
+    ),
+    endGame: statement(database, (db, a: { gameId: number; endedAt: Date; participants: number }) =>
+      db
+        .update(games)
+        .set({ endedAt: a.endedAt, participants: a.participants })
+        .where(and(eq(games.id, a.gameId), isNull(games.endedAt)))
+        .returning({ id: games.id }),
+    ),
+    countedResults: statement(database, (db, a: { gameId: number }) =>
+      db
+        .select({ playerKey: results.playerKey, medal: results.medal, userId: results.userId, at: results.createdAt })
+        .from(results)
+        .where(and(eq(results.gameId, a.gameId), eq(results.implausible, false))),
+    ),
+    setMedal: statement(database, (db, a: { gameId: number; playerKey: string; medal: Medal }) =>
+      db
+        .update(results)
+        .set({ medal: a.medal })
+        .where(and(eq(results.gameId, a.gameId), eq(results.playerKey, a.playerKey))),
+    ),
+    countMedal: {
+      gold: countMedal("goldMedals"),
+      silver: countMedal("silverMedals"),
+      bronze: countMedal("bronzeMedals"),
+    },
+  };
 }

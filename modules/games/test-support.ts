@@ -1,6 +1,12 @@
-import { users } from "../../db/core/schema";
+import { eq, sql } from "drizzle-orm";
+import * as coreSqlite from "../../db/core/schema";
+import * as corePg from "../../db/core/schema.pg";
+import type { PgDb } from "../../db/postgres";
+import { storeDb, tablesFor } from "../../db/store";
 import type { ModuleContext } from "../kernel/define-module";
 import type { ResultInput, StoredGameRef } from "./rules";
+import * as sqliteSchema from "./schema";
+import * as pgSchema from "./schema.pg";
 
 /** Test helpers for the games module: fixture games, results and members. */
 
@@ -48,9 +54,12 @@ export const guestResult = (
   ...figures,
 });
 
-/** A member row in the core users table (no password login needed for service tests). */
-export function insertMember(ctx: ModuleContext, username: string): number {
-  return ctx.db
+const usersOf = (ctx: ModuleContext) => tablesFor(ctx.database, coreSqlite, corePg).users;
+
+/** A member row in the core users table (no password login needed for service tests), on either engine. */
+export async function insertMember(ctx: ModuleContext, username: string): Promise<number> {
+  const users = usersOf(ctx);
+  const [row] = await storeDb(ctx.database)
     .insert(users)
     .values({
       username,
@@ -58,8 +67,33 @@ export function insertMember(ctx: ModuleContext, username: string): number {
       email: `${username.toLowerCase()}@example.com`,
       passwordHash: "x",
     })
-    .returning({ id: users.id })
-    .get().id;
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+/** Deletes a member row (as an account deletion would), on either engine. */
+export async function deleteMember(ctx: ModuleContext, userId: number) {
+  const users = usersOf(ctx);
+  await storeDb(ctx.database).delete(users).where(eq(users.id, userId));
+}
+
+/**
+ * Rows of a games table matching a condition written in SQL both engines read (`true`/`false` for booleans).
+ * Tests look at the stored rows this way, through the module's own database handle.
+ */
+export async function countRows(ctx: ModuleContext, table: string, where = "true"): Promise<number> {
+  const [row] = await storeDb(ctx.database)
+    .select({ n: sql<number>`cast(count(*) as integer)`.mapWith(Number) })
+    .from(sql.raw(table))
+    .where(sql.raw(where));
+  return row?.n ?? 0;
+}
+
+/** A stored game row, read through the engine's own table (times as Date on both engines). */
+export async function gameRow(ctx: ModuleContext, gameId: number) {
+  const { games } = tablesFor(ctx.database, sqliteSchema, pgSchema);
+  const [row] = await storeDb(ctx.database).select().from(games).where(eq(games.id, gameId));
+  return row;
 }
 
 /** Every event of that name emitted on the context's bus from now on. */
@@ -68,4 +102,34 @@ export function collect<K extends "games.result_recorded" | "games.game_finished
   const seen: any[] = [];
   ctx.events.on(event, (payload) => seen.push(payload));
   return seen;
+}
+
+/**
+ * Makes the database refuse to write this player's daily aggregate (a trigger, written per engine), so a test sees
+ * that a result and its aggregate are one unit of work; the answer removes it.
+ */
+export async function refuseAggregateOf(ctx: ModuleContext, playerKey: string): Promise<() => Promise<void>> {
+  const name = `refuse_aggregate_${playerKey.replace(/[^a-z0-9]/gi, "_")}`;
+  const database = ctx.database;
+  if (database.dialect === "pg") {
+    const db = database.db as PgDb;
+    await db.execute(
+      sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'aggregate refused (test)'; END $$`),
+    );
+    await db.execute(
+      sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON games_daily_stats FOR EACH ROW
+        WHEN (NEW.player_key = '${playerKey}') EXECUTE FUNCTION ${name}()`),
+    );
+    return async () => {
+      await db.execute(sql.raw(`DROP TRIGGER ${name} ON games_daily_stats`));
+      await db.execute(sql.raw(`DROP FUNCTION ${name}()`));
+    };
+  }
+  // bun:sqlite runs DDL synchronously; `exec` is its statement runner.
+  database.sqlite.exec(`CREATE TRIGGER ${name} BEFORE INSERT ON games_daily_stats
+    WHEN NEW.player_key = '${playerKey}' BEGIN SELECT RAISE(ABORT, 'aggregate refused (test)'); END`);
+  return async () => {
+    database.sqlite.exec(`DROP TRIGGER ${name}`);
+  };
 }

@@ -8,28 +8,34 @@ import * as service from "./service";
 export const runtimes = new Map<ModuleContext, RoomsRuntime>();
 
 /** Every room with live occupancy when this process runs the socket server, else as idle rows (the CLI). */
-export function listRooms(ctx: ModuleContext): RoomView[] {
+export async function listRooms(ctx: ModuleContext): Promise<RoomView[]> {
   const live = runtimes.get(ctx);
   if (live) return live.list();
-  return service.listRoomRows(ctx.db).map((row) => presentIdleRoom(row, DEFAULT_RACE_SETTINGS.countdownSeconds));
+  const rows = await service.listRoomRows(ctx.database);
+  return rows.map((row) => presentIdleRoom(row, DEFAULT_RACE_SETTINGS.countdownSeconds));
 }
 
-export function createRoom(ctx: ModuleContext, input: service.CreateRoomInput) {
-  const row = service.createRoom(ctx.db, input);
-  runtimes.get(ctx)?.invalidate();
+/** Creates a room; this process's live rooms know it when the answer comes. */
+export async function createRoom(ctx: ModuleContext, input: service.CreateRoomInput) {
+  const row = await service.createRoom(ctx.database, input);
+  await runtimes.get(ctx)?.invalidate();
   return row;
 }
 
-/** Adds sentences to a theme (or to the theme of a room given by id); returns what was inserted and skipped. */
-export function importSentences(
+/**
+ * Adds sentences to a theme (or to the theme of a room given by id); returns what was inserted and skipped. This
+ * process's rooms play them from their next round on (their pools are reloaded before the answer).
+ */
+export async function importSentences(
   ctx: ModuleContext,
   target: string | number,
   texts: readonly unknown[],
   source?: string,
 ) {
-  const counts = service.importSentences(ctx.db, target, texts, source);
-  runtimes.get(ctx)?.invalidate();
+  const counts = await service.importSentences(ctx.database, target, texts, source);
+  await runtimes.get(ctx)?.invalidate();
   return counts;
 }
 
-export const sentenceCounts = (ctx: ModuleContext) => service.sentenceCounts(ctx.db);
+/** Sentences per theme (themes in code point order). */
+export const sentenceCounts = (ctx: ModuleContext) => service.sentenceCounts(ctx.database);

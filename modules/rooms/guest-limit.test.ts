@@ -52,7 +52,7 @@ async function open(auth: Record<string, string>) {
   return client;
 }
 
-function newRoom() {
+async function newRoom() {
   rooms++;
   return createRoom(server.ctx, { name: `주소 제한 방 ${rooms}`, theme: "beginner", maxUsers: 20 });
 }
@@ -66,7 +66,7 @@ async function enter(client: Client, roomId: number, event = "join_anonymous") {
 
 describe("guests per address in one room", () => {
   test("the guest over the cap is refused with a Korean error; members, other tabs and other addresses fit", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const school = { test_ip: "203.0.113.7" };
     await enter(await open({ ...school, client_id: "classroom-guest-1" }), room.id);
     await enter(await open({ ...school, client_id: "classroom-guest-2" }), room.id);
@@ -84,12 +84,12 @@ describe("guests per address in one room", () => {
     await enter(await open({ ...school, client_id: "classroom-guest-1" }), room.id);
     // A guest from elsewhere fits, and the refused guest fits in another room.
     await enter(await open({ test_ip: "198.51.100.20", client_id: "home-guest-00001" }), room.id);
-    await enter(third, newRoom().id);
+    await enter(third, (await newRoom()).id);
     expect(await roomInfo(room.id)).toMatchObject({ user_count: 1, anonymous_count: 3 });
   });
 
   test("a place freed by a guest who left can be taken by another guest from the same address", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const school = { test_ip: "203.0.113.8" };
     const first = await open({ ...school, client_id: "leaving-guest-01" });
     await enter(first, room.id);

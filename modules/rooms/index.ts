@@ -3,6 +3,7 @@ import { defineModule } from "../kernel/define-module";
 import { runtimes } from "./api";
 import "./events";
 import { migrations } from "./migrations";
+import { migrations as pgMigrations } from "./migrations-pg";
 import { roomsRoutes } from "./routes";
 import { RoomsRuntime } from "./runtime";
 import { seedRoomsAndSentences } from "./service";
@@ -16,9 +17,10 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
     name: "rooms",
     dependsOn: ["accounts", "games"],
     migrations,
+    pgMigrations,
     routes: (ctx) => roomsRoutes(ctx, () => runtimes.get(ctx)),
-    seed(ctx) {
-      const counts = seedRoomsAndSentences(ctx.db);
+    async seed(ctx) {
+      const counts = await seedRoomsAndSentences(ctx.database);
       const inserted = counts.reduce((sum, c) => sum + c.inserted, 0);
       if (inserted > 0) ctx.log.info("rooms seeded", { sentences_inserted: inserted });
     },

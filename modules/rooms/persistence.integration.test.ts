@@ -11,7 +11,15 @@ import { FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
 import { keystrokes } from "../kernel/typing";
 import { createRoom, type GameFinishedEvent, importSentences } from ".";
-import { type Client, closeAndWait, member, openClient } from "./test-support";
+import {
+  type Client,
+  closeAndWait,
+  member,
+  openClient,
+  refuseFinishes,
+  storedGames,
+  storedResults,
+} from "./test-support";
 
 /**
  * Results on the game platform, through a real server, real SQLite and real socket.io clients on a FakeClock:
@@ -47,9 +55,9 @@ async function open(auth: Record<string, string>) {
 }
 
 /** A fresh room whose only sentence is SENTENCE. */
-function newRoom() {
+async function newRoom() {
   roomCounter++;
-  importSentences(server.ctx, `persist${roomCounter}`, [SENTENCE]);
+  await importSentences(server.ctx, `persist${roomCounter}`, [SENTENCE]);
   return createRoom(server.ctx, { name: `저장 시험 방 ${roomCounter}`, theme: `persist${roomCounter}` });
 }
 
@@ -74,14 +82,11 @@ const submission = (roomId: number, sentenceId: number, text = SENTENCE) => ({
   typed_text: text,
 });
 const drained = () => sharedScheduler(server.ctx).drain();
-// biome-ignore lint/suspicious/noExplicitAny: raw rows of the test's own queries
-const rows = (query: string, ...params: (string | number)[]): any[] => server.ctx.sqlite.query(query).all(...params);
-const gameRows = (roomId: number) =>
-  rows("SELECT round, ended_at, participants FROM games_games WHERE source_id = ? ORDER BY round", String(roomId));
+const gameRows = (roomId: number) => storedGames(server.ctx, roomId);
 
 describe("results are stored as they are accepted", () => {
   test("an acknowledged result is in the games module before the game ends; the finish adds medals", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const alice = await member(server, "먼저");
     const bob = await member(server, "나중");
     const a = await open({ token: alice.token });
@@ -99,7 +104,7 @@ describe("results are stored as they are accepted", () => {
     expect(await resultsOfUser(server.ctx, alice.id)).toEqual([
       expect.objectContaining({ mode: "sentence_race", sourceName: room.name, position: 1, medal: null }),
     ]);
-    expect(gameRows(room.id)).toEqual([{ round: 1, ended_at: null, participants: 0 }]);
+    expect(await gameRows(room.id)).toEqual([{ round: 1, ended: 0, participants: 0 }]);
     expect(await countGames(server.ctx)).toBe(games);
     const own = await server.api("GET", `/api/games/results/user/${alice.id}`, { token: alice.token });
     expect(own.body).toEqual([expect.objectContaining({ room_name: room.name, mode: "sentence_race", medal: null })]);
@@ -114,7 +119,7 @@ describe("results are stored as they are accepted", () => {
     offRooms();
     offGames();
     expect(results.results.map((r: { rewards: { medal: string } }) => r.rewards.medal)).toEqual(["gold", "silver"]);
-    expect(gameRows(room.id)).toEqual([{ round: 1, ended_at: expect.any(Number), participants: 2 }]);
+    expect(await gameRows(room.id)).toEqual([{ round: 1, ended: 1, participants: 2 }]);
     expect(await countGames(server.ctx)).toBe(games + 1);
     expect(await resultsOfUser(server.ctx, bob.id)).toEqual([
       expect.objectContaining({ position: 2, medal: "silver" }),
@@ -125,7 +130,7 @@ describe("results are stored as they are accepted", () => {
   });
 
   test("an implausible attempt is kept for the record, flagged, and never counted", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const cheat = await member(server, "빠름");
     const c = await open({ token: cheat.token });
     await join(c, room.id);
@@ -135,15 +140,15 @@ describe("results are stored as they are accepted", () => {
     expect(await c.next("error")).toMatchObject({ code: "implausible" });
     expect((await c.next("game:results")).results).toEqual([]);
     await drained();
-    expect(
-      rows("SELECT nickname, implausible, position FROM games_results WHERE player_key = ?", `u_${cheat.id}`),
-    ).toEqual([{ nickname: cheat.username, implausible: 1, position: null }]);
+    expect(await storedResults(server.ctx, [`u_${cheat.id}`])).toEqual([
+      { playerKey: `u_${cheat.id}`, nickname: cheat.username, implausible: 1, position: null },
+    ]);
     expect(await resultsOfUser(server.ctx, cheat.id)).toEqual([]);
-    expect(gameRows(room.id)).toEqual([{ round: 1, ended_at: expect.any(Number), participants: 0 }]);
+    expect(await gameRows(room.id)).toEqual([{ round: 1, ended: 1, participants: 0 }]);
   });
 
   test("a game nobody answered is not stored", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "persist-idle-guest" });
     g.emit("join_anonymous", { room_id: room.id });
     await g.next("room:joined:anonymous");
@@ -151,11 +156,11 @@ describe("results are stored as they are accepted", () => {
     clock.advance(state.game_duration * 1000);
     expect((await g.next("game:results")).results).toEqual([]);
     await drained();
-    expect(gameRows(room.id)).toEqual([]);
+    expect(await gameRows(room.id)).toEqual([]);
   });
 
   test("a room continues the round numbering stored for it (a restart never reuses a round)", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const earlier = { mode: "sentence_race" as const, sourceId: String(room.id), sourceName: room.name };
     const startedAt = clock.now() - 60_000;
     for (const round of [1, 2, 3]) {
@@ -180,26 +185,26 @@ describe("results are stored as they are accepted", () => {
     a.emit("game:submission", submission(room.id, state.sentence.id));
     await a.next("game:results");
     await drained();
-    expect(gameRows(room.id).map((g) => g.round)).toEqual([1, 2, 3, 4]);
+    expect((await gameRows(room.id)).map((g) => g.round)).toEqual([1, 2, 3, 4]);
     expect(await resultsOfUser(server.ctx, u.id)).toEqual([expect.objectContaining({ position: 1 })]);
   });
 });
 
 describe("when the finish cannot be stored", () => {
   test("the results still go out, without rewards; nobody is paid and no stats update is sent", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const alice = await member(server, "실패");
     const a = await open({ token: alice.token });
     await join(a, room.id);
-    server.ctx.sqlite.run(`CREATE TRIGGER refuse_finish_${room.id} BEFORE UPDATE OF ended_at ON games_games
-      WHEN NEW.source_id = '${room.id}' BEGIN SELECT RAISE(ABORT, 'finish refused (test)'); END`);
+    const allowFinishes = await refuseFinishes(server.ctx, room.id);
     try {
       const state = await runToSentence([a]);
       clock.advance(typingMs);
       a.emit("game:submission", submission(room.id, state.sentence.id));
       await a.next("game:personal_feedback");
-      // The finish write is retried with backoff on the server's clock, then given up.
-      for (let i = 0; i < 20 && a.all("game:results").length === 0; i++) {
+      // The finish write is retried with backoff on the server's clock, then given up. Each try is a real write
+      // (a round trip to PostgreSQL takes a while): time moves on only once the queue has had its turn.
+      for (let i = 0; i < 200 && a.all("game:results").length === 0; i++) {
         await letQueuedWritesRun();
         clock.advance(1_000);
       }
@@ -212,7 +217,7 @@ describe("when the finish cannot be stored", () => {
       // The acknowledged result itself was stored before the finish failed.
       expect(await resultsOfUser(server.ctx, alice.id)).toEqual([expect.objectContaining({ position: 1 })]);
     } finally {
-      server.ctx.sqlite.run(`DROP TRIGGER refuse_finish_${room.id}`);
+      await allowFinishes();
     }
   });
 });
@@ -221,9 +226,10 @@ describe("stopping a server (tests stop theirs the same way)", () => {
   test("stop() finishes the game in play and stores it before the modules stop", async () => {
     const own = await startTestServer({ clock: new FakeClock(Date.now()) });
     const ownClock = own.ctx.clock as FakeClock;
+    let stopped = false;
     try {
-      importSentences(own.ctx, "stopping", [SENTENCE]);
-      const room = createRoom(own.ctx, { name: "멈춤 시험 방", theme: "stopping" });
+      await importSentences(own.ctx, "stopping", [SENTENCE]);
+      const room = await createRoom(own.ctx, { name: "멈춤 시험 방", theme: "stopping" });
       const { token, id } = await own.createUser("멈춤선수", { email: "stopping@example.com" });
       const a = await openClient(own, { token });
       const g = await openClient(own, { client_id: "stopping-guest-01" });
@@ -242,6 +248,7 @@ describe("stopping a server (tests stop theirs the same way)", () => {
       const announced: GameFinishedEvent[] = [];
       own.ctx.events.on("rooms.game_finished", (e) => announced.push(e));
       await own.stop();
+      stopped = true;
       expect(stored).toEqual([
         expect.objectContaining({ mode: "sentence_race", sourceId: String(room.id), participants: 1 }),
       ]);
@@ -252,12 +259,17 @@ describe("stopping a server (tests stop theirs the same way)", () => {
       a.close();
       g.close();
     } finally {
-      await own.stop();
+      // Once only: stopping a test server also drops its database.
+      if (!stopped) await own.stop();
     }
   });
 });
 
-/** Lets the write queue run what it can without waiting for a retry delay (those wait on the FakeClock). */
+/**
+ * Lets the write queue run what it can without waiting for a retry delay (those wait on the FakeClock): a few turns
+ * of the event loop, and a short real pause for a database on the other side of a socket.
+ */
 async function letQueuedWritesRun() {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  await Bun.sleep(10);
 }

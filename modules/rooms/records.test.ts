@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/core/schema";
 import { createTestContext } from "../../db/testing";
+import { accountsApi } from "../accounts";
 import { countGames, lastRound, resultsOfUser } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameRef } from "../kernel/game-mode";
 import { finishRaceGame, recordRaceResult } from "./records";
 import { computeRewards } from "./rewards";
 import type { FinishedGame, RaceResult, StandingEntry } from "./sentence-race";
+import { insertMember, storedResults } from "./test-support";
 
 /** The sentence race's writes (records.ts) on a real database: idempotent, so the write queue may retry them. */
 let ctx: ModuleContext;
-let cleanup: () => void;
+let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   ({ ctx, cleanup } = await createTestContext());
@@ -19,19 +19,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 let counter = 0;
-function member() {
-  counter++;
-  return ctx.db
-    .insert(users)
-    .values({
-      username: `기록${counter}`,
-      usernameKey: `기록${counter}`,
-      email: `records-${counter}@example.com`,
-      passwordHash: "not-a-hash",
-    })
-    .returning({ id: users.id })
-    .get().id;
-}
+const member = () => insertMember(ctx, `기록${++counter}`);
 
 const at = Date.UTC(2026, 10, 21, 5);
 const ref = (round: number): GameRef => ({
@@ -81,8 +69,8 @@ function finishedGame(results: RaceResult[]): FinishedGame {
 
 describe("the race's writes", () => {
   test("a finish written twice closes the game once, grants its medals once and pays each member once", async () => {
-    const a = member();
-    const b = member();
+    const a = await member();
+    const b = await member();
     const results = [
       result({ playerId: `u:${a}`, sessionId: `u_${a}`, userId: a, name: "가", position: 1 }),
       result({ position: 2 }),
@@ -99,9 +87,9 @@ describe("the race's writes", () => {
     expect(await countGames(ctx)).toBe(games + 1);
     expect(first.figures.get(a)).toMatchObject({ coins: 30, gold_medals: 1, win_streak: 1, games_played: 1 });
     expect(again.figures.get(a)).toMatchObject({ coins: 30, gold_medals: 1, games_played: 1, already_granted: true });
-    const row = (id: number) => ctx.db.select().from(users).where(eq(users.id, id)).get()!;
-    expect(row(a)).toMatchObject({ coins: 30, goldMedals: 1, gamesPlayed: 1 });
-    expect(row(b)).toMatchObject({ coins: 5, goldMedals: 0, gamesPlayed: 1 });
+    const row = (id: number) => accountsApi(ctx).service.findById(id);
+    expect(await row(a)).toMatchObject({ coins: 30, goldMedals: 1, gamesPlayed: 1 });
+    expect(await row(b)).toMatchObject({ coins: 5, goldMedals: 0, gamesPlayed: 1 });
     const records = await resultsOfUser(ctx, a);
     expect(records).toEqual([
       expect.objectContaining({ gameId: first.gameId, mode: "sentence_race", position: 1, medal: "gold" }),
@@ -110,7 +98,7 @@ describe("the race's writes", () => {
   });
 
   test("a lone player's game gets no medal; the result keeps its place", async () => {
-    const a = member();
+    const a = await member();
     const lone = result({ playerId: `u:${a}`, sessionId: `u_${a}`, userId: a, name: "혼자", position: 1 });
     await recordRaceResult(ctx, ref(2), lone);
     const finished = await finishRaceGame(ctx, ref(2), finishedGame([lone]));
@@ -119,18 +107,16 @@ describe("the race's writes", () => {
   });
 
   test("a result recorded twice is stored once; an implausible attempt is kept but never counted", async () => {
-    const a = member();
+    const a = await member();
     const accepted = result({ playerId: `u:${a}`, sessionId: `u_${a}`, userId: a, name: "두번" });
     expect(await recordRaceResult(ctx, ref(3), accepted)).toMatchObject({ recorded: true });
     expect(await recordRaceResult(ctx, ref(3), accepted)).toMatchObject({ recorded: false });
     const cheat = result({ sessionId: "g_cheatcheat01", wpm: 9_000, position: null });
     expect(await recordRaceResult(ctx, ref(3), cheat, true)).toMatchObject({ recorded: true });
-    const stored = ctx.sqlite
-      .query("SELECT player_key, implausible, position FROM games_results WHERE player_key IN (?, ?)")
-      .all(`u_${a}`, "g_cheatcheat01");
-    expect(stored).toEqual([
-      { player_key: `u_${a}`, implausible: 0, position: 1 },
-      { player_key: "g_cheatcheat01", implausible: 1, position: null },
+    const stored = await storedResults(ctx, [`u_${a}`, "g_cheatcheat01"]);
+    expect(stored.map(({ nickname: _, ...row }) => row)).toEqual([
+      { playerKey: `u_${a}`, implausible: 0, position: 1 },
+      { playerKey: "g_cheatcheat01", implausible: 1, position: null },
     ]);
   });
 });

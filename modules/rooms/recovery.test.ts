@@ -79,7 +79,7 @@ async function guest(clientId: string) {
   return client;
 }
 
-function newRoom() {
+async function newRoom() {
   roomCounter++;
   return createRoom(server.ctx, { name: `복구 시험 방 ${roomCounter}`, theme: "beginner" });
 }
@@ -101,8 +101,8 @@ const failuresOf = (roomId: number) =>
 
 describe("a failing step of one room", () => {
   test("a game step that throws resets that room to waiting; its players stay; other rooms keep running", async () => {
-    const broken = newRoom();
-    const healthy = newRoom();
+    const broken = await newRoom();
+    const healthy = await newRoom();
     const a = await guest("recover-guest-a1");
     const b = await guest("recover-guest-b1");
     await enterFirst(a, broken.id);
@@ -125,7 +125,7 @@ describe("a failing step of one room", () => {
   });
 
   test("a reconnect grace period that ends in a failure leaves the room consistent", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const stays = await guest("recover-guest-s1");
     const drops = await guest("recover-guest-d1");
     await enterFirst(stays, room.id);
@@ -145,8 +145,8 @@ describe("a failing step of one room", () => {
   });
 
   test("a room whose view cannot be built does not stop the lobby's list updates of the others", async () => {
-    const broken = newRoom();
-    const healthy = newRoom();
+    const broken = await newRoom();
+    const healthy = await newRoom();
     const lobby = await guest("recover-viewer-1");
     const a = await guest("recover-guest-a2");
     const b = await guest("recover-guest-b2");

@@ -24,6 +24,7 @@ import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
 export interface PresenterEnv {
   ctx: ModuleContext;
   settings: RoomsSettings;
+  /** The theme's sentences as loaded, at once (never waits for the database; a stale pool reloads meanwhile). */
   pool(theme: string): Sentence[];
   /** The lobby's coalesced room:list_update should carry this room. */
   roomChanged(roomId: number): void;
@@ -360,9 +361,14 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
 
   // --- the loop -----------------------------------------------------------------------------------------------
 
-  /** Before each countdown step: the sentence pool as it is now (the CLI may have imported sentences). */
+  /**
+   * Before each step: the sentence pool as loaded now (the CLI may have imported sentences), given to the race
+   * during the countdown. Asked before every step, so a stale pool starts reloading (in the background, the step
+   * does not wait) when the countdown begins and is in place when the sentence is drawn.
+   */
   beforeTick(_host: RoomGame, state: RaceState): RaceState {
-    return state.status === "countdown" ? withPool(state, this.env.pool(this.room.theme)) : state;
+    const pool = this.env.pool(this.room.theme);
+    return state.status === "countdown" ? withPool(state, pool) : state;
   }
 
   /**

@@ -3,8 +3,10 @@ import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { guestNickname } from "../accounts";
 import { FakeClock } from "../kernel/clock";
 import { keystrokes, scoreTyping } from "../kernel/typing";
-import { createRoom, type GameFinishedEvent, importSentences } from ".";
+import { createRoom, DEFAULT_ROOMS_SETTINGS, type GameFinishedEvent, importSentences } from ".";
+import { runtimes } from "./api";
 import { computeRewards } from "./rewards";
+import { importSentences as addSentencesElsewhere } from "./service";
 import { type Client, closeAndWait, member, openClient } from "./test-support";
 
 /**
@@ -38,7 +40,7 @@ async function open(auth: Record<string, string>) {
 }
 
 /** A fresh room per test so tests never see each other's players. */
-function newRoom(maxUsers = 20) {
+async function newRoom(maxUsers = 20) {
   roomCounter++;
   return createRoom(server.ctx, { name: `시험 방 ${roomCounter}`, theme: "beginner", maxUsers });
 }
@@ -63,7 +65,7 @@ async function runToSentence(players: Client[]) {
 
 describe("a whole game: two members and a guest", () => {
   test("join, countdown, sentence, three submissions, ordered results, rewards stored and announced", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const alice = await member(server, "앨리스");
     const bob = await member(server, "밥");
     const finished: GameFinishedEvent[] = [];
@@ -219,7 +221,7 @@ describe("a whole game: two members and a guest", () => {
 
 describe("submissions", () => {
   test("early and duplicate submissions answer error; the game ends when time runs out", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const u = await member(server);
     const a = await open({ token: u.token });
     await join(a, room.id);
@@ -238,7 +240,7 @@ describe("submissions", () => {
   });
 
   test("a game nobody answers ends after game_duration with no results", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "idle-guest-0001" });
     await join(g, room.id, "join_anonymous");
     const state = await runToSentence([g]);
@@ -248,7 +250,7 @@ describe("submissions", () => {
   });
 
   test("an implausibly fast answer is rejected and does not count", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "fast-guest-0001" });
     await join(g, room.id, "join_anonymous");
     const state = await runToSentence([g]);
@@ -264,10 +266,10 @@ describe("game integrity", () => {
   const PROVERB = "천 리 길도 한 걸음부터 시작한다"; // 18 characters
   let theme = 0;
   /** A room whose only sentence is PROVERB. */
-  function proverbRoom() {
+  async function proverbRoom() {
     theme++;
-    const room = createRoom(server.ctx, { name: `속담 시험 방 ${theme}`, theme: `integrity${theme}` });
-    importSentences(server.ctx, `integrity${theme}`, [PROVERB]);
+    const room = await createRoom(server.ctx, { name: `속담 시험 방 ${theme}`, theme: `integrity${theme}` });
+    await importSentences(server.ctx, `integrity${theme}`, [PROVERB]);
     return room;
   }
   const submission = (roomId: number, sentenceId: number, text: string) => ({
@@ -277,7 +279,7 @@ describe("game integrity", () => {
   });
 
   test("the first 80 % of the sentence sent early gets a result but no position; the whole sentence wins", async () => {
-    const room = proverbRoom();
+    const room = await proverbRoom();
     const alice = await member(server, "앞부분");
     const bob = await member(server, "끝까지");
     const a = await open({ token: alice.token });
@@ -307,7 +309,7 @@ describe("game integrity", () => {
   });
 
   test("a player alone gets the participation reward; the results show it", async () => {
-    const room = proverbRoom();
+    const room = await proverbRoom();
     const solo = await member(server, "혼자");
     const a = await open({ token: solo.token });
     await join(a, room.id);
@@ -331,7 +333,7 @@ describe("game integrity", () => {
   });
 
   test("a chat line far from the sentence sent as the answer is posted as chat and keeps the attempt", async () => {
-    const room = proverbRoom();
+    const room = await proverbRoom();
     const u = await member(server, "수다");
     const a = await open({ token: u.token });
     const g = await open({ client_id: "chatty-guest-0001" });
@@ -355,9 +357,35 @@ describe("game integrity", () => {
   });
 });
 
+describe("sentence pools", () => {
+  test("sentences another process adds are played once the pool is stale: reloaded when the countdown starts", async () => {
+    const theme = "pooltheme";
+    const [first, second] = ["처음부터 있던 문장입니다.", "나중에 들어온 문장입니다."];
+    await importSentences(server.ctx, theme, [first]);
+    const room = await createRoom(server.ctx, { name: "문장 풀 시험 방", theme });
+    const g = await open({ client_id: "pool-guest-00001" });
+    await join(g, room.id, "join_anonymous");
+    expect((await runToSentence([g])).sentence.text).toBe(first);
+    g.emit("leave_room", { room_id: room.id });
+    await g.next("room:left");
+
+    // Another process (the CLI) adds a sentence to the theme: this server's rooms are not told.
+    await addSentencesElsewhere(server.ctx.database, theme, [second], "cli");
+    clock.advance(DEFAULT_ROOMS_SETTINGS.cacheMs); // the pool this server holds is stale now
+    await join(g, room.id, "join_anonymous");
+    clock.advance(5_000);
+    await g.next("game:state", (s) => s.status === "countdown");
+    // The countdown's first step started the reload without waiting for it; it is in before the sentence is drawn.
+    await runtimes.get(server.ctx)!.settled();
+    for (let i = 0; i < 3; i++) clock.advance(1_000);
+    const state = await g.next("game:state", (s) => s.status === "in_progress");
+    expect(state.sentence.text).toBe(second); // the first one was just played, so the new one comes next
+  });
+});
+
 describe("game records (GET /api/games/results/user/{userId})", () => {
   test("one's own records, anyone's for administrators; 401 anonymous, 403 others, with Korean details", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const owner = await member(server, "기록주인");
     const other = await member(server, "남의기록");
     const admin = await server.createUser(`기록관리${roomCounter}`, {
@@ -392,7 +420,7 @@ describe("game records (GET /api/games/results/user/{userId})", () => {
 
 describe("account changes", () => {
   test("an administrator's rename reaches the room: its users list, the next chat line and the results", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const renamed = await member(server, "옛이름");
     const admin = await server.createUser(`관리자${roomCounter}`, {
       admin: true,
@@ -434,7 +462,7 @@ describe("account changes", () => {
 
 describe("chat", () => {
   test("messages reach the room; empty ones are ignored; over 200 characters is refused", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const u = await member(server);
     const a = await open({ token: u.token });
     const g = await open({ client_id: "chat-guest-0001" });
@@ -458,7 +486,7 @@ describe("chat", () => {
   });
 
   test("more than 5 messages in 3 s is the rate limit; it lifts after the window", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "spam-guest-0001" });
     await join(g, room.id, "join_anonymous");
     for (let i = 1; i <= 6; i++) g.emit("chat_message", { room_id: room.id, message: `메시지 ${i}` });
@@ -474,7 +502,7 @@ describe("chat", () => {
 
 describe("limits and bad input", () => {
   test("a full room refuses a join (guests count) and nothing changes", async () => {
-    const room = newRoom(2);
+    const room = await newRoom(2);
     const u = await member(server);
     const a = await open({ token: u.token });
     const g = await open({ client_id: "full-guest-0001" });
@@ -491,7 +519,7 @@ describe("limits and bad input", () => {
   });
 
   test("bad payloads answer error and change nothing", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "bad-guest-00001" });
     const huge = "가".repeat(10_000);
     const cases: [string, unknown][] = [
@@ -528,7 +556,7 @@ describe("limits and bad input", () => {
   });
 
   test("identity comes from the handshake, never from the payload", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const victim = await member(server);
     const g = await open({ client_id: "imposter-guest-01" });
     g.emit("join_room", { room_id: room.id, user_id: victim.id, username: victim.username });
@@ -540,7 +568,7 @@ describe("limits and bad input", () => {
 
 describe("membership", () => {
   test("leave_room and disconnect clean up the lists; the leaver gets room:left and a fresh list", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const u = await member(server);
     const a = await open({ token: u.token });
     const g = await open({ client_id: "leave-guest-0001" });
@@ -565,7 +593,7 @@ describe("membership", () => {
   });
 
   test("a reconnect within the grace period keeps the player's place and result in the game", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const u = await member(server);
     const other = await member(server);
     const a = await open({ token: u.token });
@@ -589,8 +617,8 @@ describe("membership", () => {
   });
 
   test("a socket is in one room at a time", async () => {
-    const first = newRoom();
-    const second = newRoom();
+    const first = await newRoom();
+    const second = await newRoom();
     const g = await open({ client_id: "hopper-guest-01" });
     await join(g, first.id, "join_anonymous");
     await join(g, second.id, "join_anonymous");
@@ -602,7 +630,7 @@ describe("membership", () => {
   });
 
   test("the full room:list comes when asked (get_rooms), not with every connection", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const viewer = await open({ client_id: "list-viewer-01" });
     expect(viewer.all("room:list")).toEqual([]);
     viewer.emit("get_rooms");
@@ -616,7 +644,7 @@ describe("membership", () => {
   });
 
   test("the lobby gets coalesced room:list_update; players in a room do not", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const lobby = await open({ client_id: "lobby-viewer-01" });
     const p1 = await open({ client_id: "lobby-player-01" });
     const p2 = await open({ client_id: "lobby-player-02" });
@@ -634,7 +662,7 @@ describe("membership", () => {
   });
 
   test("GET /api/rooms lists every Room field live", async () => {
-    const room = newRoom();
+    const room = await newRoom();
     const g = await open({ client_id: "list-guest-0001" });
     await join(g, room.id, "join_anonymous");
     for (const path of ["/api/rooms", "/api/rooms/"]) {

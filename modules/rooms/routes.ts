@@ -11,11 +11,15 @@ import { findRoomRow, listRoomRows, ROOM_NOT_FOUND } from "./service";
 function roomReader(ctx: ModuleContext, runtime: () => RoomsRuntime | undefined) {
   const idle = DEFAULT_RACE_SETTINGS.countdownSeconds;
   return {
-    list: () => runtime()?.list() ?? listRoomRows(ctx.db).map((row) => presentIdleRoom(row, idle)),
-    get(id: number) {
+    async list() {
       const live = runtime();
-      if (live) return live.present(id);
-      const row = findRoomRow(ctx.db, id);
+      if (live) return live.list();
+      return (await listRoomRows(ctx.database)).map((row) => presentIdleRoom(row, idle));
+    },
+    async get(id: number) {
+      const live = runtime();
+      if (live) return live.room(id);
+      const row = await findRoomRow(ctx.database, id);
       return row ? presentIdleRoom(row, idle) : null;
     },
   };
@@ -33,9 +37,9 @@ export function roomsRoutes(ctx: ModuleContext, runtime: () => RoomsRuntime | un
     })
     .get(
       "/:id",
-      ({ params }) => {
+      async ({ params }) => {
         const id = /^[1-9][0-9]{0,9}$/.test(params.id) ? Number(params.id) : 0;
-        const room = id ? rooms.get(id) : null;
+        const room = id ? await rooms.get(id) : null;
         if (!room) throw notFound(ROOM_NOT_FOUND, "room_not_found");
         return room;
       },

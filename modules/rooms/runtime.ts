@@ -6,6 +6,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
 import { type GameEmitter, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
+import { CachedRead } from "./cached-read";
 import { playerIdOf, roomOfSocket } from "./members";
 import { type HostEnv, RoomHost } from "./room-host";
 import { presentIdleRoom, type RoomView } from "./room-view";
@@ -21,18 +22,22 @@ export const LOBBY = "lobby";
  * All rooms of one server: hosts created on first use (each a game on the process's one shared scheduler), the
  * lobby's coalesced room:list_update, and cached reads (room rows, sentence pools) so a busy server does not query
  * them on every join or game.
+ *
+ * The database is asynchronous (either engine), a game step never is: a host is opened only once its round number
+ * and its sentence pool are loaded, and a step reads the pool as loaded (`pool`), while a stale pool is reloaded
+ * in the background for the next round. The mode's transitions never wait for the database.
  */
 export class RoomsRuntime implements HostEnv {
   readonly emitter: GameEmitter;
   private readonly hosts = new Map<number, RoomHost>();
-  /** Hosts being created (their round numbering is read from the games module first). */
+  /** Hosts being created (their round numbering and sentence pool are read first). */
   private readonly opening = new Map<number, Promise<RoomHost>>();
   private readonly dirty = new Set<number>();
   private flushTimer: TimerHandle | null = null;
-  private rowsCache: { at: number; rows: RoomRow[] } | null = null;
+  private readonly rows: CachedRead<RoomRow[]>;
   /** The whole list, rebuilt only after a change: every connecting socket gets it (room:list). */
   private listCache: { at: number; rooms: RoomView[] } | null = null;
-  private readonly pools = new Map<string, { at: number; pool: Sentence[] }>();
+  private readonly pools = new Map<string, CachedRead<Sentence[]>>();
   /** Players inside a reconnect grace period → the room keeping their place. */
   private readonly graces = new Map<string, number>();
   private stopped = false;
@@ -44,6 +49,7 @@ export class RoomsRuntime implements HostEnv {
     readonly settings: RoomsSettings,
   ) {
     this.emitter = socketIoEmitter(io);
+    this.rows = this.cachedRead(() => listRoomRows(ctx.database));
     // An administrator's rename (or any account change) reaches the rooms the member is in.
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
   }
@@ -57,18 +63,41 @@ export class RoomsRuntime implements HostEnv {
     }
   }
 
-  // --- HostEnv -------------------------------------------------------------------------------------------------
+  private cachedRead<T>(read: () => Promise<T>) {
+    return new CachedRead(read, () => this.ctx.clock.now(), this.settings.cacheMs);
+  }
 
-  pool(theme: string): Sentence[] {
-    const now = this.ctx.clock.now();
-    const cached = this.pools.get(theme);
-    if (cached && now - cached.at < this.settings.cacheMs && cached.pool.length > 0) return cached.pool;
-    let pool = loadSentencePool(this.ctx.db, theme);
-    // A theme without sentences borrows from every theme rather than leaving its room idle.
-    if (pool.length === 0)
-      pool = this.rows().flatMap((r) => (r.theme === theme ? [] : loadSentencePool(this.ctx.db, r.theme)));
-    this.pools.set(theme, { at: now, pool });
+  // --- sentence pools ------------------------------------------------------------------------------------------
+
+  private poolOf(theme: string): CachedRead<Sentence[]> {
+    let pool = this.pools.get(theme);
+    if (!pool) {
+      pool = this.cachedRead(() => this.readPool(theme));
+      this.pools.set(theme, pool);
+    }
     return pool;
+  }
+
+  /**
+   * The theme's sentences as loaded, at once (HostEnv: a game step reads it and never waits). When the pool is
+   * stale or empty a reload starts in the background; the room's next countdown step picks it up (the presenter
+   * asks before every step, so a reload started when the countdown begins is in place when the sentence is drawn).
+   */
+  pool(theme: string): Sentence[] {
+    const pool = this.poolOf(theme);
+    if (!pool.fresh || pool.current?.length === 0) {
+      pool.load().catch((error) => this.ctx.log.error("sentence pool reload failed", { theme, error: String(error) }));
+    }
+    return pool.current ?? [];
+  }
+
+  private async readPool(theme: string): Promise<Sentence[]> {
+    const pool = await loadSentencePool(this.ctx.database, theme);
+    if (pool.length > 0) return pool;
+    // A theme without sentences borrows from every theme rather than leaving its room idle.
+    const others = new Set((await this.rows.value()).filter((r) => r.theme !== theme).map((r) => r.theme));
+    const borrowed = await Promise.all([...others].map((other) => loadSentencePool(this.ctx.database, other)));
+    return borrowed.flat();
   }
 
   roomChanged(roomId: number) {
@@ -93,68 +122,88 @@ export class RoomsRuntime implements HostEnv {
 
   // --- rooms ---------------------------------------------------------------------------------------------------
 
-  private rows(): RoomRow[] {
-    const now = this.ctx.clock.now();
-    if (!this.rowsCache || now - this.rowsCache.at >= this.settings.cacheMs) {
-      this.rowsCache = { at: now, rows: listRoomRows(this.ctx.db) };
-    }
-    return this.rowsCache.rows;
-  }
-
-  /** Forget cached rows and pools (after a room is created or sentences are imported in this process). */
-  invalidate() {
-    this.rowsCache = null;
+  /**
+   * Forget cached rows and reload the pools this process uses (after a room is created or sentences are imported
+   * in this process): resolves once the rooms play from the new pools.
+   */
+  async invalidate() {
+    this.rows.forget();
     this.listCache = null;
-    this.pools.clear();
+    for (const pool of this.pools.values()) pool.forget();
+    try {
+      await Promise.all([...this.pools.values()].map((pool) => pool.load()));
+    } catch (error) {
+      // The change itself is stored; the rooms reload their pools before a later round.
+      this.ctx.log.error("sentence pools reload failed", { error: String(error) });
+    }
   }
 
-  private findRow(roomId: number): RoomRow | undefined {
-    const row = this.rows().find((r) => r.id === roomId);
+  /** Resolves once no read of rooms or sentence pools is running (tests: a reload a step started is in place). */
+  async settled() {
+    await Promise.all([this.rows.settled(), ...[...this.pools.values()].map((pool) => pool.settled())]);
+  }
+
+  private async findRow(roomId: number): Promise<RoomRow | undefined> {
+    const row = (await this.rows.value()).find((r) => r.id === roomId);
     if (row) return row;
-    this.rowsCache = null; // created by the CLI since the last read?
-    return this.rows().find((r) => r.id === roomId);
+    this.rows.forget(); // created by the CLI since the last read?
+    return (await this.rows.value()).find((r) => r.id === roomId);
   }
 
   /**
    * The room's host, created on first use. Its rounds continue the numbering stored in the games module (a
-   * restart must not reuse a round number), which is an asynchronous read: the first join of a room waits for it,
-   * every later one finds the host at once. An unknown room throws at once.
+   * restart must not reuse a round number) and its first round needs its sentence pool: both are asynchronous
+   * reads, so the first join of a room waits for them, every later one finds the host at once. An unknown room
+   * is refused (`room_not_found`).
    */
   host(roomId: number): RoomHost | Promise<RoomHost> {
     const existing = this.hosts.get(roomId) ?? this.opening.get(roomId);
     if (existing) return existing;
-    const row = this.findRow(roomId);
-    if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
-    const opening = lastRound(this.ctx, this.settings.mode.id, String(roomId))
-      .then((round) => {
-        const host = new RoomHost(row, this, round);
-        this.hosts.set(roomId, host);
-        if (this.stopped) host.stop();
-        return host;
-      })
-      .finally(() => this.opening.delete(roomId));
+    const opening = this.open(roomId).finally(() => this.opening.delete(roomId));
     this.opening.set(roomId, opening);
     return opening;
+  }
+
+  private async open(roomId: number): Promise<RoomHost> {
+    const row = await this.findRow(roomId);
+    if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    const [round] = await Promise.all([
+      lastRound(this.ctx, this.settings.mode.id, String(roomId)),
+      this.poolOf(row.theme).value(),
+    ]);
+    const host = new RoomHost(row, this, round);
+    this.hosts.set(roomId, host);
+    if (this.stopped) host.stop();
+    return host;
   }
 
   private idleCountdown() {
     return this.settings.race.countdownSeconds ?? DEFAULT_RACE_SETTINGS.countdownSeconds;
   }
 
-  present(roomId: number): RoomView | null {
+  /** A room as the lobby sees it now, from its host or the rows as last read (a timer's callback cannot wait). */
+  private presentNow(roomId: number): RoomView | null {
     const host = this.hosts.get(roomId);
     if (host) return host.present();
-    const row = this.rows().find((r) => r.id === roomId);
+    const row = this.rows.current?.find((r) => r.id === roomId);
     return row ? presentIdleRoom(row, this.idleCountdown()) : null;
   }
 
-  list(): RoomView[] {
+  /** One room, live (GET /api/rooms/{id}); null when there is no such room. */
+  async room(roomId: number): Promise<RoomView | null> {
+    const host = this.hosts.get(roomId);
+    if (host) return host.present();
+    const row = await this.findRow(roomId);
+    return row ? presentIdleRoom(row, this.idleCountdown()) : null;
+  }
+
+  async list(): Promise<RoomView[]> {
     const now = this.ctx.clock.now();
     if (this.listCache && now - this.listCache.at < this.settings.cacheMs) return this.listCache.rooms;
-    const rooms = this.rows().map(
-      (row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()),
-    );
-    this.listCache = { at: now, rooms };
+    const rows = await this.rows.value();
+    const rooms = rows.map((row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()));
+    // Kept only when no change came while the rows were read (invalidate forgets them).
+    if (this.rows.fresh) this.listCache = { at: now, rooms };
     return rooms;
   }
 
@@ -176,7 +225,7 @@ export class RoomsRuntime implements HostEnv {
   /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
   private presentForLobby(roomId: number): RoomView[] {
     try {
-      const room = this.present(roomId);
+      const room = this.presentNow(roomId);
       return room ? [room] : [];
     } catch (error) {
       this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
@@ -194,8 +243,8 @@ export class RoomsRuntime implements HostEnv {
     socket.join(LOBBY);
   }
 
-  sendList(socket: AppSocket) {
-    socket.emit("room:list", { rooms: this.list() });
+  async sendList(socket: AppSocket) {
+    socket.emit("room:list", { rooms: await this.list() });
   }
 
   join(socket: AppSocket, roomId: number): void | Promise<void> {
@@ -221,12 +270,12 @@ export class RoomsRuntime implements HostEnv {
   }
 
   /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */
-  leave(socket: AppSocket) {
+  leave(socket: AppSocket): Promise<void> {
     const current = roomOfSocket(socket);
     if (current !== undefined) this.hosts.get(current)?.leave(socket, true);
     this.setLobby(socket, true);
     socket.emit("room:left", { room_id: current ?? null });
-    this.sendList(socket);
+    return this.sendList(socket);
   }
 
   disconnect(socket: AppSocket) {

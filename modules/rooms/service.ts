@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { count, eq } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client";
+import type { SqlDatabase } from "../../db/database";
 import { badRequest, conflict, notFound } from "../kernel/errors";
-import { type RoomRow, rooms, sentences } from "./schema";
+import type { RoomRow } from "./schema";
 import type { Sentence } from "./sentence-race";
+import { roomsStoreOf } from "./store";
 
 export const ROOM_NOT_FOUND = "방을 찾을 수 없습니다.";
 export const SENTENCE_MIN = 2;
@@ -35,12 +35,12 @@ export const SEED_MAX_USERS = 20;
 
 // --- rooms -----------------------------------------------------------------------------------------------------
 
-export const listRoomRows = (db: DbOrTx): RoomRow[] => db.select().from(rooms).orderBy(rooms.id).all();
-export const findRoomRow = (db: DbOrTx, id: number): RoomRow | undefined =>
-  db.select().from(rooms).where(eq(rooms.id, id)).get();
+export const listRoomRows = (database: SqlDatabase): Promise<RoomRow[]> => roomsStoreOf(database).listRooms();
+export const findRoomRow = (database: SqlDatabase, id: number): Promise<RoomRow | undefined> =>
+  roomsStoreOf(database).findRoom(id);
 
-export function requireRoomRow(db: DbOrTx, id: number): RoomRow {
-  const row = findRoomRow(db, id);
+export async function requireRoomRow(database: SqlDatabase, id: number): Promise<RoomRow> {
+  const row = await findRoomRow(database, id);
   if (!row) throw notFound(ROOM_NOT_FOUND, "room_not_found");
   return row;
 }
@@ -53,7 +53,7 @@ export interface CreateRoomInput {
   language?: string;
 }
 
-export function createRoom(db: DbOrTx, input: CreateRoomInput): RoomRow {
+export async function createRoom(database: SqlDatabase, input: CreateRoomInput): Promise<RoomRow> {
   const name = input.name.normalize("NFC").trim();
   const description = (input.description ?? "").normalize("NFC").trim();
   const maxUsers = input.maxUsers ?? SEED_MAX_USERS;
@@ -65,14 +65,15 @@ export function createRoom(db: DbOrTx, input: CreateRoomInput): RoomRow {
     throw badRequest(`최대 인원은 ${MAX_USERS_RANGE.min}~${MAX_USERS_RANGE.max}명이어야 합니다.`);
   }
   if (!THEME.test(input.theme)) throw badRequest("문장 주제는 영문 소문자, 숫자, -, _ 로 1~32자여야 합니다.");
-  if (db.select({ id: rooms.id }).from(rooms).where(eq(rooms.name, name)).get()) {
-    throw conflict("이미 같은 이름의 방이 있습니다.");
-  }
-  return db
-    .insert(rooms)
-    .values({ name, description, maxUsers, theme: input.theme, language: input.language ?? "ko" })
-    .returning()
-    .get();
+  const row = await roomsStoreOf(database).createRoom({
+    name,
+    description,
+    maxUsers,
+    theme: input.theme,
+    language: input.language ?? "ko",
+  });
+  if (row === "taken") throw conflict("이미 같은 이름의 방이 있습니다.");
+  return row;
 }
 
 // --- sentences -------------------------------------------------------------------------------------------------
@@ -96,20 +97,21 @@ export interface ImportCounts {
 }
 
 /** Resolves a theme name or a room id (the room's theme). */
-export function resolveTheme(db: DbOrTx, target: string | number): string {
-  if (typeof target === "number" || /^[0-9]+$/.test(target)) return requireRoomRow(db, Number(target)).theme;
+export async function resolveTheme(database: SqlDatabase, target: string | number): Promise<string> {
+  if (typeof target === "number" || /^[0-9]+$/.test(target))
+    return (await requireRoomRow(database, Number(target))).theme;
   if (!THEME.test(target)) throw badRequest("문장 주제는 영문 소문자, 숫자, -, _ 로 1~32자여야 합니다.");
   return target;
 }
 
 /** Adds sentences to a theme; idempotent (a text already in the theme is skipped). One transaction. */
-export function importSentences(
-  db: DbOrTx,
+export async function importSentences(
+  database: SqlDatabase,
   target: string | number,
   texts: readonly unknown[],
   source = "import",
-): ImportCounts {
-  const theme = resolveTheme(db, target);
+): Promise<ImportCounts> {
+  const theme = await resolveTheme(database, target);
   const counts: ImportCounts = { theme, inserted: 0, duplicates: 0, invalid: 0 };
   const unique = new Set<string>();
   for (const raw of texts) {
@@ -118,26 +120,17 @@ export function importSentences(
     else if (unique.has(text)) counts.duplicates++;
     else unique.add(text);
   }
-  db.transaction((tx) => {
-    for (const text of unique) {
-      const done = tx
-        .insert(sentences)
-        .values({ theme, text, source })
-        .onConflictDoNothing()
-        .returning({ id: sentences.id })
-        .get();
-      if (done) counts.inserted++;
-      else counts.duplicates++;
-    }
-  });
+  counts.inserted = await roomsStoreOf(database).insertSentences(theme, [...unique], source);
+  counts.duplicates += unique.size - counts.inserted;
   return counts;
 }
 
-export const loadSentencePool = (db: DbOrTx, theme: string): Sentence[] =>
-  db.select({ id: sentences.id, text: sentences.text }).from(sentences).where(eq(sentences.theme, theme)).all();
+/** A theme's sentences, by id. */
+export const loadSentencePool = (database: SqlDatabase, theme: string): Promise<Sentence[]> =>
+  roomsStoreOf(database).sentencePool(theme);
 
-export const sentenceCounts = (db: DbOrTx) =>
-  db.select({ theme: sentences.theme, count: count() }).from(sentences).groupBy(sentences.theme).all();
+/** Sentences per theme, themes in code point order. */
+export const sentenceCounts = (database: SqlDatabase) => roomsStoreOf(database).sentenceCounts();
 
 /** Reads `<theme>.json` (an array of strings) from the corpus folder; a missing or broken file gives []. */
 export function readCorpusFile(theme: string, folder = SENTENCE_DATA_DIR): unknown[] {
@@ -152,12 +145,11 @@ export function readCorpusFile(theme: string, folder = SENTENCE_DATA_DIR): unkno
 }
 
 /** Idempotent seed: the public rooms (by name) and the corpus of each room theme. */
-export function seedRoomsAndSentences(db: DbOrTx, folder = SENTENCE_DATA_DIR) {
+export async function seedRoomsAndSentences(database: SqlDatabase, folder = SENTENCE_DATA_DIR) {
+  await roomsStoreOf(database).addRoomsByName(SEED_ROOMS.map((room) => ({ ...room, maxUsers: SEED_MAX_USERS })));
+  const counts: ImportCounts[] = [];
   for (const room of SEED_ROOMS) {
-    db.insert(rooms)
-      .values({ ...room, maxUsers: SEED_MAX_USERS })
-      .onConflictDoNothing()
-      .run();
+    counts.push(await importSentences(database, room.theme, readCorpusFile(room.theme, folder), "corpus"));
   }
-  return SEED_ROOMS.map((room) => importSentences(db, room.theme, readCorpusFile(room.theme, folder), "corpus"));
+  return counts;
 }

@@ -16,6 +16,10 @@ import { migrations } from ".";
  * against a database made by the code of before them: the migrations of then (rooms without 0001, no games
  * module), rows written as rooms' own recordGame wrote them, then rooms up to 0001; at the end, rows written
  * between 0001 and 0002, and every migration of now.
+ *
+ * SQLite only, on both test runs (`tempConfig()` is always a SQLite file, whatever TEST_DATABASE says): these
+ * migrations exist only in rooms' SQLite folder, because only SQLite databases were ever written by the code of
+ * before. PostgreSQL starts from the current schema in one migration (`../migrations-pg`), with nothing to copy.
  */
 const COPY = "0001_copy_results_to_games";
 const DROP = "0002_results_moved_to_games";
