@@ -3,7 +3,7 @@
  * 1,000,000 results folded into daily aggregates (365 days × 2,000 players a day, 1–2 games each). Prints p50/p99
  * of 200 calls per read. Not a test: figures depend on the machine (README "Figures").
  */
-import { createTestContext } from "../db/testing";
+import { createTestContext, sqliteOf } from "../db/testing";
 import { type DailyStatsQuery, dailyStats } from "../modules/games";
 import { seoulDate } from "../modules/kernel/seoul-time";
 
@@ -13,12 +13,12 @@ const PLAYERS = 20_000;
 const START = Date.UTC(2025, 0, 1);
 
 const { ctx, cleanup } = await createTestContext();
-const insert = ctx.sqlite.prepare(
+const insert = sqliteOf(ctx).sqlite.prepare(
   "INSERT INTO games_daily_stats (day, mode, player_key, user_id, nickname, games, wpm_sum, accuracy_sum, best_wpm," +
     " gold_medals, silver_medals, bronze_medals, last_played_at) VALUES (?, 'sentence_race', ?, NULL, ?, ?, ?, ?, ?, 0, 0, 1, ?)",
 );
 let results = 0;
-ctx.sqlite.transaction(() => {
+sqliteOf(ctx).sqlite.transaction(() => {
   for (let d = 0; d < DAYS; d++) {
     const at = START + d * 86_400_000;
     const players = new Set<number>();
@@ -30,7 +30,7 @@ ctx.sqlite.transaction(() => {
     }
   }
 })();
-ctx.sqlite.run("ANALYZE");
+sqliteOf(ctx).sqlite.run("ANALYZE");
 console.log(`${results} results in ${DAYS * PLAYERS_PER_DAY} aggregate rows`);
 
 async function measure(label: string, query: DailyStatsQuery, calls = 200) {

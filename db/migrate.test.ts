@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { seedAll } from "../apps/server/context";
 import { modules } from "../apps/server/modules";
 import { migrateAll } from "./migrate";
-import { createTestContext } from "./testing";
+import { createTestContext, sqliteOf } from "./testing";
 
 const root = resolve(import.meta.dir, "..");
 const cleanups: (() => void)[] = [];
@@ -22,18 +22,18 @@ const tableNames = (sqlite: Database) =>
 test("every schema owner has its own migrations table, and migrating again changes nothing", async () => {
   const env = await createTestContext();
   cleanups.push(env.cleanup);
-  const names = tableNames(env.ctx.sqlite);
+  const names = tableNames(sqliteOf(env.ctx).sqlite);
   expect(names).toContain("__migrations_core");
   for (const module of modules) if (module.migrations) expect(names).toContain(`__migrations_${module.name}`);
-  const before = env.ctx.sqlite.query("SELECT count(*) AS n FROM __migrations_core").get();
-  migrateAll(env.ctx.db, modules);
-  expect(env.ctx.sqlite.query("SELECT count(*) AS n FROM __migrations_core").get()).toEqual(before);
+  const before = sqliteOf(env.ctx).sqlite.query("SELECT count(*) AS n FROM __migrations_core").get();
+  migrateAll(sqliteOf(env.ctx).db, modules);
+  expect(sqliteOf(env.ctx).sqlite.query("SELECT count(*) AS n FROM __migrations_core").get()).toEqual(before);
 });
 
 test("the pragmas are applied and read back", async () => {
   const env = await createTestContext();
   cleanups.push(env.cleanup);
-  const read = (p: string) => Object.values(env.ctx.sqlite.query(`PRAGMA ${p}`).get() as object)[0];
+  const read = (p: string) => Object.values(sqliteOf(env.ctx).sqlite.query(`PRAGMA ${p}`).get() as object)[0];
   expect(read("journal_mode")).toBe("wal");
   expect(read("foreign_keys")).toBe(1);
   expect(read("synchronous")).toBe(1);
@@ -44,9 +44,9 @@ test("seeding twice gives the same rows", async () => {
   const env = await createTestContext({ seed: true });
   cleanups.push(env.cleanup);
   const counts = () =>
-    tableNames(env.ctx.sqlite)
+    tableNames(sqliteOf(env.ctx).sqlite)
       .filter((n) => !n.startsWith("__") && !n.startsWith("sqlite_"))
-      .map((n) => [n, (env.ctx.sqlite.query(`SELECT count(*) AS n FROM "${n}"`).get() as { n: number }).n]);
+      .map((n) => [n, (sqliteOf(env.ctx).sqlite.query(`SELECT count(*) AS n FROM "${n}"`).get() as { n: number }).n]);
   const first = counts();
   await seedAll(env.ctx, modules);
   expect(counts()).toEqual(first);

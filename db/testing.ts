@@ -5,6 +5,7 @@ import { type ContextOptions, createContext, seedAll } from "../apps/server/cont
 import { modules as allModules } from "../apps/server/modules";
 import { type Config, loadConfig } from "../modules/kernel/config";
 import type { AppModule } from "../modules/kernel/define-module";
+import type { SqlDatabase, SqliteDatabase } from "./database";
 import { createPgTestDatabase } from "./testing-pg";
 
 /**
@@ -63,4 +64,10 @@ export async function createTestContext(
       await config.cleanup();
     },
   };
+}
+
+/** The raw SQLite handles of a context, for tests and benches that are about SQLite itself (throws on PostgreSQL). */
+export function sqliteOf(ctx: { database: SqlDatabase }): SqliteDatabase {
+  if (ctx.database.dialect !== "sqlite") throw new Error("this needs the SQLite engine");
+  return ctx.database;
 }

@@ -43,7 +43,6 @@ export async function createContext(config: Config, modules: readonly AppModule[
   const database = await openAppDatabase(config, modules);
   const ctx: ModuleContext = {
     database,
-    ...legacySqliteHandles(database),
     config,
     log,
     clock: options.clock ?? systemClock,
@@ -56,24 +55,4 @@ export async function createContext(config: Config, modules: readonly AppModule[
 /** Every module's idempotent seed, in dependency order. */
 export async function seedAll(ctx: ModuleContext, modules: readonly AppModule[]) {
   for (const module of orderModules(modules)) await module.seed?.(ctx);
-}
-
-/**
- * The raw SQLite handles of modules not yet moved to stores on `database` (issue 11). On PostgreSQL they throw
- * when touched, naming what was used, so an unconverted code path fails loudly instead of writing to SQLite.
- */
-function legacySqliteHandles(database: SqlDatabase): Pick<ModuleContext, "db" | "sqlite"> {
-  if (database.dialect === "sqlite") return { db: database.db, sqlite: database.sqlite };
-  const refuse = (name: string) =>
-    new Proxy(
-      {},
-      {
-        get(_target, property) {
-          throw new Error(
-            `ctx.${name}.${String(property)} is SQLite only; use ctx.database (PostgreSQL is configured)`,
-          );
-        },
-      },
-    ) as never;
-  return { db: refuse("db"), sqlite: refuse("sqlite") };
 }

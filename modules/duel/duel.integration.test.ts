@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../../apps/server/testing";
-import { testEngine } from "../../db/testing";
-import { accountsModule } from "../accounts";
 import { FakeClock } from "../kernel/clock";
-import { defineModule } from "../kernel/define-module";
 import { sharedScheduler } from "../kernel/game-host";
-import { duelModule, duelRuntime } from "./index";
+import { duelRuntime } from "./index";
 import { closeAndWait, type DuelClient, openDuelClient } from "./test-support";
 
 /**
@@ -15,17 +12,9 @@ import { closeAndWait, type DuelClient, openDuelClient } from "./test-support";
 let server: TestServer;
 let clock: FakeClock;
 
-/**
- * On PostgreSQL the full server cannot start yet: games and rooms have no PostgreSQL migrations until their issue 11
- * conversion lands. Until then this file runs there with accounts, the duel and a stand-in named `games` (no
- * tables): the duel's writes to the games module fail on it (logged, retried, given up) and the duel's own store is
- * what is checked. Drop this once every module has `pgMigrations`.
- */
-const modules = testEngine() === "postgres" ? [accountsModule, defineModule({ name: "games" }), duelModule] : undefined;
-
 beforeAll(async () => {
   clock = new FakeClock(Date.UTC(2026, 4, 4, 3, 0, 0));
-  server = await startTestServer({ clock, modules });
+  server = await startTestServer({ clock });
 });
 
 afterAll(async () => {
@@ -181,14 +170,11 @@ describe("two members duel to a win", () => {
       losses: 1,
     });
 
-    // The games module keeps each member's record (the profile). Its PostgreSQL store lands with issue 11's
-    // games conversion; until then its writes fail on PostgreSQL (logged, retried, given up) and this is SQLite only.
-    if (testEngine() === "sqlite") {
-      await drained();
-      const records = await server.api("GET", `/api/games/results/user/${red.user.id}`, { token: red.user.token });
-      expect(records.status).toBe(200);
-      expect(records.body[0]).toMatchObject({ mode: "duel", room_name: "1:1 대결", position: 1, medal: null });
-    }
+    // The games module keeps each member's record (the profile).
+    await drained();
+    const records = await server.api("GET", `/api/games/results/user/${red.user.id}`, { token: red.user.token });
+    expect(records.status).toBe(200);
+    expect(records.body[0]).toMatchObject({ mode: "duel", room_name: "1:1 대결", position: 1, medal: null });
 
     // Leaving after the end; the duel is closed once both are out.
     await red.send("duel_leave_game");

@@ -1,7 +1,5 @@
-import type { Database } from "bun:sqlite";
 import type { Command } from "commander";
 import type { AnyElysia } from "elysia";
-import type { Db } from "../../db/client";
 import type { SqlDatabase } from "../../db/database";
 import type { Clock, Random } from "./clock";
 import type { Config } from "./config";
@@ -13,10 +11,6 @@ import type { AppServer, AppSocket, SocketEvents } from "./socket";
 export interface ModuleContext {
   /** The database on either engine (SQLite or PostgreSQL); stores take it and use `transaction` (db/README.md). */
   database: SqlDatabase;
-  /** @deprecated SQLite only, going away with issue 11: write a store on `database` instead. */
-  db: Db;
-  /** @deprecated SQLite only, going away with issue 11. */
-  sqlite: Database;
   events: EventBus;
   clock: Clock;
   random: Random;

@@ -6,7 +6,7 @@ import { modules } from "../../../apps/server/modules";
 import { type Db, openDatabase } from "../../../db/client";
 import { users } from "../../../db/core/schema";
 import { migrateAll } from "../../../db/migrate";
-import { tempConfig } from "../../../db/testing";
+import { sqliteOf, tempConfig } from "../../../db/testing";
 import { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from "../../games";
 import type { AppModule, ModuleContext } from "../../kernel/define-module";
 import { migrations } from ".";
@@ -174,20 +174,20 @@ beforeAll(async () => {
   ctx = await createContext(config, modulesWithCopy);
 });
 afterAll(() => {
-  ctx.sqlite.close();
+  sqliteOf(ctx).sqlite.close();
   config.cleanup();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: raw rows of the test's own queries
-const rows = (query: string): any[] => ctx.sqlite.query(query).all();
+const rows = (query: string): any[] => sqliteOf(ctx).sqlite.query(query).all();
 const snapshot = () => ({
   games: rows("SELECT * FROM games_games ORDER BY id"),
   results: rows("SELECT * FROM games_results ORDER BY id"),
   daily: rows("SELECT * FROM games_daily_stats ORDER BY day, mode, player_key"),
 });
 const rerunCopy = () =>
-  ctx.sqlite.transaction(() => {
-    for (const statement of migrations.sql[COPY].split("--> statement-breakpoint")) ctx.sqlite.run(statement);
+  sqliteOf(ctx).sqlite.transaction(() => {
+    for (const statement of migrations.sql[COPY].split("--> statement-breakpoint")) sqliteOf(ctx).sqlite.run(statement);
   })();
 
 describe("migration 0001: rooms' records copied into the games module", () => {
@@ -309,7 +309,7 @@ describe("migration 0001: rooms' records copied into the games module", () => {
 
     // rooms' unported code keeps writing its own tables until the port; repeating the copy picks those rows up.
     recordGame(
-      ctx.db,
+      sqliteOf(ctx).db,
       { id: 2, name: "속담 방" },
       finished(2, 23, "2026-02-12 09:00:00", "2026-02-12 09:00:30", [
         { userId: ids.b, name: "바다", wpm: 210, accuracy: 96, position: 1 },
@@ -370,14 +370,14 @@ describe("migration 0002: the copy once more, then rooms' tables dropped", () =>
   test("rows written between 0001 and the port are copied; rooms_games and rooms_game_results are gone", () => {
     const before = snapshot();
     recordGame(
-      ctx.sqlite,
+      sqliteOf(ctx).sqlite,
       { id: 1, name: "초보자 방 (새 이름)" },
       finished(1, 14, "2026-02-13 08:00:00", "2026-02-13 08:00:40", [
         { userId: ids.a, name: "하늘빛", wpm: 305, accuracy: 99, position: 1 },
         { userId: null, name: "guest_3001", wpm: 240, accuracy: 94, position: 2 },
       ]),
     );
-    expect(migrateAll(ctx.db, modules)).toContain("rooms");
+    expect(migrateAll(sqliteOf(ctx).db, modules)).toContain("rooms");
     const tables = rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rooms_%'").map(
       (r) => r.name,
     );
@@ -410,7 +410,7 @@ describe("migration 0002: the copy once more, then rooms' tables dropped", () =>
 
   test("the migration is recorded: migrating again changes nothing", () => {
     const first = snapshot();
-    migrateAll(ctx.db, modules);
+    migrateAll(sqliteOf(ctx).db, modules);
     expect(snapshot()).toEqual(first);
     expect(rows(`SELECT count(*) AS n FROM __migrations_rooms`)).toEqual([{ n: migrations.journal.entries.length }]);
     expect(migrations.journal.entries.map((e) => e.tag)).toContain(DROP);
