@@ -91,10 +91,18 @@ await startService("PostgreSQL", "TEST_POSTGRES_URL", startPostgres);
 await startService("Redis", "TEST_REDIS_URL", startRedis);
 try {
   await testSuite(
-    "unit + integration",
+    "unit + integration (SQLite)",
     ["--timeout", "30000", "./apps", "./cli", "./db", "./modules", "./web"],
     serviceEnv,
   );
+  // The same integration suite on the second engine: every test server and test context gets a fresh PostgreSQL
+  // database (db/testing.ts). db/ tests both engines on their own, and web/ has no database.
+  if (serviceEnv.TEST_POSTGRES_URL) {
+    await testSuite("unit + integration (PostgreSQL)", ["--timeout", "30000", "./apps", "./cli", "./modules"], {
+      ...serviceEnv,
+      TEST_DATABASE: "postgres",
+    });
+  }
 } finally {
   await stopServices();
 }
