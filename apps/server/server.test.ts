@@ -66,3 +66,10 @@ test("client routes get the SPA shell, files with extensions that do not exist a
   expect((await fetch(`${server.url}/missing-file.js`)).status).toBe(404);
   expect((await fetch(`${server.url}/../../etc/passwd`)).status).not.toBe(500);
 });
+
+test("a test server stopped twice (a test's own stop, then its afterAll) stops once and fails nothing", async () => {
+  const extra = await startTestServer();
+  await Promise.all([extra.stop(), extra.stop()]);
+  await extra.stop();
+  expect((await fetch(`${extra.url}/api/health`).catch(() => null))?.status).toBeUndefined();
+});

@@ -47,6 +47,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     } catch {}
     return { status: response.status, body: body as T, headers: response.headers };
   }
+  let stopping: Promise<void> | undefined;
   let users = 0;
   /**
    * Registers a member through the API and logs them in (optionally made an administrator first). E-mail is
@@ -77,9 +78,10 @@ export async function startTestServer(options: TestServerOptions = {}) {
     ...server,
     api,
     createUser,
-    async stop() {
-      await server.stop();
-      await config.cleanup();
+    /** Safe to call more than once: the first call's promise is shared (its database is dropped once). */
+    stop() {
+      stopping ??= server.stop().then(() => config.cleanup());
+      return stopping;
     },
   };
 }
