@@ -5,7 +5,7 @@
  * modules' own services, never over HTTP. Each module contributes commands; groups with the same name merge.
  */
 import { Command } from "commander";
-import { createContext } from "../apps/server/context";
+import { closeContext, createContext } from "../apps/server/context";
 import { modules } from "../apps/server/modules";
 import { loadConfig } from "../modules/kernel/config";
 import { orderModules } from "../modules/kernel/define-module";
@@ -73,7 +73,7 @@ export async function runCli(argv: string[]) {
   try {
     await program.parseAsync(argv);
   } finally {
-    await ctx.database.close();
+    await closeContext(ctx);
   }
 }
 

@@ -3,6 +3,7 @@ import { postgresDatabase, type SqlDatabase, sqliteDatabase } from "../../db/dat
 import { migrateAll } from "../../db/migrate";
 import { migrateAllPg, openPostgres } from "../../db/postgres";
 import { type Clock, createRandom, type Random, systemClock } from "../../modules/kernel/clock";
+import { openCluster } from "../../modules/kernel/cluster";
 import type { Config } from "../../modules/kernel/config";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
 import { EventBus } from "../../modules/kernel/events";
@@ -41,15 +42,29 @@ export async function openAppDatabase(config: Config, modules: readonly AppModul
 export async function createContext(config: Config, modules: readonly AppModule[], options: ContextOptions = {}) {
   const log = options.log ?? createLogger(config.logLevel);
   const database = await openAppDatabase(config, modules);
+  let cluster = null;
+  try {
+    cluster = config.redisUrl ? await openCluster(config.redisUrl, log) : null;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const ctx: ModuleContext = {
     database,
     config,
+    cluster,
     log,
     clock: options.clock ?? systemClock,
     random: options.random ?? createRandom(),
     events: new EventBus((event, error) => log.error("event handler failed", { event, error: String(error) })),
   };
   return ctx;
+}
+
+/** Closes what `createContext` opened: Redis (after the modules' onStop released their leases), then the database. */
+export async function closeContext(ctx: ModuleContext) {
+  await ctx.cluster?.close();
+  await ctx.database.close();
 }
 
 /** Every module's idempotent seed, in dependency order. */

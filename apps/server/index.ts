@@ -3,7 +3,7 @@ import { type Config, loadConfig } from "../../modules/kernel/config";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { sharedScheduler } from "../../modules/kernel/game-host";
 import { createApp } from "./app";
-import { type ContextOptions, createContext, seedAll } from "./context";
+import { closeContext, type ContextOptions, createContext, seedAll } from "./context";
 import { installFastBroadcast } from "./fast-broadcast";
 import { createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
 import { modules as defaultModules } from "./modules";
@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions = {}) {
     // their own after a restart (a server-side disconnect would tell them not to).
     engine.close();
     await app.stop(true);
-    await ctx.database.close();
+    await closeContext(ctx);
   };
   return { app, io, ctx, url, port: server.port as number, stop };
 }
