@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeContext, type ContextOptions, createContext, seedAll } from "../apps/server/context";
+import { type ContextOptions, closeContext, createContext, seedAll } from "../apps/server/context";
 import { modules as allModules } from "../apps/server/modules";
 import { type Config, loadConfig } from "../modules/kernel/config";
 import type { AppModule } from "../modules/kernel/define-module";

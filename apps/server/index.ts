@@ -3,7 +3,7 @@ import { type Config, loadConfig } from "../../modules/kernel/config";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { sharedScheduler } from "../../modules/kernel/game-host";
 import { createApp } from "./app";
-import { closeContext, type ContextOptions, createContext, seedAll } from "./context";
+import { type ContextOptions, closeContext, createContext, seedAll } from "./context";
 import { installFastBroadcast } from "./fast-broadcast";
 import { createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
 import { modules as defaultModules } from "./modules";
