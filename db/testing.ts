@@ -26,6 +26,8 @@ export function tempConfig(overrides: Record<string, string> = {}): Config & { c
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error",
     JWT_SECRET: `test-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`,
     WEB_DIST: join(import.meta.dir, "../dist/web"),
+    // Test servers share the run's Redis: each deployment (one test, or the processes of one cluster test) has its own.
+    REDIS_PREFIX: `test:${crypto.randomUUID().slice(0, 8)}:`,
     ...overrides,
   });
   return { ...config, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };

@@ -44,7 +44,7 @@ export async function createContext(config: Config, modules: readonly AppModule[
   const database = await openAppDatabase(config, modules);
   let cluster = null;
   try {
-    cluster = config.redisUrl ? await openCluster(config.redisUrl, log) : null;
+    cluster = config.redisUrl ? await openCluster(config.redisUrl, log, { prefix: config.redisPrefix }) : null;
   } catch (error) {
     await database.close();
     throw error;

@@ -1,6 +1,6 @@
 import type { Server as BunServer, ServerWebSocket } from "bun";
 import type { Namespace, Server } from "socket.io";
-import type { Adapter, BroadcastOptions } from "socket.io-adapter";
+import { Adapter, type BroadcastOptions, ClusterAdapter, MessageType } from "socket.io-adapter";
 
 /**
  * Room broadcasts through Bun's native pub/sub, the way socket.io's own uWebSockets.js integration
@@ -18,6 +18,12 @@ import type { Adapter, BroadcastOptions } from "socket.io-adapter";
  * (`io.emit`, which nothing here sends in a hot path): every topic a socket is subscribed to costs ~0.2 KiB.
  *
  * Ordering holds because Bun (uWS) drains a socket's pending published frames before any direct `send` on it.
+ *
+ * With a cluster adapter (the Redis streams adapter of several processes) the patch is adapter-aware: a broadcast
+ * is handed to the other processes first (the adapter's own message, fire and forget, in order on its stream) and
+ * delivered here at once through the topics; a broadcast heard from another process is delivered through the topics
+ * too. Upstream's cluster adapter awaits the Redis round trip before it delivers locally; delivering at once keeps a
+ * broadcast ahead of a direct `socket.emit` that follows it, as on one process.
  */
 
 type BunWs = ServerWebSocket<unknown>;
@@ -39,6 +45,18 @@ type InternalAdapter = Omit<Adapter, "apply"> & {
   encoder: { encode(packet: unknown): unknown[] };
   apply(options: BroadcastOptions, callback: (socket: PatchedSocket) => void): void;
 };
+/** The parts of socket.io-adapter's `ClusterAdapter` the patch uses (its wire format, `encodeOptions`). */
+interface ClusterMessageOut {
+  type: MessageType;
+  data?: { packet?: unknown; opts?: { rooms: string[]; except: string[]; flags?: BroadcastOptions["flags"] } };
+}
+type InternalClusterAdapter = InternalAdapter & {
+  uid: string;
+  publishAndReturnOffset(message: ClusterMessageOut): Promise<unknown>;
+  onMessage(message: ClusterMessageOut & { uid?: string }, offset?: string): unknown;
+};
+/** socket.io's in-memory broadcast to this process's sockets, whatever adapter class the server uses. */
+const localBroadcast = Adapter.prototype.broadcast;
 
 const SEPARATOR = "\x1f";
 const WS_OPEN = 1;
@@ -86,13 +104,22 @@ function openWs(socket: PatchedSocket): BunWs | undefined {
 
 function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | undefined) {
   const nsp = adapter.nsp as { name: string; sockets: Map<string, PatchedSocket> };
-  const original = { addAll: adapter.addAll, del: adapter.del, delAll: adapter.delAll, broadcast: adapter.broadcast };
+  const original = {
+    addAll: adapter.addAll,
+    del: adapter.del,
+    delAll: adapter.delAll,
+    broadcast: adapter.broadcast,
+    onMessage: (adapter as Partial<InternalClusterAdapter>).onMessage,
+  };
   /** Sockets whose ws is subscribed to every room they are in. */
   const subscribed = new Map<string, BunWs>();
   /** Sockets on polling, waiting for the upgrade to websocket. */
   const awaitingUpgrade = new Set<string>();
   const topic = (room: string) => fastTopic(nsp.name, room);
-  unpatch.set(adapter, () => Object.assign(adapter, original));
+  unpatch.set(adapter, () => {
+    const { onMessage, ...rest } = original;
+    Object.assign(adapter, rest, onMessage ? { onMessage } : {});
+  });
 
   const subscribeAll = (id: string, ws: BunWs) => {
     for (const room of adapter.sids.get(id) ?? []) if (room !== id) ws.subscribe(topic(room));
@@ -138,14 +165,15 @@ function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | und
     original.delAll.call(adapter, id);
   };
 
-  adapter.broadcast = (packet, options) => {
+  /** Delivers a broadcast to this process's sockets: one native publish when the topics can express it. */
+  const deliverHere = (packet: unknown, options: BroadcastOptions) => {
     const route = fastRoute(options);
-    if (!route) return original.broadcast.call(adapter, packet, options);
+    if (!route) return localBroadcast.call(adapter as unknown as Adapter, packet as never, options);
     (packet as { nsp: string }).nsp = nsp.name;
     const encoded = adapter.encoder.encode(packet);
     // Binary attachments are several frames: leave them to socket.io.
     if (encoded.length !== 1 || typeof encoded[0] !== "string")
-      return original.broadcast.call(adapter, packet, options);
+      return localBroadcast.call(adapter as unknown as Adapter, packet as never, options);
     // "4" is the engine.io message type; every subscriber gets these very bytes.
     route.publisher.publish(route.topic, `4${encoded[0]}`);
     const flags = options.flags ?? {};
@@ -155,6 +183,34 @@ function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | und
       if (!subscribed.has(socket.id)) socket.client.writeToEngine(encoded, packetOptions);
     });
   };
+
+  if (adapter instanceof ClusterAdapter) {
+    const cluster = adapter as unknown as InternalClusterAdapter;
+    cluster.broadcast = ((packet, options) => {
+      if (!options.flags?.local) {
+        const message = { type: MessageType.BROADCAST, data: { packet, opts: encodeOptions(options) } };
+        // Encoded by the adapter before this returns, so the local delivery below cannot change what others get.
+        cluster.publishAndReturnOffset(message).catch(() => {});
+      }
+      deliverHere(packet, options);
+    }) as Adapter["broadcast"];
+    cluster.onMessage = (message, offset) => {
+      const remoteBroadcast =
+        message.type === MessageType.BROADCAST &&
+        message.uid !== cluster.uid &&
+        message.data?.opts &&
+        !isWithAck(message);
+      if (!remoteBroadcast) return original.onMessage?.call(cluster, message, offset);
+      const opts = message.data!.opts!;
+      deliverHere(message.data!.packet, {
+        rooms: new Set(opts.rooms),
+        except: new Set(opts.except),
+        flags: opts.flags,
+      });
+    };
+  } else {
+    adapter.broadcast = deliverHere as Adapter["broadcast"];
+  }
 
   /** Where a broadcast can be published, or undefined when it must take the per-socket path. */
   function fastRoute(options: BroadcastOptions): { publisher: Publisher; topic: string } | undefined {
@@ -173,3 +229,11 @@ function patchAdapter(adapter: InternalAdapter, getServer: () => Publisher | und
     return { publisher: ws ?? server, topic: topic(room) };
   }
 }
+
+/** socket.io-adapter's own `encodeOptions` (not exported): what a cluster message carries of a broadcast's options. */
+function encodeOptions(options: BroadcastOptions) {
+  return { rooms: [...options.rooms], except: [...(options.except ?? [])], flags: options.flags };
+}
+
+const isWithAck = (message: ClusterMessageOut) =>
+  (message.data as { requestId?: unknown } | undefined)?.requestId !== undefined;

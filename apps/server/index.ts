@@ -5,7 +5,7 @@ import { sharedScheduler } from "../../modules/kernel/game-host";
 import { createApp } from "./app";
 import { type ContextOptions, closeContext, createContext, seedAll } from "./context";
 import { installFastBroadcast } from "./fast-broadcast";
-import { createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
+import { closeAdapters, createIo, ENGINE_PING_INTERVAL_MS, SOCKET_MAX_MESSAGE } from "./io";
 import { modules as defaultModules } from "./modules";
 
 export interface StartOptions extends ContextOptions {
@@ -80,6 +80,7 @@ export async function startServer(options: StartOptions = {}) {
     // Closing the engine drops transports without a socket.io disconnect packet, so browsers reconnect on
     // their own after a restart (a server-side disconnect would tell them not to).
     engine.close();
+    await closeAdapters(io);
     await app.stop(true);
     await closeContext(ctx);
   };

@@ -1,4 +1,5 @@
 import { Server as Engine, type ServerOptions as EngineOptions } from "@socket.io/bun-engine";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Server as BunServer } from "bun";
 import { Server } from "socket.io";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
@@ -34,7 +35,7 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   });
   // Synchronous with the handshake that allowRequest let through: a burst is counted before the next check.
   engine.on("connection", (transport, request) => limiter.onTransportOpen(transport as never, request));
-  const io: AppServer = new Server({ serveClient: false });
+  const io: AppServer = new Server({ serveClient: false, adapter: clusterAdapter(ctx) });
   io.bind(engine as never);
   // First of the socket.io middlewares (the modules' come next): sets socket.data.ip, refuses one connection too many.
   io.use((socket, next) => next(limiter.admit(socket)));
@@ -53,6 +54,31 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
     for (const module of connecting) module.onConnect?.(socket, ctx);
   });
   return { engine, io };
+}
+
+/**
+ * With `ctx.cluster`, rooms span the server processes through a Redis stream (`@socket.io/redis-streams-adapter`:
+ * it resumes from its last offset after a Redis reconnect, where pub/sub would lose what was sent meanwhile).
+ * Without it, socket.io's in-memory adapter. The stream's name carries the deployment's prefix.
+ */
+function clusterAdapter(ctx: ModuleContext) {
+  if (!ctx.cluster) return undefined;
+  const name = `${ctx.cluster.prefix}socket.io`;
+  return createAdapter(ctx.cluster.redis, {
+    streamName: name,
+    channelPrefix: name,
+    sessionKeyPrefix: `${name}:session:`,
+    // Every packet is JSON: skip the adapter's walk looking for binary attachments.
+    onlyPlaintext: true,
+    // How long a stopped server's stream reader may still wait on Redis before it closes its connection.
+    blockTimeInMs: 1_000,
+  });
+}
+
+/** Closes the adapters' Redis readers (a cluster adapter's `close` stops its stream polling); no-op in memory. */
+export async function closeAdapters(io: AppServer) {
+  // biome-ignore lint/suspicious/noExplicitAny: `_nsps` is the server's namespace registry
+  for (const nsp of (io as any)._nsps.values()) await nsp.adapter.close?.();
 }
 
 /** Every module's client → server events in one table; two modules answering one event is a boot error. */

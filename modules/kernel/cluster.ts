@@ -12,6 +12,8 @@ export type RedisClient = ReturnType<typeof createClient>;
 export interface Cluster {
   /** Unique per process run (host, pid, random): lease values and "who owns this game" answers. */
   processId: string;
+  /** Start of every key, stream and channel (REDIS_PREFIX): `${cluster.prefix}rooms:list`, never a bare name. */
+  prefix: string;
   /** Commands (never put in subscribe mode). */
   redis: RedisClient;
   /** A duplicate connection in subscribe mode (a client that subscribes can send no other command). */
@@ -27,7 +29,12 @@ export const newProcessId = () => `${hostname()}:${process.pid}:${crypto.randomU
  * never starts alone. Later connection losses are logged and node-redis reconnects by itself (commands are queued
  * meanwhile; the lease keeper gives up its games at its local deadline, see game-host/lease.ts).
  */
-export async function openCluster(url: string, log: Logger, processId = newProcessId()): Promise<Cluster> {
+export async function openCluster(
+  url: string,
+  log: Logger,
+  options: { prefix?: string; processId?: string } = {},
+): Promise<Cluster> {
+  const { prefix = "madang:", processId = newProcessId() } = options;
   let booted = false;
   // At boot a Redis that is not there is an error (three tries); once running, a lost connection is retried forever.
   const reconnectStrategy = (retries: number, cause: Error) =>
@@ -60,7 +67,7 @@ export async function openCluster(url: string, log: Logger, processId = newProce
     closing ??= Promise.all([quit(redis), quit(subscriber)]).then(() => undefined);
     return closing;
   };
-  return { processId, redis, subscriber, close };
+  return { processId, prefix, redis, subscriber, close };
 }
 
 async function quit(client: RedisClient) {

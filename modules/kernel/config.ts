@@ -13,6 +13,11 @@ export interface Config {
   databaseUrl: string | null;
   /** REDIS_URL (`redis://…`): several server processes share rooms, limits and game ownership through Redis. */
   redisUrl: string | null;
+  /**
+   * REDIS_PREFIX (default `madang:`): the start of every Redis key, stream and channel of this deployment, so two
+   * deployments (or two test servers) can share one Redis without hearing each other.
+   */
+  redisPrefix: string;
   jwtSecret: string;
   /** Origins allowed by CORS and by the socket.io origin check, besides the server's own origin. */
   corsOrigins: string[];
@@ -97,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseFile: join(dataDir, "tajamadang.sqlite"),
     databaseUrl: postgresUrl(env.DATABASE_URL),
     redisUrl: redisUrl(env.REDIS_URL),
+    redisPrefix: env.REDIS_PREFIX || "madang:",
     jwtSecret: loadJwtSecret(dataDir, env.JWT_SECRET),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
