@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 async function open(server: TestServer, transport: "websocket" | "polling" = "websocket") {
-  const client = connect(server.url, { path: "/socket.io/", transports: [transport], reconnection: false, forceNew: true });
+  const client = connect(server.url, {
+    path: "/socket.io/",
+    transports: [transport],
+    reconnection: false,
+    forceNew: true,
+  });
   clients.push(client);
   await new Promise<void>((resolve, reject) => {
     client.once("connect", resolve);
@@ -41,7 +46,8 @@ function record(client: Socket) {
   return seen;
 }
 
-const join = (server: TestServer, client: Socket, room: string) => server.io.of("/").sockets.get(client.id!)!.join(room);
+const join = (server: TestServer, client: Socket, room: string) =>
+  server.io.of("/").sockets.get(client.id!)!.join(room);
 
 describe("socket.io rooms across processes (Redis streams adapter)", () => {
   test("a broadcast reaches the room on both processes, once, in order, and no other deployment", async () => {
