@@ -10,6 +10,7 @@ import {
   REGISTER_LIMIT,
   RESET_PASSWORD_LIMIT,
 } from "./throttle";
+import { redisCounters } from "./throttle-redis";
 import { createAccessTokens } from "./tokens";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
@@ -17,8 +18,8 @@ const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
 function build(ctx: ModuleContext) {
   const now = () => ctx.clock.now();
   const tokens = createAccessTokens(ctx.config.jwtSecret, now);
-  // In process memory today; counters shared by several processes (Redis) plug in here as another CounterFactory.
-  const counters = memoryCounters(now);
+  // With several processes (REDIS_URL) the counts are shared, so a limit holds however requests are spread.
+  const counters = ctx.cluster ? redisCounters(ctx.cluster, now) : memoryCounters(now);
   const throttles = {
     login: new LoginThrottle(DEFAULT_LOGIN_LIMITS, counters),
     register: new AddressThrottle("register", REGISTER_LIMIT, counters),

@@ -1,73 +1,119 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FakeClock } from "../kernel/clock";
-import { AddressThrottle, LoginThrottle, memoryCounters, SlidingWindowCounter } from "./throttle";
+import { testRedis } from "../kernel/game-host/redis-testing";
+import { AddressThrottle, type CounterFactory, LoginThrottle, memoryCounters, SlidingWindowCounter } from "./throttle";
+import { redisCounters } from "./throttle-redis";
 
 const limits = { windowMs: 60_000, perEmail: 3, perIp: 5 };
 
-/** An attempt's wait (0: counted); an attempt never marked `succeeded` is a failure that stays counted. */
-const waitOf = async (throttle: LoginThrottle, email: string, ip: string) =>
-  (await throttle.begin(email, ip)).retryAfter;
-const fail = waitOf;
-const loginThrottle = (clock: FakeClock) =>
-  new LoginThrottle(
-    limits,
-    memoryCounters(() => clock.now()),
-  );
+let redis: Awaited<ReturnType<typeof testRedis>>;
+let redisClient: Awaited<ReturnType<typeof redis.client>>;
+beforeAll(async () => {
+  redis = await testRedis();
+  redisClient = await redis.client();
+});
+afterAll(async () => {
+  await redis.stop();
+});
 
-describe("LoginThrottle", () => {
-  test("blocks an e-mail after repeated failures until the window passes", async () => {
-    const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    for (let i = 0; i < 3; i++) expect(await fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
-    expect(await waitOf(throttle, "a@x.com", "2.2.2.2")).toBe(60);
-    clock.advance(60_001);
-    expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+/** The same limits in process memory and in Redis (a fresh deployment prefix per call: tests never share counts). */
+const stores: Record<string, (clock: FakeClock, prefix?: string) => CounterFactory> = {
+  memory: (clock) => memoryCounters(() => clock.now()),
+  redis: (clock, prefix = `test:${crypto.randomUUID().slice(0, 8)}:`) =>
+    redisCounters({ redis: redisClient, prefix }, () => clock.now()),
+};
+
+describe.each(Object.keys(stores))("counters in %s", (store) => {
+  const counters = stores[store];
+
+  /** An attempt's wait (0: counted); an attempt never marked `succeeded` is a failure that stays counted. */
+  const waitOf = async (throttle: LoginThrottle, email: string, ip: string) =>
+    (await throttle.begin(email, ip)).retryAfter;
+  const fail = waitOf;
+  const loginThrottle = (clock: FakeClock) => new LoginThrottle(limits, counters(clock));
+
+  describe("LoginThrottle", () => {
+    test("blocks an e-mail after repeated failures until the window passes", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      for (let i = 0; i < 3; i++) expect(await fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+      expect(await waitOf(throttle, "a@x.com", "2.2.2.2")).toBe(60);
+      clock.advance(60_001);
+      expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+    });
+
+    test("blocks an IP that tries many e-mails", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, "9.9.9.9");
+      expect(await waitOf(throttle, "fresh@x.com", "9.9.9.9")).toBeGreaterThan(0);
+      expect(await waitOf(throttle, "fresh@x.com", "8.8.8.8")).toBe(0);
+    });
+
+    test("attempts count before they are checked: a burst never passes the limit", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      const burst = await Promise.all(Array.from({ length: 10 }, () => throttle.begin("a@x.com", "1.1.1.1")));
+      expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
+    });
+
+    test("a success takes its attempt back and clears the e-mail's failures", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      await fail(throttle, "a@x.com", "1.1.1.1");
+      await fail(throttle, "a@x.com", "1.1.1.1");
+      await throttle.succeeded(await throttle.begin("a@x.com", "1.1.1.1"));
+      for (let i = 0; i < 2; i++) await fail(throttle, "a@x.com", "1.1.1.1");
+      expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+      // The address saw 2 + 3 failures and one success: one attempt left before its limit of 5.
+      expect(await waitOf(throttle, "b@x.com", "1.1.1.1")).toBeGreaterThan(0);
+    });
+
+    test("successful logins of a classroom behind one address do not use up its failures", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      for (let i = 0; i < 40; i++) {
+        const attempt = await throttle.begin(`student${i}@x.com`, "203.0.113.1");
+        expect(attempt.retryAfter).toBe(0);
+        await throttle.succeeded(attempt);
+      }
+    });
+
+    test("IPv6 addresses of one /64 share a limit", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, `2001:db8:1:2::${i + 1}`);
+      expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:2:ffff::9")).toBeGreaterThan(0);
+      expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:3::1")).toBe(0);
+    });
   });
 
-  test("blocks an IP that tries many e-mails", async () => {
+  test("AddressThrottle counts allowed attempts only and answers the wait once at the limit", async () => {
     const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, "9.9.9.9");
-    expect(await waitOf(throttle, "fresh@x.com", "9.9.9.9")).toBeGreaterThan(0);
-    expect(await waitOf(throttle, "fresh@x.com", "8.8.8.8")).toBe(0);
+    const throttle = new AddressThrottle("test", { windowMs: 60_000, limit: 2 }, counters(clock));
+    expect(await throttle.take("203.0.113.1")).toBe(0);
+    clock.advance(10_000);
+    expect(await throttle.take("203.0.113.1")).toBe(0);
+    expect(await throttle.take("203.0.113.1")).toBe(50);
+    expect(await throttle.take("203.0.113.2")).toBe(0);
+    clock.advance(50_001);
+    expect(await throttle.take("203.0.113.1")).toBe(0);
   });
 
-  test("attempts count before they are checked: a burst never passes the limit", async () => {
+  test("AddressThrottle: a burst of parallel attempts from one address is cut at the limit", async () => {
     const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    const burst = await Promise.all(Array.from({ length: 10 }, () => throttle.begin("a@x.com", "1.1.1.1")));
-    expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
+    const throttle = new AddressThrottle("test", { windowMs: 60_000, limit: 4 }, counters(clock));
+    const waits = await Promise.all(Array.from({ length: 10 }, () => throttle.take("203.0.113.9")));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(4);
   });
+});
 
-  test("a success takes its attempt back and clears the e-mail's failures", async () => {
-    const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    await fail(throttle, "a@x.com", "1.1.1.1");
-    await fail(throttle, "a@x.com", "1.1.1.1");
-    await throttle.succeeded(await throttle.begin("a@x.com", "1.1.1.1"));
-    for (let i = 0; i < 2; i++) await fail(throttle, "a@x.com", "1.1.1.1");
-    expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
-    // The address saw 2 + 3 failures and one success: one attempt left before its limit of 5.
-    expect(await waitOf(throttle, "b@x.com", "1.1.1.1")).toBeGreaterThan(0);
-  });
-
-  test("successful logins of a classroom behind one address do not use up its failures", async () => {
-    const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    for (let i = 0; i < 40; i++) {
-      const attempt = await throttle.begin(`student${i}@x.com`, "203.0.113.1");
-      expect(attempt.retryAfter).toBe(0);
-      await throttle.succeeded(attempt);
-    }
-  });
-
-  test("IPv6 addresses of one /64 share a limit", async () => {
-    const clock = new FakeClock();
-    const throttle = loginThrottle(clock);
-    for (let i = 0; i < 5; i++) await fail(throttle, `u${i}@x.com`, `2001:db8:1:2::${i + 1}`);
-    expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:2:ffff::9")).toBeGreaterThan(0);
-    expect(await waitOf(throttle, "fresh@x.com", "2001:db8:1:3::1")).toBe(0);
-  });
+test("Redis counters are one limit for every process: a burst spread over two processes is cut at the limit", async () => {
+  const clock = new FakeClock();
+  const prefix = `test:${crypto.randomUUID().slice(0, 8)}:`;
+  const processes = [0, 1].map(() => new LoginThrottle(limits, stores.redis(clock, prefix)));
+  const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => processes[i % 2].begin("a@x.com", "1.1.1.1")));
+  expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
 });
 
 describe("SlidingWindowCounter", () => {
@@ -109,31 +155,4 @@ describe("SlidingWindowCounter", () => {
     expect(counter.retryAfter("busy")).toBe(0);
     expect(counter.has("busy")).toBe(false);
   });
-});
-
-test("AddressThrottle counts allowed attempts only and answers the wait once at the limit", async () => {
-  const clock = new FakeClock();
-  const throttle = new AddressThrottle(
-    "test",
-    { windowMs: 60_000, limit: 2 },
-    memoryCounters(() => clock.now()),
-  );
-  expect(await throttle.take("203.0.113.1")).toBe(0);
-  clock.advance(10_000);
-  expect(await throttle.take("203.0.113.1")).toBe(0);
-  expect(await throttle.take("203.0.113.1")).toBe(50);
-  expect(await throttle.take("203.0.113.2")).toBe(0);
-  clock.advance(50_001);
-  expect(await throttle.take("203.0.113.1")).toBe(0);
-});
-
-test("AddressThrottle: a burst of parallel attempts from one address is cut at the limit", async () => {
-  const clock = new FakeClock();
-  const throttle = new AddressThrottle(
-    "test",
-    { windowMs: 60_000, limit: 4 },
-    memoryCounters(() => clock.now()),
-  );
-  const waits = await Promise.all(Array.from({ length: 10 }, () => throttle.take("203.0.113.9")));
-  expect(waits.filter((wait) => wait === 0)).toHaveLength(4);
 });

@@ -5,8 +5,8 @@ import { addressLimitKey } from "../kernel/request-info";
  * Request throttling: attempts are counted per key (an e-mail, an address) in a sliding window, by an
  * `AttemptCounter`. The limiters (`LoginThrottle`, `AddressThrottle`) are asynchronous so that the counter may live
  * outside the process (Redis, shared by several servers) without touching the service: give them another
- * `CounterFactory`. Today every counter is in process memory (`memoryCounters`): with several server processes each
- * keeps its own counts (see README).
+ * `CounterFactory`: `memoryCounters` on one process, `redisCounters` (throttle-redis.ts) shared by every process when
+ * REDIS_URL is set.
  */
 export interface WindowLimit {
   windowMs: number;
@@ -96,6 +96,11 @@ export class SlidingWindowCounter {
  * is atomic; the limiters below serialize their check-then-count sequences within the process.
  */
 export interface AttemptCounter {
+  /**
+   * Check and count in one step (atomic in a shared store, so several processes cannot all pass one check):
+   * `retryAfter` 0 and the attempt's time `at` when allowed and counted, else the seconds to wait (nothing counted).
+   */
+  take(key: string): Promise<{ retryAfter: number; at: number }>;
   /** Seconds until one more attempt for `key` is allowed, or 0 when it is allowed now. */
   retryAfter(key: string): Promise<number>;
   /** Counts one attempt now; answers its time, to `forgive` it later. */
@@ -114,6 +119,10 @@ export const memoryCounters =
   (_name, limit) => {
     const counter = new SlidingWindowCounter(limit, now, maxKeys);
     return {
+      take: async (key) => {
+        const retryAfter = counter.retryAfter(key);
+        return { retryAfter, at: retryAfter === 0 ? counter.record(key) : 0 };
+      },
       retryAfter: async (key) => counter.retryAfter(key),
       record: async (key) => counter.record(key),
       forgive: async (key, at) => counter.forgive(key, at),
@@ -139,11 +148,7 @@ export class AddressThrottle implements AddressLimiter {
 
   take(ip: string): Promise<number> {
     const key = addressLimitKey(ip);
-    return this.serial(async () => {
-      const wait = await this.counter.retryAfter(key);
-      if (wait === 0) await this.counter.record(key);
-      return wait;
-    });
+    return this.serial(async () => (await this.counter.take(key)).retryAfter);
   }
 }
 
@@ -197,12 +202,16 @@ export class LoginThrottle implements LoginLimiter {
     const emailKey = email;
     const ipKey = addressLimitKey(ip);
     return this.serial(async () => {
-      const waits = await Promise.all([this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey)]);
-      const retryAfter = Math.max(...waits);
-      if (retryAfter > 0) return { retryAfter, emailKey, ipKey, at: 0 };
+      const byEmail = await this.byEmail.take(emailKey);
+      if (byEmail.retryAfter > 0) return { retryAfter: byEmail.retryAfter, emailKey, ipKey, at: 0 };
+      const byIp = await this.byIp.take(ipKey);
+      if (byIp.retryAfter > 0) {
+        // Refused by the address: the e-mail's attempt, counted a moment ago, did not happen either.
+        await this.byEmail.forgive(emailKey, byEmail.at);
+        return { retryAfter: byIp.retryAfter, emailKey, ipKey, at: 0 };
+      }
       // The address's own record time: a success forgives exactly that attempt (the e-mail's are cleared).
-      const [, at] = await Promise.all([this.byEmail.record(emailKey), this.byIp.record(ipKey)]);
-      return { retryAfter: 0, emailKey, ipKey, at };
+      return { retryAfter: 0, emailKey, ipKey, at: byIp.at };
     });
   }
 
