@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { addressLimitKey, clientIp, parseIp, type TrustedProxies } from "../../modules/kernel/request-info";
 import type { AppSocket } from "../../modules/kernel/socket";
+import type { SharedAdmissions } from "./shared-admissions";
 
 export const TOO_MANY_CONNECTIONS = "같은 주소에서 너무 많이 접속했습니다. 잠시 후 다시 시도해주세요.";
 
@@ -12,6 +13,8 @@ interface Transport {
   limitKey?: string;
   /** Counted as one of the address's socket.io connections. */
   admitted?: boolean;
+  /** Closed while its shared admission was still being asked (the answer must then be given back). */
+  closed?: boolean;
   on(event: "close", listener: (this: Transport) => void): unknown;
 }
 
@@ -42,6 +45,10 @@ function decrement(counts: Map<string, number>, key: string) {
  *   check and count; at `2 × cap` new handshakes are refused outright (403), against scripts that open transports
  *   and never join.
  * Both go down when the transport closes. Loopback addresses are not limited.
+ *
+ * With several processes (`shared`, Redis) the admitted count is the address's across every process, so the cap
+ * holds however a load balancer spreads one address; the transport count stays per process (it only guards this
+ * process against transports that never join, and must be synchronous with the handshake).
  */
 export class ConnectionLimiter {
   private readonly transports = new Map<string, number>();
@@ -55,6 +62,7 @@ export class ConnectionLimiter {
   constructor(
     private readonly cap: number,
     private readonly proxies: TrustedProxies,
+    private readonly shared: SharedAdmissions | null = null,
   ) {
     const limiter = this;
     this.onTransportClose = function onTransportClose(this: Transport) {
@@ -86,25 +94,38 @@ export class ConnectionLimiter {
   }
 
   /** socket.io middleware, before authentication: sets `socket.data.ip` and admits or refuses the connection. */
-  admit(socket: AppSocket): Error | undefined {
+  admit(socket: AppSocket): Error | undefined | Promise<Error | undefined> {
     const transport = socket.conn as unknown as Transport;
     socket.data.ip = transport.clientIp ?? "unknown";
     const key = transport.limitKey;
     if (!key || transport.admitted) return undefined;
-    if ((this.admitted.get(key) ?? 0) >= this.cap) {
-      return Object.assign(new Error(TOO_MANY_CONNECTIONS), { data: { code: "too_many_connections" } });
-    }
+    if (this.shared) return this.admitShared(transport, key, this.shared);
+    if ((this.admitted.get(key) ?? 0) >= this.cap) return tooMany();
     transport.admitted = true;
     increment(this.admitted, key);
     return undefined;
   }
 
+  private async admitShared(transport: Transport, key: string, shared: SharedAdmissions) {
+    if (!(await shared.admit(key, this.cap))) return tooMany();
+    if (transport.closed) {
+      await shared.release(key);
+      return tooMany();
+    }
+    transport.admitted = true;
+    return undefined;
+  }
+
   /** A transport closed: its place (and its admission) is free again. */
   release(transport: Transport) {
+    transport.closed = true;
     if (!transport.limitKey) return;
     decrement(this.transports, transport.limitKey);
-    if (transport.admitted) decrement(this.admitted, transport.limitKey);
+    if (transport.admitted && this.shared) void this.shared.release(transport.limitKey);
+    else if (transport.admitted) decrement(this.admitted, transport.limitKey);
     transport.admitted = false;
     transport.limitKey = undefined;
   }
 }
+
+const tooMany = () => Object.assign(new Error(TOO_MANY_CONNECTIONS), { data: { code: "too_many_connections" } });

@@ -6,6 +6,7 @@ import { type AppModule, type ModuleContext, orderModules } from "../../modules/
 import { type AppServer, type AppSocket, createSocketDispatcher, type SocketEvent } from "../../modules/kernel/socket";
 import { ConnectionLimiter } from "./connection-limit";
 import { isAllowedOrigin } from "./security";
+import { redisAdmissions } from "./shared-admissions";
 
 /** Largest socket.io message: chat is 200 characters, a submission one sentence; 64 KiB is generous. */
 export const SOCKET_MAX_MESSAGE = 64 * 1024;
@@ -17,7 +18,8 @@ export const ENGINE_PING_INTERVAL_MS = 25_000;
  * refuses an address holding too many connections (connection-limit.ts).
  */
 export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
-  const limiter = new ConnectionLimiter(ctx.config.maxConnectionsPerIp, ctx.config.trustProxy);
+  const shared = ctx.cluster ? redisAdmissions(ctx.cluster, ctx.log) : null;
+  const limiter = new ConnectionLimiter(ctx.config.maxConnectionsPerIp, ctx.config.trustProxy, shared);
   const engine = new Engine({
     path: "/socket.io/",
     pingInterval: ENGINE_PING_INTERVAL_MS,
@@ -38,7 +40,11 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   const io: AppServer = new Server({ serveClient: false, adapter: clusterAdapter(ctx) });
   io.bind(engine as never);
   // First of the socket.io middlewares (the modules' come next): sets socket.data.ip, refuses one connection too many.
-  io.use((socket, next) => next(limiter.admit(socket)));
+  io.use((socket, next) => {
+    const answer = limiter.admit(socket);
+    if (answer instanceof Promise) answer.then(next, next);
+    else next(answer);
+  });
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
   const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx);

@@ -18,9 +18,17 @@ export interface Cluster {
   redis: RedisClient;
   /** A duplicate connection in subscribe mode (a client that subscribes can send no other command). */
   subscriber: RedisClient;
+  /**
+   * The key that exists while process `id` runs (renewed every 5 s, gone 15 s after a crash): shared counts kept
+   * per process (connections per address) skip the entries of a dead process.
+   */
+  aliveKey(id: string): string;
   /** Closes both connections (after the modules' `onStop`, which may still release leases). */
   close(): Promise<void>;
 }
+
+const ALIVE_EVERY_MS = 5_000;
+const ALIVE_TTL_MS = 15_000;
 
 export const newProcessId = () => `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 
@@ -62,12 +70,25 @@ export async function openCluster(
     if (subscriber.isOpen) subscriber.destroy();
     throw new Error(`REDIS_URL에 연결할 수 없습니다: ${String(error)}`);
   }
+  const aliveKey = (id: string) => `${prefix}alive:${id}`;
+  const heartbeat = () =>
+    redis.set(aliveKey(processId), "1", { PX: ALIVE_TTL_MS }).catch(() => {
+      // Logged by the client's error listener; the next beat tries again.
+    });
+  await heartbeat();
+  const beating = setInterval(heartbeat, ALIVE_EVERY_MS);
+  beating.unref?.();
   let closing: Promise<void> | null = null;
   const close = () => {
-    closing ??= Promise.all([quit(redis), quit(subscriber)]).then(() => undefined);
+    clearInterval(beating);
+    closing ??= redis
+      .del(aliveKey(processId))
+      .catch(() => 0)
+      .then(() => Promise.all([quit(redis), quit(subscriber)]))
+      .then(() => undefined);
     return closing;
   };
-  return { processId, prefix, redis, subscriber, close };
+  return { processId, prefix, redis, subscriber, aliveKey, close };
 }
 
 async function quit(client: RedisClient) {
