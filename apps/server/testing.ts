@@ -4,6 +4,33 @@ import type { AppModule } from "../../modules/kernel/define-module";
 import type { ContextOptions } from "./context";
 import { startServer } from "./index";
 
+export type HttpApi = ReturnType<typeof httpApi>;
+
+/** A small fetch wrapper for tests: status, parsed JSON (or the text) and headers of one HTTP call to `baseUrl`. */
+export function httpApi(baseUrl: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the route answers
+  return async function api<T = any>(
+    method: string,
+    path: string,
+    init: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.body !== undefined || init.raw !== undefined) headers["content-type"] ??= "application/json";
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body: body as T, headers: response.headers };
+  };
+}
+
 export interface TestUser {
   id: number;
   username: string;
@@ -26,27 +53,7 @@ export interface TestServerOptions extends ContextOptions {
 export async function startTestServer(options: TestServerOptions = {}) {
   const config = await testConfig(options.env);
   const server = await startServer({ ...options, config, seed: options.seed ?? true });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the route answers
-  async function api<T = any>(
-    method: string,
-    path: string,
-    init: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {},
-  ): Promise<{ status: number; body: T; headers: Headers }> {
-    const headers: Record<string, string> = { ...init.headers };
-    if (init.token) headers.authorization = `Bearer ${init.token}`;
-    if (init.body !== undefined || init.raw !== undefined) headers["content-type"] ??= "application/json";
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body: body as T, headers: response.headers };
-  }
+  const api = httpApi(server.url);
   let stopping: Promise<void> | undefined;
   let users = 0;
   /**

@@ -84,7 +84,7 @@ export class Client {
   }
 }
 
-export async function openClient(server: TestServer, auth: Record<string, string>): Promise<Client> {
+export async function openClient(server: Pick<TestServer, "url">, auth: Record<string, string>): Promise<Client> {
   const socket = connect(server.url, {
     path: "/socket.io/",
     transports: ["websocket"],
