@@ -17,6 +17,24 @@ export function openPostgres(url: string, options: { max?: number } = {}) {
   return { client, db: drizzle({ client }) };
 }
 
+/** Any constant: the key of the advisory lock every process of a deployment takes to migrate. */
+const MIGRATION_LOCK = 7_170_613;
+
+/**
+ * Runs `migrate` while holding a PostgreSQL advisory lock on a connection of its own: processes started together
+ * migrate one after the other (the later ones find nothing left to apply) instead of racing on the same tables.
+ */
+export async function withMigrationLock<T>(client: postgres.Sql, migrate: () => Promise<T>): Promise<T> {
+  const lockHolder = await client.reserve();
+  try {
+    await lockHolder`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    return await migrate();
+  } finally {
+    await lockHolder`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    lockHolder.release();
+  }
+}
+
 type PgMigratable = {
   dialect: {
     migrate(

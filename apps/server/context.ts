@@ -1,7 +1,7 @@
 import { openDatabase } from "../../db/client";
 import { postgresDatabase, type SqlDatabase, sqliteDatabase } from "../../db/database";
 import { migrateAll } from "../../db/migrate";
-import { migrateAllPg, openPostgres } from "../../db/postgres";
+import { migrateAllPg, openPostgres, withMigrationLock } from "../../db/postgres";
 import { type Clock, createRandom, type Random, systemClock } from "../../modules/kernel/clock";
 import { openCluster } from "../../modules/kernel/cluster";
 import type { Config } from "../../modules/kernel/config";
@@ -26,7 +26,7 @@ export async function openAppDatabase(config: Config, modules: readonly AppModul
     const { client, db } = openPostgres(config.databaseUrl);
     const database = postgresDatabase(db, () => client.end({ timeout: 5 }));
     try {
-      await migrateAllPg(db, modules);
+      await withMigrationLock(client, () => migrateAllPg(db, modules));
     } catch (error) {
       await database.close();
       throw error;
