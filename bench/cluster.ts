@@ -1,0 +1,196 @@
+/**
+ * Several processes (issue 11, "Tests and figures"): the same players and chat load against
+ *   S  — one process as `npm start` runs it (SQLite, no Redis), pinned to core 0;
+ *   R1 — one process on PostgreSQL + Redis (the Redis streams adapter on every broadcast), pinned to core 0;
+ *   R2 — two processes on PostgreSQL + Redis, pinned to cores 0 and 1, every room's players split between them
+ *        (half of every room's deliveries cross processes, the worst case of a load balancer without room
+ *        affinity).
+ * Players are guests in rooms of 20 chatting at 0.1 message/s each (one Poisson process), from one generator
+ * process (bench/protocol-client.ts). Measured in the window: server CPU (utime + stime of every server process)
+ * per delivered event frame, Redis's CPU apart; chat latency p50/p99 at every receiver, split by whether the
+ * receiver is on the sender's process or on the other one.
+ *
+ * This machine has 2 cores, so R2's servers share them with the generator, Redis and PostgreSQL: its latencies are
+ * pessimistic and "players at 1 core each" is projected from CPU per frame, not searched for (see bench/README.md).
+ *
+ * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2]
+ */
+import { readFileSync } from "node:fs";
+import { createPgTestDatabase } from "../db/testing-pg";
+import { startPostgres, startRedis, type TestService } from "../scripts/test-services";
+import { type LaunchedProcess, launchServer, sleep } from "./launch-server";
+import { ProtocolClient } from "./protocol-client";
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+}
+const PLAYERS = Number(option("players", "2000"));
+const WINDOW_S = Number(option("window", "30"));
+const WARMUP_S = Number(option("warmup", "10"));
+const VARIANTS = option("variants", "S,R1,R2").split(",");
+const ROOM_SIZE = 20;
+const CHAT_RATE = 0.1;
+const now = () => performance.now();
+
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+}
+
+function pidOfPort(port: number): number | undefined {
+  // redis-server's pid, from its port (the test service does not expose it).
+  const out = Bun.spawnSync(["pgrep", "-f", `redis-server .*:${port}`])
+    .stdout.toString()
+    .trim();
+  return out ? Number(out.split("\n")[0]) : undefined;
+}
+
+const quantile = (values: number[], q: number) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+
+interface Player {
+  client: ProtocolClient;
+  roomId: number;
+  process: number;
+  joined: boolean;
+  chatTimes: number[];
+}
+
+async function runVariant(variant: string, services: { pg?: TestService; redis?: TestService }) {
+  const clustered = variant !== "S";
+  // A fresh database per variant (on the PostgreSQL server started for the run).
+  const database = clustered ? await createPgTestDatabase() : undefined;
+  const env: Record<string, string> = database
+    ? { DATABASE_URL: database.url, REDIS_URL: services.redis!.url, REDIS_PREFIX: `bench:${crypto.randomUUID()}:` }
+    : {};
+  if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
+  const roomCount = Math.ceil(PLAYERS / ROOM_SIZE);
+  const servers: LaunchedProcess[] = [];
+  servers.push(await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env }));
+  if (variant === "R2") {
+    servers.push(
+      await launchServer({ entry: "bench/server-under-test.ts", roomCount: 0, core: "1", env: { ...env, SEED: "0" } }),
+    );
+  }
+  const rooms = servers[0].rooms;
+  let inWindow = (_at: number) => false;
+  const latency = { same: [] as number[], cross: [] as number[] };
+  let delivered = 0;
+
+  const players: Player[] = Array.from({ length: PLAYERS }, (_, i) => {
+    const process = variant === "R2" ? i % 2 : 0;
+    const player: Player = {
+      roomId: rooms[Math.floor(i / ROOM_SIZE)],
+      process,
+      joined: false,
+      chatTimes: [],
+      client: undefined as unknown as ProtocolClient,
+    };
+    player.client = new ProtocolClient({
+      url: `http://127.0.0.1:${servers[process].port}`,
+      auth: { client_id: `bench-cluster-${i.toString().padStart(6, "0")}` },
+      onEvent(name, frame, at) {
+        if (name === "room:joined:anonymous") player.joined = true;
+        if (!inWindow(at)) return;
+        delivered++;
+        if (name !== "chat:message") return;
+        const mark = frame.indexOf(" @");
+        if (mark < 0) return;
+        const [sentText, fromText] = frame.slice(mark + 2, frame.indexOf('"', mark)).split("#");
+        const sentAt = Number(sentText);
+        if (inWindow(sentAt)) (Number(fromText) === process ? latency.same : latency.cross).push(at - sentAt);
+      },
+    });
+    return player;
+  });
+
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 200 }, async () => {
+      while (next < players.length) {
+        const player = players[next++];
+        await player.client.connect();
+        player.client.emit("join_anonymous", { room_id: player.roomId });
+      }
+    }),
+  );
+  const joinDeadline = now() + 60_000;
+  while (players.some((p) => !p.joined) && now() < joinDeadline) await sleep(100);
+  const joined = players.filter((p) => p.joined).length;
+
+  const rate = CHAT_RATE * players.length;
+  let nextAt = now();
+  const chat = setInterval(() => {
+    const t = now();
+    for (let guard = 0; nextAt <= t && guard < 10_000; guard++) {
+      nextAt += (-Math.log(1 - Math.random()) / rate) * 1000;
+      const player = players[Math.floor(Math.random() * players.length)];
+      player.chatTimes = player.chatTimes.filter((at) => at > t - 3_000);
+      if (!player.joined || player.chatTimes.length >= 5) continue;
+      const sentAt = now();
+      player.chatTimes.push(sentAt);
+      player.client.emit("chat_message", {
+        room_id: player.roomId,
+        message: `부하 시험 @${sentAt.toFixed(3)}#${player.process}`,
+      });
+    }
+  }, 5);
+
+  await sleep(WARMUP_S * 1000);
+  const redisPid = services.redis ? pidOfPort(Number(new URL(services.redis.url).port)) : undefined;
+  const cpuBefore = servers.map((s) => cpuMicros(s.pid));
+  const redisBefore = redisPid ? cpuMicros(redisPid) : 0;
+  const start = now();
+  inWindow = (at) => at >= start && at < start + WINDOW_S * 1000;
+  await sleep(WINDOW_S * 1000);
+  const serverCpu = servers.map((s, i) => cpuMicros(s.pid) - cpuBefore[i]);
+  const redisCpu = redisPid ? cpuMicros(redisPid) - redisBefore : 0;
+  await sleep(2_000); // frames in flight
+  clearInterval(chat);
+  for (const player of players) player.client.close();
+  for (const server of servers) await server.stop();
+  await database?.drop();
+
+  const totalCpu = serverCpu.reduce((a, b) => a + b, 0);
+  return {
+    variant,
+    players: PLAYERS,
+    joined,
+    frames: delivered,
+    serverCoresUsed: serverCpu.map((c) => +(c / (WINDOW_S * 1e6)).toFixed(3)),
+    usPerFrame: +(totalCpu / delivered).toFixed(2),
+    redisUsPerFrame: +(redisCpu / delivered).toFixed(2),
+    chatSame: { p50: +quantile(latency.same, 0.5).toFixed(2), p99: +quantile(latency.same, 0.99).toFixed(2) },
+    chatCross: { p50: +quantile(latency.cross, 0.5).toFixed(2), p99: +quantile(latency.cross, 0.99).toFixed(2) },
+  };
+}
+
+const services: { pg?: TestService; redis?: TestService } = {};
+if (VARIANTS.some((v) => v !== "S")) {
+  services.pg = await startPostgres();
+  process.env.TEST_POSTGRES_URL = services.pg.url;
+  services.redis = await startRedis();
+}
+try {
+  const results = [];
+  for (const variant of VARIANTS) {
+    const result = await runVariant(variant, services);
+    console.log(JSON.stringify(result));
+    results.push(result);
+  }
+  const single = results.find((r) => r.variant === "S");
+  const two = results.find((r) => r.variant === "R2");
+  if (single && two) {
+    // Each process gets one core: players scale with the frames one core of CPU can deliver.
+    const ratio = (2 * single.usPerFrame) / two.usPerFrame;
+    console.log(`projected players on 2 processes (1 core each) vs 1 process on 1 core: ${ratio.toFixed(2)}×`);
+  }
+} finally {
+  await services.pg?.stop();
+  await services.redis?.stop();
+}
