@@ -33,6 +33,8 @@ export function feedEntries(change: AccountChange): FeedEntry[] {
 export interface AccountChangesWatch {
   /** Resolves once the poll in progress (if any) has announced what it read: tests on a fake clock await it. */
   settled(): Promise<void>;
+  /** Reads the feed now (another process said it wrote a change), besides the regular polls. */
+  pollNow(): void;
   /** Stops polling; resolves when the poll in progress has finished. */
   stop(): Promise<void>;
 }
@@ -98,6 +100,11 @@ export function watchAccountChanges(
   };
   return {
     settled,
+    pollNow() {
+      if (stopped) return;
+      if (running) again = true;
+      else run();
+    },
     async stop() {
       stopped = true;
       if (timer) clock.clearTimeout(timer);

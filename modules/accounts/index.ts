@@ -1,4 +1,5 @@
 import type { UserRow } from "../../db/core/schema";
+import type { Cluster } from "../kernel/cluster";
 import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
 import type { AppServer } from "../kernel/socket";
@@ -8,6 +9,7 @@ import { installSocketAuth } from "./auth";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { accountsRoutes } from "./routes";
+import type { AccountsService } from "./service";
 import { accountsStore } from "./store";
 
 /** Per server context (tests run several servers in one process). */
@@ -34,6 +36,25 @@ function refreshIdentities(io: AppServer, row: UserRow) {
     .emit("user:stats_update", { id: row.id, user_id: row.id, username: row.username, is_admin: row.isAdmin });
 }
 
+/**
+ * With several processes, a change made here is announced on a Redis channel after its commit, and a process that
+ * hears it reads the feed at once: a rename or a deactivation reaches sockets on every process without waiting for
+ * the poll (which stays, for the CLI's changes and a lost message).
+ */
+function nudgeAcrossProcesses(cluster: Cluster, origin: string, service: AccountsService, watch: AccountChangesWatch) {
+  const channel = `${cluster.prefix}accounts:changed`;
+  service.setChangeNudge(() => {
+    cluster.redis.publish(channel, origin).catch(() => {
+      // The other processes still read the feed at their next poll.
+    });
+  });
+  void cluster.subscriber
+    .subscribe(channel, (from) => {
+      if (from !== origin) watch.pollNow();
+    })
+    .catch(() => {});
+}
+
 export const accountsModule = defineModule({
   name: "accounts",
   migrations,
@@ -49,7 +70,9 @@ export const accountsModule = defineModule({
     // ...and the changes made by another process (the CLI, another server) reach this server's sockets within a
     // poll interval.
     void changeWatchers.get(ctx)?.stop();
-    changeWatchers.set(ctx, watchAccountChanges(ctx, accountsStore(ctx.database), origin, service.announce));
+    const watch = watchAccountChanges(ctx, accountsStore(ctx.database), origin, service.announceHere);
+    changeWatchers.set(ctx, watch);
+    if (ctx.cluster) nudgeAcrossProcesses(ctx.cluster, origin, service, watch);
   },
   async onStop(ctx) {
     const watch = changeWatchers.get(ctx);

@@ -89,6 +89,7 @@ export type IdentityRefresher = (row: UserRow) => void;
 export function createAccountsService(deps: AccountsDeps) {
   const { store, events, now, tokens, throttles, origin } = deps;
   let refreshIdentities: IdentityRefresher | null = null;
+  let nudgeOthers: (() => void) | null = null;
 
   const findById = (id: number) => store.findUser(id);
   async function requireById(id: number) {
@@ -238,13 +239,19 @@ export function createAccountsService(deps: AccountsDeps) {
    * (`accounts.sessions_closed`) and any change refreshes what is shown of the user (`accounts.user_updated`).
    * Other processes learn it from the feed. Resolves when all that is done.
    */
-  async function announce(change: AccountChange) {
+  async function announceHere(change: AccountChange) {
     const row = refreshIdentities ? await findById(change.userId) : undefined;
     if (row) refreshIdentities?.(row);
     if (change.sessionsClosed) {
       events.emit("accounts.sessions_closed", { userId: change.userId, reason: change.sessionsClosed });
     }
     events.emit("accounts.user_updated", { userId: change.userId });
+  }
+
+  /** `announceHere`, then a nudge to the other processes (Redis), so they read the feed now, not at their next poll. */
+  async function announce(change: AccountChange) {
+    await announceHere(change);
+    nudgeOthers?.();
   }
 
   /** Runs one toggle in its own transaction, announces it, and answers the updated user. */
@@ -316,6 +323,12 @@ export function createAccountsService(deps: AccountsDeps) {
     requirePasswordResetTx,
     renameUserTx,
     announce,
+    /** What a change read from the feed (made by another process) does here: `announce` without the nudge. */
+    announceHere,
+    /** Set once by the socket side when there are other processes to tell (ctx.cluster). */
+    setChangeNudge(nudge: () => void) {
+      nudgeOthers = nudge;
+    },
     /** Called once by the socket side (attachIo): `announce` refreshes live identities through it. */
     setIdentityRefresher(refresher: IdentityRefresher) {
       refreshIdentities = refresher;
