@@ -8,9 +8,9 @@
  */
 import { atom } from "jotai";
 import { useEffect, useRef } from "react";
-import { io } from "socket.io-client";
 import { anonymousId } from "./anonymous-id";
 import { api } from "./api";
+import { lazySocket } from "./lazy-socket";
 import { appStore } from "./store";
 import { type TokenListener, tokens } from "./tokens";
 
@@ -339,7 +339,12 @@ export function setSocketTokenSource(source: () => string | null) {
 }
 
 export const socketManager = createSocketManager({
-  createSocket: (auth) => io({ ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth }),
+  // The library comes after the first render (lazy-socket.ts): no page needs it to draw itself.
+  createSocket: (auth) =>
+    lazySocket(async () => {
+      const { io } = await import("socket.io-client");
+      return () => io({ ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth });
+    }),
   token: () => tokenSource(),
   clientId: () => anonymousId(),
   renewSession: (failedToken) => api.renewSession(failedToken, { redirectOnAuthFailure: false }),
