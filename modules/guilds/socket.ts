@@ -46,6 +46,7 @@ export const InvitesPayload = t.Object({
 });
 
 /** The guild game's events (README "Guild game"). */
+export const PROGRESS_COST = 0.25;
 const Seconds = t.Optional(t.Union([Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }), t.Null()]));
 export const GameStartPayload = t.Object({
   guild_id: GuildId,
@@ -103,8 +104,10 @@ export function guildSocketEvents(room: GuildRoom): SocketEvents {
     "guild_game:start_request": socketEvent(GameStartPayload, { cost: 5 }, async (socket, { guild_id, ...request }) => {
       await room.startGame(socket, toId(guild_id), request);
     }),
-    // Progress comes with keystrokes: the kernel's budget and the state coalescing bound its cost.
-    "guild_game:progress": socketEvent(GameTypingPayload, { cost: 1 }, (socket, { guild_id, typed_text }) =>
+    // Progress comes with every keystroke (a fast typist sends 7–10 a second, more than the budget's 5 a second
+    // refill) but answers nobody: the state it changes goes out coalesced, at most 10 frames a second per game.
+    // A quarter token lets 20 a second through for good, while a flood is still cut off.
+    "guild_game:progress": socketEvent(GameTypingPayload, { cost: PROGRESS_COST }, (socket, { guild_id, typed_text }) =>
       room.progress(socket, toId(guild_id), typed_text),
     ),
     "guild_game:submission": socketEvent(
