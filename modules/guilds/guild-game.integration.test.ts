@@ -244,6 +244,55 @@ describe("who may start, and what counts", () => {
   });
 });
 
+describe("implausible results and late arrivals", () => {
+  ownServer("검증길드");
+
+  test("an exact answer 0.1 s after the start never counts: refused, no position, no reward, no counted record", async () => {
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    const before = await me(f.member.token);
+    await startGame(admin, [admin, member]);
+    g.clock.advance(100);
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    expect((await member.next("error")).message).toBe(GUILD_GAME_MSG.implausible);
+    // Used up: a second try is refused too, and the game goes on for the admin.
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    expect((await member.next("error")).message).toBe(GUILD_GAME_MSG.alreadyDone);
+    g.clock.advance(9_900);
+    admin.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    expect((await admin.next("guild_game:end")).reason).toBe("all_finished");
+    await sharedScheduler(g.server.ctx).drain();
+    const results = await admin.next("guild_game:results");
+    expect(results.results.map((r: { username: string; position: number }) => [r.username, r.position])).toEqual([
+      [f.admin.username, 1],
+    ]);
+    expect(await records(f.member)).toEqual([]);
+    expect(await me(f.member.token)).toMatchObject({ coins: before.coins, experience: before.experience });
+  });
+
+  test("a member who enters during the game sees it at once and plays on the same clock", async () => {
+    const admin = await inRoom(f.admin.token);
+    await startGame(admin, [admin]);
+    g.clock.advance(3_000);
+    const late = await inRoom(f.member.token);
+    const welcome = late.all("guild_game:state")[0];
+    expect(welcome).toMatchObject({ status: "in_progress", problem: PROBLEM });
+    expect(welcome.participants.map((p: { username: string }) => p.username)).toEqual([
+      f.admin.username,
+      f.member.username,
+    ]);
+    g.clock.advance(5_000);
+    late.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await late.sync();
+    await flush(admin);
+    expect(admin.all("guild_game:state").at(-1).participants[1]).toMatchObject({
+      completed: true,
+      position: 1,
+      completion_time: 8,
+    });
+  });
+});
+
 describe("leaving mid-game", () => {
   ownServer("이탈길드");
 
