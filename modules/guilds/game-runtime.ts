@@ -1,10 +1,25 @@
 import { lastRound } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, forbidden, unprocessable } from "../kernel/errors";
-import { type GameEmitter, GameHost, type InputResult, sharedScheduler, socketIoEmitter } from "../kernel/game-host";
+import {
+  type GameEmitter,
+  GameHost,
+  type GameInput,
+  type InputResult,
+  refusal,
+  sharedScheduler,
+  socketIoEmitter,
+} from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
-import { type GuildGameMove, type GuildGameRules, type GuildPlayer, guildGame } from "./guild-game";
+import {
+  GUILD_GAME_MSG,
+  type GuildGameMode,
+  type GuildGameMove,
+  type GuildGameRules,
+  type GuildPlayer,
+  guildGame,
+} from "./guild-game";
 import { checkSettings } from "./rules";
 import type { GuildRow } from "./schema";
 import { parseProblems } from "./service";
@@ -26,6 +41,8 @@ export interface StartRequest {
   countdown_seconds?: number | null;
   end_countdown_seconds?: number | null;
 }
+
+type GuildGameInput = GameInput<GuildGameMode, GuildPlayer, undefined, never>;
 
 interface LiveGame {
   host: GuildGameHost;
@@ -105,10 +122,10 @@ export class GuildGames {
 
   /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
   async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
-    const { host } = await this.game(guild);
+    await this.game(guild);
     if (!socket.connected) return;
     const player: GuildPlayer = { id: playerIdOf(userId), name: username, userId };
-    orThrow(host.input({ type: "join", socketId: socket.id, player, data: undefined }));
+    orThrow(this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
   }
 
   /**
@@ -116,18 +133,16 @@ export class GuildGames {
    * member out of the game at once when it was their last socket; a lost connection keeps their place for the grace.
    */
   leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
-    const host = this.hostOf(guildId);
-    if (!host) return;
-    host.input({ type: immediate ? "leave" : "drop", playerId: playerIdOf(userId), socketId: socket.id });
+    this.input(guildId, { type: immediate ? "leave" : "drop", playerId: playerIdOf(userId), socketId: socket.id });
   }
 
   /** The member is no longer in the guild (left, kicked, disbanded): out of its game at once, every socket. */
   removeUser(guildId: number, userId: number) {
-    const host = this.hostOf(guildId);
-    const member = host?.member(playerIdOf(userId));
-    if (!host || !member) return;
-    if (member.sockets.length === 0) host.input({ type: "expire", playerId: member.player.id });
-    for (const socketId of [...member.sockets]) host.input({ type: "leave", playerId: member.player.id, socketId });
+    const member = this.hostOf(guildId)?.member(playerIdOf(userId));
+    if (!member) return;
+    const playerId = member.player.id;
+    if (member.sockets.length === 0) this.input(guildId, { type: "expire", playerId });
+    for (const socketId of [...member.sockets]) this.input(guildId, { type: "leave", playerId, socketId });
   }
 
   /**
@@ -153,9 +168,17 @@ export class GuildGames {
 
   /** `guild_game:progress` / `guild_game:submission` of a member in the room. */
   play(socket: AppSocket, guildId: number, userId: number, move: GuildGameMove) {
+    orThrow(this.input(guildId, { type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
+  }
+
+  /**
+   * Every input of a guild's game goes through here: on one process the local host runs it (README "Several
+   * processes": with REDIS_URL this becomes `ownership.input("guild_game", guildId, input)`, run on the owner).
+   */
+  private input(guildId: number, input: GuildGameInput): InputResult {
     const host = this.hostOf(guildId);
-    if (!host) throw new AppError(409, "진행 중인 길드 게임이 없습니다.", "no_game");
-    orThrow(host.input({ type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
+    if (!host) return refusal(GUILD_GAME_MSG.noGame, "no_game");
+    return host.input(input);
   }
 
   private stopGame(live: LiveGame) {
