@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import type { GameFinishedEvent } from "../games";
 import { sharedScheduler } from "../kernel/game-host";
 import { scoreTyping } from "../kernel/typing";
 import { computeRewards } from "../rooms";
@@ -345,5 +346,31 @@ describe("leaving mid-game", () => {
     await admin.sync();
     g.clock.advance(10_000);
     expect((await admin.next("guild_game:end")).reason).toBe("all_finished");
+  });
+});
+
+describe("server shutdown", () => {
+  ownServer("종료길드");
+
+  test("a running game ends as stopped: the players are told and the results so far are stored and closed", async () => {
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    await startGame(admin, [admin, member]);
+    g.clock.advance(9_000);
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await member.sync();
+    const stored: GameFinishedEvent[] = [];
+    g.server.ctx.events.on("games.game_finished", (event) => stored.push(event));
+
+    await g.server.stop();
+    expect((await admin.next("guild_game:end")).reason).toBe("stopped");
+    expect(stored).toEqual([
+      expect.objectContaining({
+        mode: "guild_game",
+        sourceId: String(f.guild.id),
+        sourceName: "종료길드",
+        participants: 1,
+      }),
+    ]);
   });
 });
