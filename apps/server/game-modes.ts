@@ -1,4 +1,5 @@
 import { duelMode } from "../../modules/duel";
+import { guildGame } from "../../modules/guilds";
 import type { AnyGameMode, GameModeId } from "../../modules/kernel/game-mode";
 import { gameModes as roomsModes } from "../../modules/rooms";
 
@@ -9,4 +10,5 @@ import { gameModes as roomsModes } from "../../modules/rooms";
 export const gameModes = {
   ...roomsModes,
   duel: duelMode,
+  guild_game: guildGame,
 } satisfies Record<GameModeId, AnyGameMode>;

@@ -10,7 +10,8 @@ const rooms = new WeakMap<ModuleContext, GuildRoom>();
 
 export const guildsModule = defineModule({
   name: "guilds",
-  dependsOn: ["accounts"],
+  // accounts: identities and rewards; games: the guild game's results (room name = the guild's name).
+  dependsOn: ["accounts", "games"],
   migrations,
   pgMigrations,
   routes: guildsRoutes,
@@ -23,7 +24,7 @@ export const guildsModule = defineModule({
     return room ? guildSocketEvents(room) : {};
   },
   onDisconnect(socket, _reason, ctx) {
-    rooms.get(ctx)?.leave(socket);
+    rooms.get(ctx)?.leave(socket, true);
   },
   onStop(ctx) {
     rooms.get(ctx)?.stop();
@@ -31,8 +32,12 @@ export const guildsModule = defineModule({
   },
 });
 
+/** This server's guild room (tests and diagnostics). */
+export const guildRoom = (ctx: ModuleContext) => rooms.get(ctx);
+
 // The public API other modules may use.
 export { guildsApi } from "./api";
+export { GUILD_GAME_MSG, type GuildGameView, guildGame } from "./guild-game";
 export type { PresentedGuild, PresentedMember } from "./presenter";
 export * from "./rules";
 export type { Actor, GuildsService } from "./service";

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { INVALID_PAYLOAD } from "../kernel/socket";
-import { CHAT_RATE_LIMITED, GUILD_GAME_NOT_READY, GUILD_GAME_NOT_RUNNING } from "./room";
+import { GUILD_GAME_MSG } from "./guild-game";
+import { CHAT_RATE_LIMITED, GUILD_GAME_NOT_RUNNING } from "./room";
 import { CHAT_KEPT, GUILD_MSG } from "./rules";
 import { type GuildClient, type GuildServer, openGuildClient, startGuildServer } from "./test-support";
 
@@ -188,7 +189,8 @@ describe("guild chat", () => {
       [admin, "/setendtime 29", GUILD_MSG.endCountdownRange],
       [member, "/setcountdown 4", GUILD_MSG.adminOnly],
       [member, "/start", GUILD_MSG.adminOnly],
-      [admin, "/start", GUILD_GAME_NOT_READY],
+      // This guild has no problems yet: the admin's start is refused with what to do.
+      [admin, "/start", GUILD_GAME_MSG.noProblems],
     ];
     for (const [who, line, message] of refused) {
       who.emit("guild:message", { guild_id: f.guild.id, message: line });
@@ -203,15 +205,15 @@ describe("guild chat", () => {
   });
 });
 
-describe("the guild game's events before the game exists", () => {
+describe("the guild game's events with no game running", () => {
   ownServer("게임길드");
 
-  test("a start by an admin is answered 'not ready', by others refused; typing without a game is refused", async () => {
+  test("an admin's start without problems is refused, others' too; typing without a game is refused", async () => {
     const admin = await inRoom(f.admin.token);
     const member = await inRoom(f.member.token);
     const outsider = await client(f.outsider.token);
     const cases: [GuildClient, string, unknown, string][] = [
-      [admin, "guild_game:start_request", { guild_id: f.guild.id, problem: null }, GUILD_GAME_NOT_READY],
+      [admin, "guild_game:start_request", { guild_id: f.guild.id, problem: null }, GUILD_GAME_MSG.noProblems],
       [member, "guild_game:start_request", { guild_id: f.guild.id }, GUILD_MSG.adminOnly],
       [outsider, "guild_game:start_request", { guild_id: f.guild.id }, "길드 방에 먼저 입장해주세요."],
       [member, "guild_game:progress", { guild_id: f.guild.id, typed_text: "가나" }, GUILD_GAME_NOT_RUNNING],

@@ -2,6 +2,8 @@ import type { ModuleContext } from "../kernel/define-module";
 import { AppError, forbidden, unauthorized, unprocessable } from "../kernel/errors";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { guildsApi } from "./api";
+import { DEFAULT_GUILD_GAME_SETTINGS, type GuildGameSettings, GuildGames, type StartRequest } from "./game-runtime";
+import { GUILD_GAME_MSG } from "./guild-game";
 import { CHAT_MAX, charLength, GUILD_MSG, type GuildRole, type SettingName } from "./rules";
 import type { Actor } from "./service";
 
@@ -26,11 +28,15 @@ interface SocketGuildState {
 /** The guild room of one server: joins checked against the database, chat, and the state pushed on every change. */
 export class GuildRoom {
   private readonly unsubscribe: (() => void)[];
+  /** The guild games of this server: every member in a guild room is a player of that guild's game. */
+  readonly games: GuildGames;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
+    gameSettings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
+    this.games = new GuildGames(io, ctx, guildChannel, gameSettings);
     this.unsubscribe = [
       ctx.events.on("guilds.changed", ({ guildId }) => void this.pushState(guildId)),
       ctx.events.on("guilds.member_removed", (event) => this.removed(event)),
@@ -39,6 +45,7 @@ export class GuildRoom {
 
   stop() {
     for (const off of this.unsubscribe) off();
+    this.games.stop();
   }
 
   private get service() {
@@ -59,11 +66,11 @@ export class GuildRoom {
   /**
    * `guild:join`: the socket's own account must be a member now (read from the database; the client's user_id is
    * never looked at). The socket leaves any other guild room, joins this one, gets `guild:joined` and the others
-   * `guild:user_joined`.
+   * `guild:user_joined`; then the socket joins the guild's game (its `guild_game:state`).
    */
   async join(socket: AppSocket, guildId: number) {
     const actor = this.actorOf(socket);
-    const { member } = await this.service.standing(actor, guildId);
+    const { guild, member } = await this.service.standing(actor, guildId);
     const previous = this.state(socket);
     if (previous && previous.guildId !== guildId) this.leave(socket);
     socket.data.state.guilds = { guildId, chat: previous?.chat ?? [] } satisfies SocketGuildState;
@@ -74,14 +81,20 @@ export class GuildRoom {
     if (arriving) {
       socket.to(channel).emit("guild:user_joined", { guild_id: guildId, user_id: actor.id, username: actor.username });
     }
+    await this.games.enter(socket, guild, actor.id, actor.username);
   }
 
-  /** `guild:leave` (or a disconnect): the socket leaves the guild room it is in. */
-  leave(socket: AppSocket) {
+  /**
+   * `guild:leave` (or a disconnect, `dropped`): the socket leaves the guild room it is in, and the game — at once,
+   * or after the reconnect grace when the connection was lost (a reconnect within it resumes the game).
+   */
+  leave(socket: AppSocket, dropped = false) {
     const current = this.state(socket);
     if (!current) return;
     const channel = guildChannel(current.guildId);
     delete socket.data.state.guilds;
+    const user = socket.data.identity;
+    if (user?.kind === "user") this.games.leave(socket, current.guildId, user.userId, !dropped);
     // After a disconnect socket.io has already emptied `rooms`; the state says the socket was in the room.
     void socket.leave(channel);
     const identity = socket.data.identity;
@@ -150,20 +163,29 @@ export class GuildRoom {
   }
 
   /**
-   * `/start` and `guild_game:start_request`: guild admins in the room only (checked against the database). The
-   * guild game itself is not built yet (README, "Guild game"), so an admin is told so.
+   * `/start` and `guild_game:start_request`: guild admins in the room only (role and problems read from the database
+   * now); the game starts with a chosen problem of the guild's list or a random one.
    */
-  async startGame(socket: AppSocket, guildId: number): Promise<never> {
+  async startGame(socket: AppSocket, guildId: number, request: StartRequest = {}): Promise<true> {
     const actor = this.requireInRoom(socket, guildId);
-    const { member } = await this.service.standing(actor, guildId);
+    const { guild, member } = await this.service.standing(actor, guildId);
     if (member.role !== "admin") throw forbidden(GUILD_MSG.adminOnly, "role");
-    throw new AppError(409, GUILD_GAME_NOT_READY, "not_ready");
+    // Read again after the await: the socket may have left the room meanwhile.
+    this.requireInRoom(socket, guildId);
+    this.games.start(socket, guild, actor.id, actor.username, request);
+    return true;
   }
 
-  /** `guild_game:progress` and `guild_game:submission`: members in the room; no game runs yet. */
-  async gameInput(socket: AppSocket, guildId: number): Promise<never> {
-    this.requireInRoom(socket, guildId);
-    throw new AppError(409, GUILD_GAME_NOT_RUNNING, "no_game");
+  /** `guild_game:progress`: the server computes the member's progress from the text typed so far. */
+  progress(socket: AppSocket, guildId: number, typedText: string) {
+    const actor = this.requireInRoom(socket, guildId);
+    this.games.play(socket, guildId, actor.id, { type: "progress", typedText });
+  }
+
+  /** `guild_game:submission`: only the exact problem text completes; anything else is refused and typing goes on. */
+  submit(socket: AppSocket, guildId: number, typedText: string, elapsedTime?: number | null) {
+    const actor = this.requireInRoom(socket, guildId);
+    this.games.play(socket, guildId, actor.id, { type: "submit", typedText, elapsedTime });
   }
 
   /** A system line to the room (not stored). */
@@ -222,14 +244,14 @@ export class GuildRoom {
     const channel = guildChannel(event.guildId);
     const payload = { guild_id: event.guildId, user_id: event.userId, username: event.username, reason: event.reason };
     this.forgetLocalState(event.userId, event.guildId);
+    this.games.removeUser(event.guildId, event.userId);
     this.io.in(`user:${event.userId}`).socketsLeave(channel);
     this.io.to(`user:${event.userId}`).emit("guild:removed", { ...payload, message: REMOVED_TEXT[event.reason] });
     this.io.to(channel).emit("guild:user_left", payload);
   }
 }
 
-export const GUILD_GAME_NOT_READY = "길드 게임은 아직 준비 중입니다.";
-export const GUILD_GAME_NOT_RUNNING = "진행 중인 길드 게임이 없습니다.";
+export const GUILD_GAME_NOT_RUNNING = GUILD_GAME_MSG.noGame;
 
 const REMOVED_TEXT: Record<string, string> = {
   left: "길드를 탈퇴했습니다.",

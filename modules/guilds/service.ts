@@ -612,6 +612,13 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     return presentMessage({ message: row, username: actor.username });
   }
 
+  /** A finished guild game in the recent-activity list (`detail`: its podium); the winner, if any, as its user. */
+  async function recordGameActivity(guildId: number, detail: string, winnerId: number | null, at: number) {
+    await store.unit((q) =>
+      q.addActivity({ guildId, kind: "game", userId: winnerId, detail, createdAt: new Date(at) }),
+    );
+  }
+
   /** What the guild room shows: the guild, its members, problems and last chat messages. */
   async function roomState(guildId: number) {
     const guild = await requireGuild(store, guildId);
@@ -659,6 +666,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     addComment,
     deleteComment,
     postMessage,
+    recordGameActivity,
     roomState,
     /** For the guild room: the guild and the actor's standing, any role. */
     standing: (actor: Actor, guildId: number) => requireRole(store, guildId, actor, anyMember),

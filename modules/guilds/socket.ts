@@ -45,7 +45,8 @@ export const InvitesPayload = t.Object({
   ),
 });
 
-/** The guild game's events (their payloads are checked now; the game itself is README "Guild game"). */
+/** The guild game's events (README "Guild game"). */
+export const PROGRESS_COST = 0.25;
 const Seconds = t.Optional(t.Union([Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }), t.Null()]));
 export const GameStartPayload = t.Object({
   guild_id: GuildId,
@@ -100,14 +101,19 @@ export function guildSocketEvents(room: GuildRoom): SocketEvents {
     "guild:kick_member": socketEvent(KickPayload, { cost: 5 }, (socket, { guild_id, member_id }) =>
       acknowledged(GUILD_MSG.kickFailed, () => service.kick(actor(socket), toId(guild_id), member_id)),
     ),
-    "guild_game:start_request": socketEvent(GameStartPayload, { cost: 5 }, (socket, { guild_id }) =>
-      room.startGame(socket, toId(guild_id)),
+    "guild_game:start_request": socketEvent(GameStartPayload, { cost: 5 }, async (socket, { guild_id, ...request }) => {
+      await room.startGame(socket, toId(guild_id), request);
+    }),
+    // Progress comes with every keystroke (a fast typist sends 7–10 a second, more than the budget's 5 a second
+    // refill) but answers nobody: the state it changes goes out coalesced, at most 10 frames a second per game.
+    // A quarter token lets 20 a second through for good, while a flood is still cut off.
+    "guild_game:progress": socketEvent(GameTypingPayload, { cost: PROGRESS_COST }, (socket, { guild_id, typed_text }) =>
+      room.progress(socket, toId(guild_id), typed_text),
     ),
-    "guild_game:progress": socketEvent(GameTypingPayload, { cost: 1 }, (socket, { guild_id }) =>
-      room.gameInput(socket, toId(guild_id)),
-    ),
-    "guild_game:submission": socketEvent(GameTypingPayload, { cost: 1 }, (socket, { guild_id }) =>
-      room.gameInput(socket, toId(guild_id)),
+    "guild_game:submission": socketEvent(
+      GameTypingPayload,
+      { cost: 1 },
+      (socket, { guild_id, typed_text, elapsed_time }) => room.submit(socket, toId(guild_id), typed_text, elapsed_time),
     ),
     "guild:send_invites": socketEvent(InvitesPayload, { cost: 5 }, (socket, { guild_id, invites }) =>
       acknowledged(GUILD_MSG.invitesFailed, () => service.invite(actor(socket), toId(guild_id), invites)),

@@ -16,7 +16,9 @@ import type { Actor } from "./service";
 export async function createGuildsTestContext() {
   const clock = new FakeClock(Date.UTC(2026, 3, 1, 3, 0, 0));
   const accountsStandIn = defineModule({ name: "accounts" });
-  const env = await createTestContext({ modules: [accountsStandIn, guildsModule], clock });
+  // The guild game stores its results through games; the service tests play none.
+  const gamesStandIn = defineModule({ name: "games" });
+  const env = await createTestContext({ modules: [accountsStandIn, gamesStandIn, guildsModule], clock });
   const { service, store } = guildsApi(env.ctx);
   const users = tablesFor(env.ctx.database, { users: sqliteUsers }, { users: pgUsers }).users;
   let count = 0;

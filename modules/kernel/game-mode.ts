@@ -88,10 +88,9 @@ export interface GamePlayer {
 
 /**
  * Every game mode the product has. Registries are typed `satisfies Record<GameModeId, …>` so adding an id
- * without its mode is a type error (`apps/server/game-modes.ts` holds every mode). Guild games add their id when
- * their module lands.
+ * without its mode is a type error (`apps/server/game-modes.ts` holds every mode).
  */
-export type GameModeId = "sentence_race" | "duel";
+export type GameModeId = "sentence_race" | "duel" | "guild_game";
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds modes of different state types
 export type AnyGameMode = GameMode<any, any, any, any, any>;

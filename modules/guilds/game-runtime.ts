@@ -1,0 +1,203 @@
+import { lastRound } from "../games";
+import type { ModuleContext } from "../kernel/define-module";
+import { AppError, forbidden, unprocessable } from "../kernel/errors";
+import {
+  type GameEmitter,
+  GameHost,
+  type GameInput,
+  type InputResult,
+  refusal,
+  sharedScheduler,
+  socketIoEmitter,
+} from "../kernel/game-host";
+import type { AppServer, AppSocket } from "../kernel/socket";
+import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
+import {
+  GUILD_GAME_MSG,
+  type GuildGameMode,
+  type GuildGameMove,
+  type GuildGameRules,
+  type GuildPlayer,
+  guildGame,
+} from "./guild-game";
+import { checkSettings } from "./rules";
+import type { GuildRow } from "./schema";
+import { parseProblems } from "./service";
+
+export interface GuildGameSettings {
+  /** A member whose last socket dropped keeps their place in a game this long (a reconnect resumes). */
+  reconnectGraceMs: number;
+  rules?: Partial<GuildGameRules>;
+}
+
+export const DEFAULT_GUILD_GAME_SETTINGS: GuildGameSettings = { reconnectGraceMs: 10_000 };
+
+/** What a game needs of its guild (the row as read by the guild room's membership check). */
+export type GuildOfGame = Pick<GuildRow, "id" | "name" | "countdownSeconds" | "endCountdownSeconds" | "problems">;
+
+/** The payload of `guild_game:start_request` / `/start`, as validated by the socket schema. */
+export interface StartRequest {
+  problem?: string | null;
+  countdown_seconds?: number | null;
+  end_countdown_seconds?: number | null;
+}
+
+type GuildGameInput = GameInput<GuildGameMode, GuildPlayer, undefined, never>;
+
+interface LiveGame {
+  host: GuildGameHost;
+  presenter: GuildGamePresenter;
+}
+
+/** Status of the AppError a refusal becomes (the socket `error` event carries its text and code). */
+const REFUSAL_STATUS: Record<string, number> = { mismatch: 422, implausible: 422, unknown_problem: 422 };
+
+/** A socket that is not (or no longer) in the guild room's game. */
+const NOT_IN_ROOM = "길드 방에 먼저 입장해주세요.";
+
+export const playerIdOf = (userId: number) => `u:${userId}`;
+
+/**
+ * The guild games of one server: one `GameHost` per guild whose room someone entered (created on first use, on the
+ * process's shared scheduler, on the guild room's channel `guilds:<id>`), so one live game per guild. The guild room
+ * (room.ts) decides who is in the room; this class feeds the host the same joins, leaves, drops and moves.
+ */
+export class GuildGames {
+  private readonly emitter: GameEmitter;
+  private readonly games = new Map<number, LiveGame>();
+  private readonly opening = new Map<number, Promise<LiveGame>>();
+  private stopped = false;
+
+  constructor(
+    io: AppServer,
+    private readonly ctx: ModuleContext,
+    private readonly channelOf: (guildId: number) => string,
+    private readonly settings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
+  ) {
+    this.emitter = socketIoEmitter(io);
+  }
+
+  /** The guild's game, created on first use; its rounds continue the numbering stored by the games module. */
+  private game(guild: GuildOfGame): LiveGame | Promise<LiveGame> {
+    const existing = this.games.get(guild.id) ?? this.opening.get(guild.id);
+    if (existing) return existing;
+    const opening = this.open(guild).finally(() => this.opening.delete(guild.id));
+    this.opening.set(guild.id, opening);
+    return opening;
+  }
+
+  private async open(guild: GuildOfGame): Promise<LiveGame> {
+    const round = await lastRound(this.ctx, guildGame.id, String(guild.id));
+    const scheduler = sharedScheduler(this.ctx);
+    const presenter = new GuildGamePresenter({ id: guild.id, name: guild.name }, this.ctx, scheduler);
+    const host: GuildGameHost = new GameHost({
+      mode: guildGame,
+      settings: {
+        guildId: guild.id,
+        countdownSeconds: guild.countdownSeconds,
+        endCountdownSeconds: guild.endCountdownSeconds,
+        rules: this.settings.rules,
+      },
+      presenter,
+      sourceId: guild.id,
+      sourceName: guild.name,
+      channel: this.channelOf(guild.id),
+      lastRound: round,
+      graceMs: this.settings.reconnectGraceMs,
+      scheduler,
+      emitter: this.emitter,
+      random: this.ctx.random,
+      log: this.ctx.log,
+    });
+    const live = { host, presenter };
+    this.games.set(guild.id, live);
+    if (this.stopped) this.stopGame(live);
+    return live;
+  }
+
+  /** The host of a guild whose game exists; null when nobody entered its room since the server started. */
+  hostOf(guildId: number): GuildGameHost | null {
+    return this.games.get(guildId)?.host ?? null;
+  }
+
+  /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
+  async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
+    await this.game(guild);
+    if (!socket.connected) return;
+    const player: GuildPlayer = { id: playerIdOf(userId), name: username, userId };
+    orThrow(this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
+  }
+
+  /**
+   * The socket left the guild room: `immediate` (guild:leave, another guild's room, removed from the guild) takes the
+   * member out of the game at once when it was their last socket; a lost connection keeps their place for the grace.
+   */
+  leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
+    this.input(guildId, { type: immediate ? "leave" : "drop", playerId: playerIdOf(userId), socketId: socket.id });
+  }
+
+  /** The member is no longer in the guild (left, kicked, disbanded): out of its game at once, every socket. */
+  removeUser(guildId: number, userId: number) {
+    const member = this.hostOf(guildId)?.member(playerIdOf(userId));
+    if (!member) return;
+    const playerId = member.player.id;
+    if (member.sockets.length === 0) this.input(guildId, { type: "expire", playerId });
+    for (const socketId of [...member.sockets]) this.input(guildId, { type: "leave", playerId, socketId });
+  }
+
+  /**
+   * An admin's start (`guild_game:start_request` or `/start`): the guild's problems and settings as stored now; a
+   * chosen problem must be one of them, otherwise one is drawn at random; countdown and end time from the request
+   * when given (inside the spec §5 ranges), else the guild's settings.
+   */
+  start(socket: AppSocket, guild: GuildOfGame, userId: number, username: string, request: StartRequest) {
+    const countdownSeconds = request.countdown_seconds ?? guild.countdownSeconds;
+    const endCountdownSeconds = request.end_countdown_seconds ?? guild.endCountdownSeconds;
+    const checked = checkSettings({ countdown_seconds: countdownSeconds, end_countdown_seconds: endCountdownSeconds });
+    if (!checked.ok) throw unprocessable(checked.error, "invalid_settings");
+    const move: GuildGameMove = {
+      type: "start",
+      problems: parseProblems(guild.problems),
+      problem: request.problem,
+      countdownSeconds,
+      endCountdownSeconds,
+      by: username,
+    };
+    return this.play(socket, guild.id, userId, move);
+  }
+
+  /** `guild_game:progress` / `guild_game:submission` of a member in the room. */
+  play(socket: AppSocket, guildId: number, userId: number, move: GuildGameMove) {
+    orThrow(this.input(guildId, { type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
+  }
+
+  /**
+   * Every input of a guild's game goes through here: on one process the local host runs it (README "Several
+   * processes": with REDIS_URL this becomes `ownership.input("guild_game", guildId, input)`, run on the owner).
+   */
+  private input(guildId: number, input: GuildGameInput): InputResult {
+    const host = this.hostOf(guildId);
+    if (!host) return refusal(GUILD_GAME_MSG.noGame, "no_game");
+    return host.input(input);
+  }
+
+  private stopGame(live: LiveGame) {
+    live.presenter.stop();
+    live.host.stop();
+  }
+
+  stop() {
+    this.stopped = true;
+    for (const live of this.games.values()) this.stopGame(live);
+  }
+}
+
+/** A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event. */
+function refusalError(result: Extract<InputResult, { ok: false }>) {
+  if (result.code === "not_in_game") return forbidden(NOT_IN_ROOM, "not_in_room");
+  return new AppError(REFUSAL_STATUS[result.code] ?? 409, result.error, result.code);
+}
+
+function orThrow(result: InputResult) {
+  if (!result.ok) throw refusalError(result);
+}
