@@ -38,8 +38,9 @@ export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { ttlMs: 5_000, renewEveryMs:
 /** `expired`: no renewal succeeded before the local deadline; `taken`: Redis holds another token (or none). */
 export type LeaseLoss = "expired" | "taken";
 
-export const leaseKey = (game: string) => `lease:${game}`;
-export const epochKey = (game: string) => `epoch:${game}`;
+/** `prefix`: the deployment's (REDIS_PREFIX), so deployments sharing one Redis never meet. */
+export const leaseKey = (game: string, prefix = "") => `${prefix}lease:${game}`;
+export const epochKey = (game: string, prefix = "") => `${prefix}epoch:${game}`;
 
 /**
  * SET lease NX PX with the epoch from INCR, in one script: done as two commands, a process could INCR, stall,
@@ -74,8 +75,8 @@ export interface LeaseHolder {
 }
 
 /** Who holds the game's lease now (null: nobody, the game is free). */
-export async function leaseHolder(redis: LeaseRedis, game: string): Promise<LeaseHolder | null> {
-  return parseToken(await redis.get(leaseKey(game)));
+export async function leaseHolder(redis: LeaseRedis, game: string, prefix = ""): Promise<LeaseHolder | null> {
+  return parseToken(await redis.get(leaseKey(game, prefix)));
 }
 
 export function parseToken(token: string | null): LeaseHolder | null {
@@ -190,6 +191,8 @@ export interface LeaseKeeperOptions {
   monotonic?: () => number;
   /** For the keeper's one timer. */
   clock?: Clock;
+  /** Start of every key (the deployment's REDIS_PREFIX). */
+  prefix?: string;
 }
 
 /**
@@ -204,6 +207,7 @@ export class LeaseKeeper {
   readonly monotonic: () => number;
   private readonly redis: LeaseRedis;
   private readonly clock: Clock;
+  readonly prefix: string;
   private readonly leases = new Set<Lease>();
   private timer: TimerHandle | null = null;
   private stopped = false;
@@ -215,6 +219,7 @@ export class LeaseKeeper {
     this.log = options.log;
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.clock = options.clock ?? systemClock;
+    this.prefix = options.prefix ?? "";
     if (this.timings.safetyMarginMs <= this.timings.renewEveryMs / 4) {
       throw new RangeError("the lease's safety margin must exceed a quarter of the renewal period");
     }
@@ -234,7 +239,7 @@ export class LeaseKeeper {
     if (this.stopped) return null;
     const sentAt = this.monotonic();
     const reply = await this.redis.eval(ACQUIRE, {
-      keys: [leaseKey(game), epochKey(game)],
+      keys: [leaseKey(game, this.prefix), epochKey(game, this.prefix)],
       arguments: [this.processId, String(this.timings.ttlMs), String(options.minEpoch ?? 0)],
     });
     if (reply === null || reply === undefined) return null;
@@ -276,7 +281,7 @@ export class LeaseKeeper {
 
   async renewToken(game: string, token: string): Promise<boolean> {
     const reply = await this.redis.eval(RENEW, {
-      keys: [leaseKey(game)],
+      keys: [leaseKey(game, this.prefix)],
       arguments: [token, String(this.timings.ttlMs)],
     });
     return Number(reply) === 1;
@@ -284,7 +289,7 @@ export class LeaseKeeper {
 
   async releaseToken(game: string, token: string): Promise<void> {
     try {
-      await this.redis.eval(RELEASE, { keys: [leaseKey(game)], arguments: [token] });
+      await this.redis.eval(RELEASE, { keys: [leaseKey(game, this.prefix)], arguments: [token] });
     } catch (error) {
       // Harmless: the lease expires by itself after the ttl.
       this.log?.warn("game lease release failed", { game, error: describeError(error) });

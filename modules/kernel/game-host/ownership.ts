@@ -72,6 +72,8 @@ export interface GameOwnershipOptions {
   /** How long a forwarded input waits for the owner's answer (default 3 s; then "요청을 처리하지 못했습니다…"). */
   replyTimeoutMs?: number;
   clock?: Clock;
+  /** Start of every key and channel (the deployment's REDIS_PREFIX, `ctx.cluster.prefix`). */
+  prefix?: string;
 }
 
 export const gameKey = (mode: string, sourceId: string) => `${mode}:${sourceId}`;
@@ -79,8 +81,8 @@ const splitKey = (game: string) => {
   const at = game.indexOf(":");
   return { mode: game.slice(0, at), sourceId: game.slice(at + 1) };
 };
-export const inputChannel = (game: string) => `game:in:${game}`;
-export const replyChannel = (processId: string) => `game:reply:${processId}`;
+export const inputChannel = (game: string, prefix = "") => `${prefix}game:in:${game}`;
+export const replyChannel = (processId: string, prefix = "") => `${prefix}game:reply:${processId}`;
 export const OWNERS_CHANNEL = "game:owners";
 
 /** Between two looks for an owner while a game changes hands. */
@@ -138,9 +140,13 @@ export class GameOwnership {
   private watchTimer: TimerHandle | null = null;
   private stopped = false;
   private dead = false;
+  private readonly prefix: string;
+  private readonly ownersChannel: string;
 
   constructor(private readonly options: GameOwnershipOptions) {
     this.processId = options.processId;
+    this.prefix = options.prefix ?? "";
+    this.ownersChannel = `${this.prefix}${OWNERS_CHANNEL}`;
     this.redis = options.redis;
     this.subscriber = options.subscriber;
     this.log = options.log;
@@ -151,6 +157,7 @@ export class GameOwnership {
       timings: options.lease,
       log: options.log,
       clock: this.clock,
+      prefix: this.prefix,
     });
     this.moveWaitMs = options.moveWaitMs ?? this.leases.timings.ttlMs + 2_000;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 3_000;
@@ -158,8 +165,8 @@ export class GameOwnership {
 
   /** Listens for answers and for new owners, and starts looking after the games this process has seats in. */
   async start() {
-    await this.subscriber.subscribe(replyChannel(this.processId), (message) => this.onReply(message));
-    await this.subscriber.subscribe(OWNERS_CHANNEL, (message) => this.onNewOwner(message));
+    await this.subscriber.subscribe(replyChannel(this.processId, this.prefix), (message) => this.onReply(message));
+    await this.subscriber.subscribe(this.ownersChannel, (message) => this.onNewOwner(message));
     this.scheduleWatch();
   }
 
@@ -227,7 +234,10 @@ export class GameOwnership {
     const message: Forwarded = { id, from: this.processId, input };
     try {
       // Raced with the answer's timeout: a Redis that is down queues commands rather than failing them.
-      const sent = await Promise.race([this.redis.publish(inputChannel(game), JSON.stringify(message)), answer]);
+      const sent = await Promise.race([
+        this.redis.publish(inputChannel(game, this.prefix), JSON.stringify(message)),
+        answer,
+      ]);
       if (typeof sent === "number" && sent === 0) return null;
       const { result, owner } = typeof sent === "number" ? await answer : sent;
       if (owner && result.ok) this.knownOwners.set(game, owner);
@@ -258,7 +268,7 @@ export class GameOwnership {
       owner: entry.lease?.token ?? null,
     };
     this.redis
-      .publish(replyChannel(forwarded.from), JSON.stringify(answer))
+      .publish(replyChannel(forwarded.from, this.prefix), JSON.stringify(answer))
       .catch((error) => this.log.warn("answering forwarded game input failed", { game, error: describeError(error) }));
   }
 
@@ -373,8 +383,11 @@ export class GameOwnership {
       this.knownOwners.set(game, lease.token);
       this.rejoinOwnSeats(game, host);
       entry.listener = (message) => this.serve(game, entry, message);
-      await this.subscriber.subscribe(inputChannel(game), entry.listener);
-      await this.redis.publish(OWNERS_CHANNEL, JSON.stringify({ game, processId: this.processId, epoch: lease.epoch }));
+      await this.subscriber.subscribe(inputChannel(game, this.prefix), entry.listener);
+      await this.redis.publish(
+        this.ownersChannel,
+        JSON.stringify({ game, processId: this.processId, epoch: lease.epoch }),
+      );
       this.log.info("game taken", { game, epoch: lease.epoch });
       return true;
     } catch (error) {
@@ -405,7 +418,7 @@ export class GameOwnership {
     void entry.lease?.release(); // compare-and-delete: harmless when it is not this process's any more
     if (entry.listener && !this.dead) {
       this.subscriber
-        .unsubscribe(inputChannel(game), entry.listener)
+        .unsubscribe(inputChannel(game, this.prefix), entry.listener)
         .catch((error) => this.log.warn("unsubscribing a game failed", { game, error: describeError(error) }));
     }
     this.log.warn("game given up", { game, epoch: entry.lease?.epoch ?? null, reason });
@@ -430,7 +443,7 @@ export class GameOwnership {
   private async watch() {
     const games = [...this.seats.keys()].filter((game) => !this.owned.has(game));
     if (games.length === 0) return;
-    const holders = await this.redis.mGet(games.map(leaseKey));
+    const holders = await this.redis.mGet(games.map((game) => leaseKey(game, this.prefix)));
     for (const [index, game] of games.entries()) {
       const holder = holders[index];
       if (holder === null) void this.take(game);
@@ -459,8 +472,8 @@ export class GameOwnership {
     for (const [game, entry] of [...this.owned]) this.lose(game, entry, "shutdown");
     await this.leases.stop();
     await Promise.all([
-      this.subscriber.unsubscribe(replyChannel(this.processId)),
-      this.subscriber.unsubscribe(OWNERS_CHANNEL),
+      this.subscriber.unsubscribe(replyChannel(this.processId, this.prefix)),
+      this.subscriber.unsubscribe(this.ownersChannel),
     ]).catch((error) => this.log.warn("unsubscribing failed", { error: describeError(error) }));
   }
 
