@@ -91,6 +91,18 @@ export async function finishGame(ctx: ModuleContext, ref: GameRef, finish: Finis
 export const lastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>
   gamesStore(ctx).lastRound(mode, String(sourceId));
 
+/**
+ * A new owner of a live game (several processes) claims its lease epoch for the source before it reads anything:
+ * from then on the previous owner's writes are refused (`StaleOwnerError`). Throws that error itself when a newer
+ * owner has claimed already.
+ */
+export const claimOwner = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string, epoch: number) =>
+  gamesStore(ctx).claimOwner({ mode, sourceId: String(sourceId), epoch });
+
+/** The highest owner epoch stored for the source, 0 when none (a `GameOpener`'s `storedEpoch`). */
+export const ownerEpoch = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>
+  gamesStore(ctx).ownerEpoch(mode, String(sourceId));
+
 /** A member's counted results of every mode, newest first (the profile's records); limit 1–200, default 50. */
 export const resultsOfUser = (ctx: ModuleContext, userId: number, limit?: number) =>
   gamesStore(ctx).resultsOfUser(userId, clampResultsLimit(limit));

@@ -26,7 +26,16 @@ export function createGamesModule(options: GamesModuleOptions = {}) {
 export const gamesModule = createGamesModule();
 
 // The public API other modules may use.
-export { countGames, dailyStats, finishGame, lastRound, recordResult, resultsOfUser } from "./api";
+export {
+  claimOwner,
+  countGames,
+  dailyStats,
+  finishGame,
+  lastRound,
+  ownerEpoch,
+  recordResult,
+  resultsOfUser,
+} from "./api";
 export type { GameFinishedEvent, ResultRecordedEvent } from "./events";
 export { GameResultRecordSchema } from "./model";
 export { gamesRoutes } from "./routes";

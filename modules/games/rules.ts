@@ -25,6 +25,8 @@ export interface StoredGameRef {
   /** 1, 2, 3… per (mode, source id); see `lastRound`. */
   round: number;
   startedAt: number;
+  /** The owning process's lease epoch (several processes); absent on one process: no fencing check. */
+  epoch?: number;
 }
 
 export interface ResultInput {
@@ -83,7 +85,8 @@ export function checkGameRef(game: StoredGameRef) {
     typeof game.sourceName === "string" &&
     Number.isInteger(game.round) &&
     game.round >= 1 &&
-    isTime(game.startedAt);
+    isTime(game.startedAt) &&
+    (game.epoch === undefined || (Number.isInteger(game.epoch) && game.epoch >= 1));
   if (!ok) throw badRequest(INVALID_GAME, "invalid_game");
 }
 

@@ -89,3 +89,14 @@ export const dailyStats = pgTable(
     index("games_daily_stats_user_idx").on(table.userId),
   ],
 );
+
+/** The highest owner epoch per source (see schema.ts). */
+export const owners = pgTable(
+  "games_owners",
+  {
+    mode: text("mode").$type<GameModeId>().notNull(),
+    sourceId: text("source_id").notNull(),
+    epoch: integer("epoch").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.mode, table.sourceId] })],
+);

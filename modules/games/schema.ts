@@ -91,6 +91,21 @@ export const dailyStats = sqliteTable(
   ],
 );
 
+/**
+ * The highest lease epoch (fencing token) an owning process has claimed or written with, per source (mode, source
+ * id): a write carrying a lower epoch comes from a process that lost the game and is refused. Per source, not per
+ * game row: a stale owner's NEW round must be refused too (game-host README "Fencing in storage").
+ */
+export const owners = sqliteTable(
+  "games_owners",
+  {
+    mode: text("mode").$type<GameModeId>().notNull(),
+    sourceId: text("source_id").notNull(),
+    epoch: integer("epoch").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.mode, table.sourceId] })],
+);
+
 export type GameRow = typeof games.$inferSelect;
 export type ResultRow = typeof results.$inferSelect;
 export type DailyStatsRow = typeof dailyStats.$inferSelect;

@@ -4,6 +4,7 @@ import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
+import { StaleOwnerError } from "../kernel/game-host/errors";
 import type { GameModeId } from "../kernel/game-mode";
 import {
   averages,
@@ -35,12 +36,25 @@ export interface GamesStore {
   finishGame(game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome>;
   /** The highest round of (mode, source id), 0 when there is none. */
   lastRound(mode: GameModeId, sourceId: string): Promise<number>;
+  /**
+   * Raises the source's owner epoch to `epoch` (a new owner, before it reads anything); `StaleOwnerError` when a
+   * higher one is stored already.
+   */
+  claimOwner(source: OwnedSource): Promise<void>;
+  /** The highest owner epoch stored for the source, 0 when none. */
+  ownerEpoch(mode: GameModeId, sourceId: string): Promise<number>;
   /** A member's counted results, newest first, with the game's mode and source name. */
   resultsOfUser(userId: number, limit: number): Promise<UserResult[]>;
   /** Finished games, optionally only those that ended in [from, to) (epoch ms). */
   countGames(range?: TimeRange): Promise<number>;
   /** Per-player sums of the daily aggregates over [fromDay, toDay] (inclusive, `YYYY-MM-DD`). */
   dailyStats(query: DailyStatsQuery): Promise<PlayerPeriodStats[]>;
+}
+
+export interface OwnedSource {
+  mode: GameModeId;
+  sourceId: string;
+  epoch: number;
 }
 
 /** A result as stored: the Seoul day it counts for and its time are decided by the service. */
@@ -138,7 +152,7 @@ export function gamesStoreOf(database: SqlDatabase): GamesStore {
 export function createGamesStore(database: SqlDatabase): GamesStore {
   const tables = tablesFor(database, sqliteSchema, pgSchema);
   const { users } = tablesFor(database, coreSqlite, corePg);
-  const { games, results, dailyStats } = tables;
+  const { games, results, dailyStats, owners } = tables;
   const engine = engineParts(database);
   const writes = writeStatements(database, tables, users);
   const read = () => storeDb(database);
@@ -160,7 +174,22 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     return theirs!.id;
   }
 
+  /**
+   * The fence, in the write's own transaction: one upsert raises the source's epoch to the write's and answers the
+   * stored one; a higher stored epoch means a newer owner exists, and the transaction is rolled back by the throw.
+   */
+  async function fence(tx: StoreDb, source: { mode: GameModeId; sourceId: string; epoch?: number }) {
+    if (source.epoch === undefined) return;
+    const [row] = await writes.raiseOwnerEpoch(tx, {
+      mode: source.mode,
+      sourceId: source.sourceId,
+      epoch: source.epoch,
+    });
+    if (row && row.epoch > source.epoch) throw new StaleOwnerError(source.epoch, row.epoch);
+  }
+
   async function insertResult(tx: StoreDb, game: StoredGameRef, result: StoredResult): Promise<RecordOutcome> {
+    await fence(tx, game);
     const gameId = await findOrCreateGame(tx, game);
     const [inserted] = await writes.insertResult(tx, {
       gameId,
@@ -197,6 +226,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
   }
 
   async function finishRunningGame(tx: StoreDb, game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome> {
+    await fence(tx, game);
     const gameId = await findOrCreateGame(tx, game);
     const ended = await writes.endGame(tx, {
       gameId,
@@ -293,6 +323,14 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
   return {
     recordResult: (game, result) => inTransaction(database, (tx) => insertResult(tx, game, result)),
     finishGame: (game, finish) => inTransaction(database, (tx) => finishRunningGame(tx, game, finish)),
+    claimOwner: (source) => inTransaction(database, (tx) => fence(tx, source)),
+    async ownerEpoch(mode, sourceId) {
+      const [row] = await read()
+        .select({ epoch: owners.epoch })
+        .from(owners)
+        .where(and(eq(owners.mode, mode), eq(owners.sourceId, sourceId)));
+      return row?.epoch ?? 0;
+    },
     async lastRound(mode, sourceId) {
       const [row] = await read()
         .select({ round: max(games.round) })
@@ -405,7 +443,7 @@ const greater = (column: SQLiteColumn) =>
   sql`CASE WHEN ${proposed(column)} > ${column} THEN ${proposed(column)} ELSE ${column} END`;
 
 function writeStatements(database: SqlDatabase, tables: GamesTables, users: typeof coreSqlite.users) {
-  const { games, results, dailyStats } = tables;
+  const { games, results, dailyStats, owners } = tables;
   /** The proposed value when the proposed result is at least as recent as the row's latest one. */
   const newer = (column: SQLiteColumn) =>
     sql`CASE WHEN ${proposed(dailyStats.lastPlayedAt)} >= ${dailyStats.lastPlayedAt} THEN ${proposed(column)} ELSE ${column} END`;
@@ -418,6 +456,13 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
     );
 
   return {
+    raiseOwnerEpoch: statement(database, (db, a: { mode: GameModeId; sourceId: string; epoch: number }) =>
+      db
+        .insert(owners)
+        .values({ mode: a.mode, sourceId: a.sourceId, epoch: a.epoch })
+        .onConflictDoUpdate({ target: [owners.mode, owners.sourceId], set: { epoch: greater(owners.epoch) } })
+        .returning({ epoch: owners.epoch }),
+    ),
     findGame: statement(database, (db, a: { mode: GameModeId; sourceId: string; round: number }) =>
       db
         .select({ id: games.id })
