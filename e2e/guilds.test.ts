@@ -62,7 +62,7 @@ async function guildWith(admin: TestUser, members: TestUser[] = []) {
   return guild as { id: number; name: string };
 }
 
-async function signedIn(user: TestUser, viewport = DESKTOP): Promise<Page> {
+async function signedIn(user: TestUser, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await e2e.newPage(viewport);
   await signIn(page, e2e.url, user);
   return page;
