@@ -4,8 +4,12 @@
  * the guild room between two members, a role change and a kick (the kicked member's room ends at once), the guild
  * board (post and comment), a non-member refused, a bad guild id, the game tab's start, and 375 px without a
  * horizontal scroll.
+ *
+ * Set GUILDS_SCREENSHOTS=/some/dir to also save screenshots of the pages (for a human look).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createAccessTokens } from "../modules/accounts/tokens";
 import {
@@ -21,6 +25,14 @@ import {
 } from "./helpers";
 
 let e2e: E2E;
+const SHOTS = process.env.GUILDS_SCREENSHOTS;
+
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
 
 beforeAll(async () => {
   e2e = await startE2E();
@@ -230,6 +242,7 @@ describe("guilds in the browser", () => {
     await a.getByRole("combobox", { name: `${mod.username} 역할` }).selectOption("moderator");
     await a.getByText(`${mod.username}님의 역할을 바꿨습니다.`).waitFor();
     await memberRow(m, mod.username).getByRole("img", { name: "부관리자" }).waitFor();
+    await shot(a, "desktop-room-admin");
     // The moderator may kick plain members only; never the admin.
     expect(await m.getByRole("button", { name: `${admin.username} 추방` }).count()).toBe(0);
     expect(await m.getByRole("combobox", { name: /역할$/ }).count()).toBe(0);
@@ -298,6 +311,7 @@ describe("guilds in the browser", () => {
     await page.getByRole("button", { name: "게임 시작" }).click();
     // Until the guild game server lands (modules/guilds README "Guild game") the server answers that it is not ready.
     await page.getByRole("alert").getByText("길드 게임은 아직 준비 중입니다.").waitFor();
+    await shot(page, "desktop-room-game");
   });
 
   test("375 px: the guild pages have no horizontal scroll", async () => {
@@ -313,6 +327,7 @@ describe("guilds in the browser", () => {
     ]) {
       await page.goto(`${e2e.url}${path}`);
       await page.locator(".guild-page").first().waitFor();
+      await shot(page, `phone${path.replaceAll("/", "-")}`);
       expect({ path, width: await scrollWidth(page) }).toEqual({ path, width: PHONE.width });
     }
   });

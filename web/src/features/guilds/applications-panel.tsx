@@ -62,7 +62,7 @@ export function ApplicationsPanel({ guildId, onChanged }: { guildId: number; onC
                   <When value={application.created_at} />
                 </span>
               </div>
-              <div className="button-row">
+              <div className="guild-actions">
                 <button
                   type="button"
                   className="btn btn-primary btn-small"

@@ -67,7 +67,7 @@ function GuildBoard({ guildId }: { guildId: number }) {
     <section className="guild-page">
       <div className="guild-head">
         <h1 className="page-title">{guild.name} 게시판</h1>
-        <div className="button-row">
+        <div className="guild-actions">
           <Link to="/guilds/$guildId/room" params={{ guildId: String(guildId) }} className="btn btn-ghost btn-small">
             길드 방
           </Link>
@@ -202,7 +202,7 @@ function PostDetail({
         {post.author_name} · <When value={post.created_at} />
       </p>
       <div className="guild-content">{post.content}</div>
-      <div className="button-row">
+      <div className="guild-actions">
         <button type="button" className="btn btn-ghost btn-small" onClick={onBack}>
           목록으로
         </button>
@@ -379,7 +379,7 @@ function PostForm({
           }}
         />
       </div>
-      <div className="button-row">
+      <div className="guild-actions">
         <button type="button" className="btn btn-ghost" onClick={() => onDone(post ?? null)}>
           취소
         </button>

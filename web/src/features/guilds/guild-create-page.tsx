@@ -61,7 +61,7 @@ export function GuildCreatePage() {
               setError(null);
             }}
           />
-          <span className="field-hint">2~{NAME_MAX}자</span>
+          <span className="guild-hint muted">2~{NAME_MAX}자</span>
         </div>
         <div className="field">
           <label className="field-label" htmlFor="guild-description">
@@ -77,11 +77,11 @@ export function GuildCreatePage() {
               setError(null);
             }}
           />
-          <span className="field-hint">
+          <span className="guild-hint muted">
             {charLength(description.trim())}/{DESCRIPTION_MAX}
           </span>
         </div>
-        <div className="button-row">
+        <div className="guild-actions">
           <Link to="/guilds" className="btn btn-ghost">
             취소
           </Link>

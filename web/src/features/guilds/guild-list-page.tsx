@@ -81,7 +81,7 @@ export function GuildListPage() {
     <section className="guild-page">
       <div className="guild-head">
         <h1 className="page-title">길드</h1>
-        <div className="button-row">
+        <div className="guild-actions">
           <Link to="/guilds/recruitment" className="btn btn-ghost btn-small">
             길드원 모집
           </Link>

@@ -160,7 +160,7 @@ export function SettingsPanel({ guild, act }: { guild: Guild; act: Act }) {
               setResult(null);
             }}
           />
-          <span className="field-hint">
+          <span className="guild-hint muted">
             {SETTINGS_RANGES[name].min}~{SETTINGS_RANGES[name].max}
           </span>
         </div>
@@ -240,7 +240,7 @@ export function ProblemsPanel({ problems, act }: { problems: string[]; act: Act 
           추가
         </button>
       </form>
-      <div className="button-row">
+      <div className="guild-actions">
         <button type="button" className="btn btn-primary btn-small" onClick={() => save(list)}>
           문제 저장
         </button>

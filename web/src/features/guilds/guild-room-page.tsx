@@ -64,7 +64,7 @@ function GuildRoom({ guildId }: { guildId: number }) {
             <span className={connected ? "guild-online" : "guild-offline"}>{connected ? "연결됨" : "연결 안 됨"}</span>
           </span>
         </div>
-        <div className="button-row">
+        <div className="guild-actions">
           <Link to="/guilds/$guildId/board" params={{ guildId: String(guild.id) }} className="btn btn-ghost btn-small">
             길드 게시판
           </Link>

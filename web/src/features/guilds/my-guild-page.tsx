@@ -49,7 +49,7 @@ function Invitations({ items, onDone }: { items: MyInvitation[]; onDone: (joined
                   {invitation.invited_by}님의 초대 · <When value={invitation.created_at} />
                 </span>
               </div>
-              <div className="button-row">
+              <div className="guild-actions">
                 <button
                   type="button"
                   className="btn btn-primary btn-small"
@@ -138,7 +138,7 @@ function GuildSummary({ guild, role, onLeft }: { guild: Guild; role: MyGuild["ro
           {error}
         </p>
       )}
-      <div className="button-row">
+      <div className="guild-actions">
         <Link to="/guilds/$guildId/room" params={{ guildId: String(guild.id) }} className="btn btn-primary">
           길드 방
         </Link>
@@ -200,7 +200,7 @@ export function MyGuildPage() {
         <section className="card guild-section">
           <h1 className="page-title">내 길드</h1>
           <p className="muted">아직 가입한 길드가 없습니다. 길드를 만들거나 모집 글에서 가입을 신청해보세요.</p>
-          <div className="button-row">
+          <div className="guild-actions">
             <Link to="/guilds/create" className="btn btn-primary">
               길드 만들기
             </Link>

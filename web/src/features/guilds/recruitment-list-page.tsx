@@ -100,7 +100,7 @@ function WriteForm({ guild, onCancel }: { guild: Guild; onCancel: () => void }) 
           }}
         />
       </div>
-      <div className="button-row">
+      <div className="guild-actions">
         <button type="button" className="btn btn-ghost" onClick={onCancel}>
           취소
         </button>

@@ -51,7 +51,7 @@ export function GuildProblem({ title, text }: { title: string; text?: string }) 
     <section className="guild-page guild-narrow card guild-problem" role="alert">
       <h1 className="guild-problem-title">{title}</h1>
       {text && <p className="muted">{text}</p>}
-      <div className="button-row">
+      <div className="guild-actions">
         <Link to="/guilds/my" className="btn btn-primary">
           내 길드로
         </Link>
