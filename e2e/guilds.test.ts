@@ -332,7 +332,7 @@ describe("guilds in the browser", () => {
       const guild = await guildWith(admin, [member]);
       const problem = "하나 둘 셋";
       await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["다른 문제입니다", problem] });
-      await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+      await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 2 });
       const a = await signedIn(admin);
       const b = await signedIn(member);
       await openRoom(a, guild.id);
@@ -341,10 +341,13 @@ describe("guilds in the browser", () => {
       await b.getByRole("tab", { name: "길드 게임" }).click();
       await b.getByText("길드 관리자가 게임을 시작하면", { exact: false }).waitFor();
       expect(await b.getByRole("button", { name: "게임 시작" }).count()).toBe(0);
+      await b.getByRole("tab", { name: "길드 채팅" }).click();
 
       await a.getByRole("tab", { name: "길드 게임" }).click();
       await a.getByLabel("문제 선택").selectOption(problem);
       await a.getByRole("button", { name: "게임 시작" }).click();
+      // Everyone in the room is taken to the game tab for the countdown, then sees the problem.
+      await b.getByText(/\d초 후 게임이 시작됩니다!/).waitFor();
       for (const page of [a, b]) await page.getByTestId("guild-problem").getByText(problem).waitFor();
 
       // The member's progress reaches the admin's screen as a bar.
@@ -361,12 +364,14 @@ describe("guilds in the browser", () => {
       await answerB.fill("하나 둘 넷");
       await answerB.press("Enter");
       await b.getByRole("alert").getByText("입력한 내용이 문제와 일치하지 않습니다.").waitFor();
-      await answerB.fill(problem);
+      // Typed at a human pace: the server never counts an implausibly fast answer (over 1,500 keystrokes a minute).
+      await answerB.fill("");
+      await answerB.pressSequentially(problem, { delay: 150 });
       await answerB.press("Enter");
       await b.getByText("완료! 1위").waitFor();
 
       const answerA = a.getByRole("textbox", { name: "답 입력" });
-      await answerA.fill(problem);
+      await answerA.pressSequentially(problem, { delay: 150 });
       await answerA.press("Enter");
 
       // Everyone present finished: the game ends with the results on both screens.

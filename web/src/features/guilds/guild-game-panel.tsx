@@ -27,7 +27,9 @@ function useSecondsLeft(endsAt: string | null | undefined): number | null {
 }
 
 function ProgressRow({ participant, mine }: { participant: GameParticipant; mine: boolean }) {
-  const percent = Math.round(Math.min(1, Math.max(0, participant.progress)) * 100);
+  // A finished player's bar is full even when the last coalesced progress frame was from before the answer.
+  const share = participant.completed ? 1 : Math.min(1, Math.max(0, participant.progress));
+  const percent = Math.round(share * 100);
   return (
     <li className={`guild-progress-row${mine ? " is-mine" : ""}`} data-user-id={participant.user_id}>
       <div className="guild-progress-head">
