@@ -57,10 +57,19 @@ function ProgressRow({ participant, mine }: { participant: GameParticipant; mine
   );
 }
 
+/** Why a game ended (the server's `reason`). */
+const END_TEXT: Record<string, string> = {
+  all_finished: "참가자 모두 입력을 마쳤습니다.",
+  time_up: "시간이 다 되어 게임이 끝났습니다.",
+  stopped: "게임이 중단되었습니다.",
+};
+
 function Results({ results }: { results: GuildGameResults }) {
+  const ended = results.reason ? END_TEXT[results.reason] : undefined;
   return (
     <section className="guild-results" aria-label="게임 결과">
       <h3 className="guild-section-title">게임 결과</h3>
+      {ended && <p className="muted guild-small">{ended}</p>}
       {results.results.length === 0 ? (
         <p className="muted">완료한 참가자가 없습니다.</p>
       ) : (
