@@ -130,6 +130,7 @@ export function GuildGamePanel({
   results,
   countdown,
   notice,
+  rejected,
   isAdmin,
   problems,
   myUserId,
@@ -139,6 +140,7 @@ export function GuildGamePanel({
   results: GuildGameResults | null;
   countdown: number | null;
   notice: string | null;
+  rejected: boolean;
   isAdmin: boolean;
   problems: string[];
   myUserId: number | null;
@@ -217,7 +219,7 @@ export function GuildGamePanel({
           <p className="guild-problem-text" lang="ko" data-testid="guild-problem">
             {game.problem}
           </p>
-          {me && !me.completed && (
+          {me && !me.completed && !rejected && (
             <div className="guild-typing">
               <input
                 className="input"

@@ -111,6 +111,7 @@ function GuildRoom({ guildId }: { guildId: number }) {
               results={room.results}
               countdown={room.countdown}
               notice={room.gameNotice}
+              rejected={room.rejected}
               isAdmin={is_admin}
               problems={problems}
               myUserId={user?.id ?? null}

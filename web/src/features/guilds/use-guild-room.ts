@@ -56,6 +56,8 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   const [results, setResults] = useState<GuildGameResults | null>(null);
   const [countdown, setCountdown] = useState<number | null>(null);
   const [gameNotice, setGameNotice] = useState<string | null>(null);
+  /** My answer of this game was not counted (implausibly fast): the game state does not say so, the refusal does. */
+  const [rejected, setRejected] = useState(false);
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const joinedOnce = useRef(false);
   const me = useRef(myUserId);
@@ -92,11 +94,13 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
         setCountdown(null);
         setResults(null);
         setGameNotice(null);
+        setRejected(false);
       }),
       on<{ seconds: number }>("guild_game:countdown", ({ seconds }) => {
         setCountdown(seconds);
         setResults(null);
         setGameNotice(null);
+        setRejected(false);
       }),
       on<{ state?: GuildGameState }>("guild_game:end", ({ state }) => state && setGame(state)),
       on<GuildGameResults>("guild_game:results", (payload) => setResults(payload)),
@@ -105,7 +109,10 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
         const message = error?.message ?? "";
         if (!message || !event.startsWith("guild") || ACKNOWLEDGED.has(event)) return;
         if (event === "guild:join") return setFailure({ kind: "refused", message });
-        if (event.startsWith("guild_game:")) return setGameNotice(message);
+        if (event.startsWith("guild_game:")) {
+          if (error.code === "implausible") setRejected(true);
+          return setGameNotice(message);
+        }
         // Chat's refusals (rate limit, a slash command refused) appear in red inside the chat (spec §7).
         addLine({ kind: "error", username: "", userId: null, text: message });
       }),
@@ -162,5 +169,5 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
     [guildId],
   );
 
-  return { room, lines, game, results, countdown, gameNotice, failure, sendMessage, act, emitGame, setGameNotice };
+  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame };
 }
