@@ -262,6 +262,53 @@ describe("guilds in the browser", () => {
     await openRoomRefused(p, guild.id);
   });
 
+  test("admin panels: settings ranges, problems by hand and by JSON file with the spec's errors", async () => {
+    const admin = await e2e.createUser(uniqueUser("설정"));
+    const member = await e2e.createUser(uniqueUser("보기"));
+    const guild = await guildWith(admin, [member]);
+    const a = await signedIn(admin);
+    const b = await signedIn(member);
+    await openRoom(a, guild.id);
+    await openRoom(b, guild.id);
+
+    // Out of range is not sent (spec §5): the range is said and nothing changes.
+    const countdown = a.getByLabel("시작 카운트다운 (초)");
+    await countdown.fill("11");
+    await a.getByRole("button", { name: "설정 저장" }).click();
+    await a.getByText("시작 카운트다운은 1~10초 사이여야 합니다.").waitFor();
+    await countdown.fill("3");
+    await a.getByLabel("종료 카운트다운 (초)").fill("90");
+    await a.getByRole("button", { name: "설정 저장" }).click();
+    await a.getByText("설정을 저장했습니다.").waitFor();
+    const stored = await call(admin, "GET", `/api/guilds/${guild.id}`);
+    expect([stored.countdown_seconds, stored.end_countdown_seconds]).toEqual([3, 90]);
+    // Only admins see the panels.
+    expect(await b.getByRole("region", { name: "길드 관리" }).count()).toBe(0);
+
+    // By hand: an empty new problem is ignored.
+    await a.getByRole("textbox", { name: "새 문제" }).fill("   ");
+    await a.getByRole("button", { name: "추가" }).first().click();
+    await a.getByText("등록된 문제가 없습니다.", { exact: true }).waitFor();
+    await a.getByRole("textbox", { name: "새 문제" }).fill("손으로 넣은 문제");
+    await a.getByRole("button", { name: "추가" }).first().click();
+    await a.getByRole("button", { name: "문제 저장" }).click();
+    await a.getByText("문제 1개를 저장했습니다.").waitFor();
+
+    // By file: not JSON, not an array of strings, then a good one (it replaces the list).
+    const file = a.locator('input[type="file"]');
+    await file.setInputFiles({ name: "problems.txt", mimeType: "text/plain", buffer: Buffer.from("문제") });
+    await a.getByText("JSON 파일만 업로드 가능합니다.").waitFor();
+    await file.setInputFiles({ name: "problems.json", mimeType: "application/json", buffer: Buffer.from("[1, 2]") });
+    await a.getByText("유효한 문제 목록 형식이 아닙니다. 문자열 배열 형식이어야 합니다.").waitFor();
+    const good = JSON.stringify(["첫 번째 문제", "두 번째 문제"]);
+    await file.setInputFiles({ name: "problems.json", mimeType: "application/json", buffer: Buffer.from(good) });
+    await a.getByText("문제 2개를 저장했습니다.").waitFor();
+    expect((await call(admin, "GET", `/api/guilds/${guild.id}/problems`)).problems).toEqual([
+      "첫 번째 문제",
+      "두 번째 문제",
+    ]);
+  });
+
   test("guild board: a member writes a post and a comment; the other member reads both", async () => {
     const admin = await e2e.createUser(uniqueUser("게시"));
     const member = await e2e.createUser(uniqueUser("글쓴"));
@@ -382,6 +429,27 @@ describe("guilds in the browser", () => {
         await results.locator(".guild-result", { hasText: admin.username }).getByText("2위").waitFor();
       }
       await shot(a, "desktop-room-game-results");
+    },
+  );
+
+  test.skipIf(!gameServerLanded)(
+    "guild game: an answer typed implausibly fast is not counted and ends that player's input",
+    async () => {
+      const admin = await e2e.createUser(uniqueUser("빠른"));
+      const guild = await guildWith(admin);
+      const problem = "이 문장은 한 번에 붙여 넣으면 너무 빠릅니다";
+      await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
+      await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+      const a = await signedIn(admin);
+      await openRoom(a, guild.id);
+      await a.getByRole("tab", { name: "길드 게임" }).click();
+      await a.getByRole("button", { name: "게임 시작" }).click();
+      const answer = a.getByRole("textbox", { name: "답 입력" });
+      await answer.fill(problem);
+      await answer.press("Enter");
+      await a.getByRole("alert").getByText("비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.").waitFor();
+      await answer.waitFor({ state: "detached" });
+      expect(await a.getByText("완료!", { exact: false }).count()).toBe(0);
     },
   );
 

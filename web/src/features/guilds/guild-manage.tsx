@@ -137,7 +137,7 @@ export function SettingsPanel({ guild, act }: { guild: Guild; act: Act }) {
   }
 
   return (
-    <form className="guild-panel" onSubmit={save} aria-labelledby="guild-settings-title">
+    <form className="guild-panel" onSubmit={save} noValidate aria-labelledby="guild-settings-title">
       <h3 id="guild-settings-title" className="guild-section-title">
         길드 설정
       </h3>
