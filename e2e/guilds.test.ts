@@ -457,6 +457,12 @@ describe("guilds in the browser", () => {
     const admin = await e2e.createUser(uniqueUser("폰"));
     const guild = await guildWith(admin);
     const page = await signedIn(admin, PHONE);
+    // The guild list finds a guild by name.
+    await page.goto(`${e2e.url}/guilds`);
+    await page.getByRole("textbox", { name: "길드 이름 검색" }).fill(guild.name);
+    await page.getByRole("button", { name: "검색" }).click();
+    await page.locator(`.guild-list-item[data-guild-id="${guild.id}"]`).getByText(guild.name).waitFor();
+    expect(await page.locator(".guild-list-item").count()).toBe(1);
     for (const path of [
       "/guilds",
       "/guilds/my",
