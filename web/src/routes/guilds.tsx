@@ -1,6 +1,10 @@
-/** Area: guilds (issue 3). Replace this file's routes; keep the export name `guildsRoutes`. */
-import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+/**
+ * Area: guilds (issue 12, spec part 1 §2). Pages live in features/guilds and load when first visited (lazy route
+ * components); this file only declares the routes. Guild pages need a login, except the public lists.
+ */
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+// Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
+import "../features/guilds/guilds.css";
 import { requireLogin } from "./guards";
 import { rootRoute } from "./root";
 
@@ -9,41 +13,41 @@ const GUILD_LOGIN = "길드 페이지는 로그인이 필요합니다.";
 const guildsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds",
-  component: () => <ComingSoon title="길드" />,
+  component: lazyRouteComponent(() => import("../features/guilds/guild-list-page"), "GuildListPage"),
 });
 const guildCreateRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/create",
   beforeLoad: requireLogin(GUILD_LOGIN),
-  component: () => <ComingSoon title="길드 만들기" />,
+  component: lazyRouteComponent(() => import("../features/guilds/guild-create-page"), "GuildCreatePage"),
 });
 const myGuildRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/my",
   beforeLoad: requireLogin(GUILD_LOGIN),
-  component: () => <ComingSoon title="내 길드" />,
+  component: lazyRouteComponent(() => import("../features/guilds/my-guild-page"), "MyGuildPage"),
 });
 const recruitmentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/recruitment",
-  component: () => <ComingSoon title="길드원 모집" />,
+  component: lazyRouteComponent(() => import("../features/guilds/recruitment-list-page"), "RecruitmentListPage"),
 });
 const recruitmentPostRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/recruitment/$id",
-  component: () => <ComingSoon title="모집 글" />,
+  component: lazyRouteComponent(() => import("../features/guilds/recruitment-post-page"), "RecruitmentPostPage"),
 });
 const guildRoomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/$guildId/room",
   beforeLoad: requireLogin(GUILD_LOGIN),
-  component: () => <ComingSoon title="길드 방" />,
+  component: lazyRouteComponent(() => import("../features/guilds/guild-room-page"), "GuildRoomPage"),
 });
 const guildBoardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/$guildId/board",
   beforeLoad: requireLogin(GUILD_LOGIN),
-  component: () => <ComingSoon title="길드 게시판" />,
+  component: lazyRouteComponent(() => import("../features/guilds/guild-board-page"), "GuildBoardPage"),
 });
 
 export const guildsRoutes = [

@@ -1,0 +1,256 @@
+/**
+ * The guild room's game tab (spec §3 Guild game state, §4 Guild game, product-rules "Guild wire details"): the
+ * admins' start controls (a random or a chosen problem), the countdown, the problem with the typing input (progress
+ * sent as typed, Enter submits; only the exact text counts), a progress bar for every participant, and the results.
+ */
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { isSendingEnter } from "./guild-chat";
+import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
+
+const STATUS_TEXT: Record<GuildGameState["status"], string> = {
+  waiting: "대기 중",
+  countdown: "카운트다운",
+  in_progress: "진행 중",
+  finished: "종료",
+};
+
+const RANDOM = "";
+
+function useSecondsLeft(endsAt: string | null | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!endsAt) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [endsAt]);
+  return endsAt ? Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000)) : null;
+}
+
+function ProgressRow({ participant, mine }: { participant: GameParticipant; mine: boolean }) {
+  // A finished player's bar is full even when the last coalesced progress frame was from before the answer.
+  const share = participant.completed ? 1 : Math.min(1, Math.max(0, participant.progress));
+  const percent = Math.round(share * 100);
+  return (
+    <li className={`guild-progress-row${mine ? " is-mine" : ""}`} data-user-id={participant.user_id}>
+      <div className="guild-progress-head">
+        <span className="guild-progress-name">
+          {participant.username}
+          {mine && " (나)"}
+        </span>
+        <span className="muted guild-small">
+          {participant.completed
+            ? `완료 · ${participant.position}위${participant.wpm !== null ? ` · ${Math.round(participant.wpm)}타` : ""}`
+            : `${percent}%`}
+        </span>
+      </div>
+      <div
+        className={`guild-progress${participant.completed ? " is-done" : ""}`}
+        role="progressbar"
+        aria-label={`${participant.username} 진행률`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="guild-progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+    </li>
+  );
+}
+
+/** Why a game ended (the server's `reason`). */
+const END_TEXT: Record<string, string> = {
+  all_finished: "참가자 모두 입력을 마쳤습니다.",
+  time_up: "시간이 다 되어 게임이 끝났습니다.",
+  stopped: "게임이 중단되었습니다.",
+};
+
+function Results({ results }: { results: GuildGameResults }) {
+  const ended = results.reason ? END_TEXT[results.reason] : undefined;
+  return (
+    <section className="guild-results" aria-label="게임 결과">
+      <h3 className="guild-section-title">게임 결과</h3>
+      {ended && <p className="muted guild-small">{ended}</p>}
+      {results.results.length === 0 ? (
+        <p className="muted">완료한 참가자가 없습니다.</p>
+      ) : (
+        <ol className="guild-results-list">
+          {results.results.map((r) => (
+            <li key={r.user_id} className="guild-result">
+              <span className={`guild-result-pos pos-${r.position}`}>{r.position}위</span>
+              <span className="guild-result-name">{r.username}</span>
+              <span className="muted guild-small">
+                {Math.round(r.wpm)}타/분 · 정확도 {Math.round(r.accuracy)}%
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function StartControls({
+  problems,
+  busy,
+  onStart,
+}: {
+  problems: string[];
+  busy: boolean;
+  onStart: (problem: string | null) => void;
+}) {
+  const [choice, setChoice] = useState(RANDOM);
+  return (
+    <div className="guild-start">
+      <label className="field-label" htmlFor="guild-problem-choice">
+        문제 선택
+      </label>
+      <div className="guild-start-row">
+        <select id="guild-problem-choice" className="input" value={choice} onChange={(e) => setChoice(e.target.value)}>
+          <option value={RANDOM}>무작위</option>
+          {problems.map((problem, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: problems may repeat; the list is replaced as a whole
+            <option key={index} value={problem}>
+              {problem.length > 40 ? `${problem.slice(0, 40)}…` : problem}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onStart(choice || null)}>
+          게임 시작
+        </button>
+      </div>
+      {problems.length === 0 && (
+        <p className="muted guild-small">등록된 문제가 없습니다. 관리 패널에서 먼저 문제를 등록해주세요.</p>
+      )}
+    </div>
+  );
+}
+
+export function GuildGamePanel({
+  game,
+  results,
+  countdown,
+  notice,
+  rejected,
+  isAdmin,
+  problems,
+  myUserId,
+  emitGame,
+}: {
+  game: GuildGameState | null;
+  results: GuildGameResults | null;
+  countdown: number | null;
+  notice: string | null;
+  rejected: boolean;
+  isAdmin: boolean;
+  problems: string[];
+  myUserId: number | null;
+  emitGame: (event: string, payload: Record<string, unknown>) => void;
+}) {
+  const [typed, setTyped] = useState("");
+  const startedLocal = useRef<number | null>(null);
+  const lastSent = useRef("");
+  const status = game?.status ?? "waiting";
+  const secondsLeft = useSecondsLeft(status === "in_progress" ? game?.ends_at : null);
+  const me = game?.participants.find((p) => p.user_id === myUserId) ?? null;
+  const running = status === "countdown" || status === "in_progress";
+
+  // A new game starts with an empty input; the local start time is for the submission's elapsed_time.
+  useEffect(() => {
+    if (status === "in_progress" && startedLocal.current === null) startedLocal.current = Date.now();
+    if (status !== "in_progress") startedLocal.current = null;
+    if (status === "countdown") {
+      setTyped("");
+      lastSent.current = "";
+    }
+  }, [status]);
+
+  function type(value: string) {
+    setTyped(value);
+    // The server computes progress from the text so far and sends it to everyone, coalesced.
+    if (status === "in_progress" && me && !me.completed && value !== lastSent.current) {
+      lastSent.current = value;
+      emitGame("guild_game:progress", { typed_text: value });
+    }
+  }
+
+  function submit() {
+    if (!typed) return;
+    const elapsed = startedLocal.current === null ? undefined : (Date.now() - startedLocal.current) / 1000;
+    emitGame("guild_game:submission", { typed_text: typed, elapsed_time: elapsed });
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (!isSendingEnter(event)) return;
+    event.preventDefault();
+    submit();
+  }
+
+  const countdownShown = status === "countdown" ? (countdown ?? game?.countdown_seconds ?? null) : null;
+  return (
+    <section className="guild-game" aria-label="길드 게임">
+      <div className="guild-game-head">
+        <span className={`badge guild-status guild-status-${status}`} data-status={status}>
+          {STATUS_TEXT[status]}
+        </span>
+        {secondsLeft !== null && <span className="guild-game-timer">남은 시간 {secondsLeft}초</span>}
+      </div>
+      {notice && (
+        <p className="notice notice-error" role="alert">
+          {notice}
+        </p>
+      )}
+      {isAdmin && !running && (
+        <StartControls
+          problems={problems}
+          busy={false}
+          onStart={(problem) => emitGame("guild_game:start_request", problem ? { problem } : {})}
+        />
+      )}
+      {!isAdmin && !running && status !== "finished" && (
+        <p className="muted">길드 관리자가 게임을 시작하면 여기에 문제가 나옵니다.</p>
+      )}
+      {countdownShown !== null && (
+        <p className="guild-countdown" aria-live="assertive">
+          {countdownShown}초 후 게임이 시작됩니다!
+        </p>
+      )}
+      {status === "in_progress" && game?.problem && (
+        <div className="guild-problem-box">
+          <p className="guild-problem-text" lang="ko" data-testid="guild-problem">
+            {game.problem}
+          </p>
+          {me && !me.completed && !rejected && (
+            <div className="guild-typing">
+              <input
+                className="input"
+                value={typed}
+                onChange={(e) => type(e.target.value)}
+                onKeyDown={onKeyDown}
+                placeholder="문제를 그대로 입력하고 Enter"
+                aria-label="답 입력"
+                autoComplete="off"
+                autoCorrect="off"
+                spellCheck={false}
+                // biome-ignore lint/a11y/noAutofocus: the game has just started; typing is the only thing to do
+                autoFocus
+              />
+              <button type="button" className="btn btn-primary" onClick={submit}>
+                제출
+              </button>
+            </div>
+          )}
+          {me?.completed && <p className="notice notice-success">완료! {me.position}위</p>}
+          {!me && <p className="muted">이번 게임의 참가자가 아닙니다. 다음 게임을 기다려주세요.</p>}
+        </div>
+      )}
+      {game && game.participants.length > 0 && (
+        <ul className="guild-progress-list" aria-label="참가자 진행률">
+          {game.participants.map((participant) => (
+            <ProgressRow key={participant.user_id} participant={participant} mine={participant.user_id === myUserId} />
+          ))}
+        </ul>
+      )}
+      {results && <Results results={results} />}
+    </section>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * One guild room's live state: joins through the app's one socket (again after every reconnect), leaves on unmount,
+ * and keeps the room's state (`guild:joined`, sent again after every change), the chat (the last 100 lines plus
+ * system and error lines), the guild game (`guild_game:*`), and a removal (kick, leave, disband) that ends the page.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { CHAT_KEPT, GUILD_MSG } from "../../../../modules/guilds/rules";
+import { socketManager } from "../../lib/socket";
+import type { Ack, GuildGameResults, GuildGameState, GuildJoined, GuildMessage, SocketError } from "./types";
+
+/** A chat line on screen: a guild message, a system line, or an error shown in red (rate limit, a refused command). */
+export interface ChatLine {
+  key: string;
+  kind: "chat" | "system" | "error";
+  username: string;
+  userId: number | null;
+  text: string;
+  at: string;
+}
+
+export type RoomFailure = { kind: "refused" | "removed"; message: string };
+
+/** Events answered by an acknowledgement: their refusals are shown where the action was taken, not again. */
+const ACKNOWLEDGED = new Set([
+  "guild:update_settings",
+  "guild:upload_problems",
+  "guild:update_member_role",
+  "guild:kick_member",
+  "guild:send_invites",
+]);
+
+let lineCounter = 0;
+const nextKey = () => `l${++lineCounter}`;
+
+function toLine(message: GuildMessage): ChatLine {
+  return {
+    key: message.id !== undefined && !message.is_system ? `m${message.id}` : nextKey(),
+    kind: message.is_system ? "system" : "chat",
+    username: message.username,
+    userId: message.user_id,
+    text: message.message,
+    at: message.timestamp,
+  };
+}
+
+/** Keeps the chat to the guild's last 100 stored lines plus what happened since (bounded all the same). */
+const trimmed = (lines: ChatLine[]) => (lines.length > CHAT_KEPT * 2 ? lines.slice(-CHAT_KEPT * 2) : lines);
+
+const sameGuild = (payload: { guild_id?: number | string } | null | undefined, guildId: number) =>
+  !!payload && Number(payload.guild_id) === guildId;
+
+export function useGuildRoom(guildId: number, myUserId: number | null) {
+  const [room, setRoom] = useState<GuildJoined | null>(null);
+  const [lines, setLines] = useState<ChatLine[]>([]);
+  const [game, setGame] = useState<GuildGameState | null>(null);
+  const [results, setResults] = useState<GuildGameResults | null>(null);
+  const [countdown, setCountdown] = useState<number | null>(null);
+  const [gameNotice, setGameNotice] = useState<string | null>(null);
+  /** My answer of this game was not counted (implausibly fast): the game state does not say so, the refusal does. */
+  const [rejected, setRejected] = useState(false);
+  const [failure, setFailure] = useState<RoomFailure | null>(null);
+  const joinedOnce = useRef(false);
+  const me = useRef(myUserId);
+  me.current = myUserId;
+
+  const addLine = useCallback((line: Omit<ChatLine, "key" | "at">) => {
+    setLines((current) => trimmed([...current, { ...line, key: nextKey(), at: new Date().toISOString() }]));
+  }, []);
+
+  useEffect(() => {
+    const on = <T>(event: string, handler: (payload: T) => void) =>
+      socketManager.subscribe(event, (payload: T & { guild_id?: number | string }) => {
+        if (sameGuild(payload, guildId)) handler(payload);
+      });
+    const offs = [
+      // guild:joined carries guild.id, not guild_id. The stored lines come with the first join; later pushes of
+      // the state (after every change) do not repeat them.
+      socketManager.subscribe("guild:joined", (payload: GuildJoined) => {
+        if (payload?.guild?.id !== guildId) return;
+        setRoom(payload);
+        if (!joinedOnce.current) setLines(payload.messages.map(toLine));
+        joinedOnce.current = true;
+      }),
+      on<GuildMessage>("guild:message", (message) => setLines((current) => trimmed([...current, toLine(message)]))),
+      on<{ user_id: number; message?: string }>("guild:removed", (payload) => {
+        if (payload.user_id === me.current) setFailure({ kind: "removed", message: payload.message ?? "" });
+      }),
+      on<GuildGameState>("guild_game:state", (state) => {
+        setGame(state);
+        if (state.status !== "countdown") setCountdown(null);
+      }),
+      on<{ state: GuildGameState }>("guild_game:start", ({ state }) => {
+        setGame(state);
+        setCountdown(null);
+        setResults(null);
+        setGameNotice(null);
+        setRejected(false);
+      }),
+      on<{ seconds: number }>("guild_game:countdown", ({ seconds }) => {
+        setCountdown(seconds);
+        setResults(null);
+        setGameNotice(null);
+        setRejected(false);
+      }),
+      on<{ state?: GuildGameState }>("guild_game:end", ({ state }) => state && setGame(state)),
+      on<GuildGameResults>("guild_game:results", (payload) => setResults(payload)),
+      socketManager.subscribe("error", (error: SocketError) => {
+        const event = error?.event ?? "";
+        const message = error?.message ?? "";
+        if (!message || !event.startsWith("guild") || ACKNOWLEDGED.has(event)) return;
+        if (event === "guild:join") return setFailure({ kind: "refused", message });
+        if (event.startsWith("guild_game:")) {
+          if (error.code === "implausible") setRejected(true);
+          return setGameNotice(message);
+        }
+        // Chat's refusals (rate limit, a slash command refused) appear in red inside the chat (spec §7).
+        addLine({ kind: "error", username: "", userId: null, text: message });
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [guildId, addLine]);
+
+  // Join now and after every (re)connect; leave on unmount.
+  useEffect(() => {
+    const join = () => socketManager.emit("guild:join", { guild_id: guildId });
+    if (socketManager.getSocket().connected) join();
+    const offConnect = socketManager.subscribe("connect", join);
+    return () => {
+      offConnect();
+      if (socketManager.getSocket().connected) socketManager.emit("guild:leave", { guild_id: guildId });
+    };
+  }, [guildId]);
+
+  const sendMessage = useCallback(
+    (text: string): boolean => {
+      const message = text.trim();
+      if (!message) return false;
+      if (!socketManager.getSocket().connected) {
+        addLine({ kind: "error", username: "", userId: null, text: GUILD_MSG.noSocket });
+        return false;
+      }
+      socketManager.emit("guild:message", { guild_id: guildId, message });
+      return true;
+    },
+    [guildId, addLine],
+  );
+
+  /** An acknowledged admin action; without a connection the spec's "소켓 연결이 없습니다.". */
+  const act = useCallback(
+    <T = Record<string, unknown>>(event: string, payload: Record<string, unknown>): Promise<Ack<T>> => {
+      if (!socketManager.getSocket().connected) return Promise.resolve({ success: false, error: GUILD_MSG.noSocket });
+      return new Promise((resolve) =>
+        socketManager.emit(event, { guild_id: guildId, ...payload }, (answer: Ack<T> | undefined) =>
+          resolve(answer ?? { success: false, error: "요청을 처리하지 못했습니다." }),
+        ),
+      );
+    },
+    [guildId],
+  );
+
+  const emitGame = useCallback(
+    (event: string, payload: Record<string, unknown>) => {
+      if (!socketManager.getSocket().connected) return setGameNotice(GUILD_MSG.noSocket);
+      if (event !== "guild_game:progress") setGameNotice(null);
+      socketManager.emit(event, { guild_id: guildId, ...payload });
+    },
+    [guildId],
+  );
+
+  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame };
+}
