@@ -103,6 +103,13 @@ export const claimOwner = (ctx: ModuleContext, mode: GameModeId, sourceId: numbe
 export const ownerEpoch = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>
   gamesStore(ctx).ownerEpoch(mode, String(sourceId));
 
+/**
+ * The source's last round when it was never finished (its owner died mid-round), or null: a new owner closes it
+ * before it plays on.
+ */
+export const unfinishedLastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>
+  gamesStore(ctx).unfinishedLastRound(mode, String(sourceId));
+
 /** A member's counted results of every mode, newest first (the profile's records); limit 1–200, default 50. */
 export const resultsOfUser = (ctx: ModuleContext, userId: number, limit?: number) =>
   gamesStore(ctx).resultsOfUser(userId, clampResultsLimit(limit));

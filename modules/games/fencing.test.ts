@@ -3,7 +3,7 @@ import { createTestContext } from "../../db/testing";
 import { FakeClock } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { isStaleOwnerError } from "../kernel/game-host/errors";
-import { claimOwner, finishGame, lastRound, ownerEpoch, recordResult } from ".";
+import { claimOwner, finishGame, lastRound, ownerEpoch, recordResult, unfinishedLastRound } from ".";
 import { countRows, guestResult, kst, race } from "./test-support";
 
 // Fencing (game-host README "Fencing in storage"): per source, the highest owner epoch that has claimed or written
@@ -66,4 +66,20 @@ describe("owner epochs", () => {
     expect((await recordResult(ctx, owned("fence-5", 1, 1), guest("two", "둘"))).recorded).toBe(true);
     expect(await ownerEpoch(ctx, "sentence_race", "nobody")).toBe(0);
   });
+});
+
+test("the last round left unfinished by a dead owner is found with its results; a finished one is not", async () => {
+  await recordResult(ctx, owned("open-1", 1, 1), guest("o1", "가"));
+  await finishGame(ctx, owned("open-1", 1, 1), finish);
+  await recordResult(ctx, owned("open-1", 2, 1), guest("o2", "나"));
+  await recordResult(ctx, owned("open-1", 2, 1), guest("o3", "다"));
+  expect(await unfinishedLastRound(ctx, "sentence_race", "open-1")).toEqual({
+    round: 2,
+    sourceName: "방 open-1",
+    startedAt: started,
+    results: 2,
+  });
+  await finishGame(ctx, owned("open-1", 2, 1), finish);
+  expect(await unfinishedLastRound(ctx, "sentence_race", "open-1")).toBeNull();
+  expect(await unfinishedLastRound(ctx, "sentence_race", "never")).toBeNull();
 });

@@ -35,6 +35,7 @@ export {
   ownerEpoch,
   recordResult,
   resultsOfUser,
+  unfinishedLastRound,
 } from "./api";
 export type { GameFinishedEvent, ResultRecordedEvent } from "./events";
 export { GameResultRecordSchema } from "./model";

@@ -43,12 +43,22 @@ export interface GamesStore {
   claimOwner(source: OwnedSource): Promise<void>;
   /** The highest owner epoch stored for the source, 0 when none. */
   ownerEpoch(mode: GameModeId, sourceId: string): Promise<number>;
+  /** The source's last round when it was never finished (its owner died mid-round), with its results count. */
+  unfinishedLastRound(mode: GameModeId, sourceId: string): Promise<UnfinishedRound | null>;
   /** A member's counted results, newest first, with the game's mode and source name. */
   resultsOfUser(userId: number, limit: number): Promise<UserResult[]>;
   /** Finished games, optionally only those that ended in [from, to) (epoch ms). */
   countGames(range?: TimeRange): Promise<number>;
   /** Per-player sums of the daily aggregates over [fromDay, toDay] (inclusive, `YYYY-MM-DD`). */
   dailyStats(query: DailyStatsQuery): Promise<PlayerPeriodStats[]>;
+}
+
+export interface UnfinishedRound {
+  round: number;
+  sourceName: string;
+  startedAt: number;
+  /** Results stored for it (any player). */
+  results: number;
 }
 
 export interface OwnedSource {
@@ -324,6 +334,28 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     recordResult: (game, result) => inTransaction(database, (tx) => insertResult(tx, game, result)),
     finishGame: (game, finish) => inTransaction(database, (tx) => finishRunningGame(tx, game, finish)),
     claimOwner: (source) => inTransaction(database, (tx) => fence(tx, source)),
+    async unfinishedLastRound(mode, sourceId) {
+      const [last] = await read()
+        .select({
+          id: games.id,
+          round: games.round,
+          sourceName: games.sourceName,
+          startedAt: games.startedAt,
+          endedAt: games.endedAt,
+        })
+        .from(games)
+        .where(and(eq(games.mode, mode), eq(games.sourceId, sourceId)))
+        .orderBy(desc(games.round))
+        .limit(1);
+      if (!last || last.endedAt !== null) return null;
+      const [stored] = await read().select({ n: count() }).from(results).where(eq(results.gameId, last.id));
+      return {
+        round: last.round,
+        sourceName: last.sourceName,
+        startedAt: last.startedAt.getTime(),
+        results: stored?.n ?? 0,
+      };
+    },
     async ownerEpoch(mode, sourceId) {
       const [row] = await read()
         .select({ epoch: owners.epoch })
