@@ -1,7 +1,13 @@
 import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { AppError, badRequest, tooManyRequests } from "../kernel/errors";
-import { type GameEmitter, GameHost, type InputResult, sharedScheduler } from "../kernel/game-host";
+import {
+  type GameEmitter,
+  GameHost,
+  type GameOwnerLease,
+  type InputResult,
+  sharedScheduler,
+} from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
 import {
   addressOf,
@@ -33,7 +39,13 @@ export interface HostEnv extends PresenterEnv {
 export const roomChannel = (roomId: number) => `rooms:${roomId}`;
 
 /** Status of the AppError a refusal becomes (the socket `error` event carries only its text and code). */
-const REFUSAL_STATUS: Record<string, number> = { implausible: 422, too_long: 400, rate_limited: 429 };
+const REFUSAL_STATUS: Record<string, number> = {
+  implausible: 422,
+  too_long: 400,
+  rate_limited: 429,
+  room_full: 400,
+  too_many_guests: 429,
+};
 
 /**
  * One typing room: the sentence race on the generic game host (`GameHost`, shared scheduler, reconnect grace,
@@ -42,17 +54,22 @@ const REFUSAL_STATUS: Record<string, number> = { implausible: 422, too_long: 400
  */
 export class RoomHost {
   readonly game: RoomGame;
+  private readonly presenter: RoomPresenter;
 
+  /** `owner`: the lease under which this process runs the room (several processes); absent on one process. */
   constructor(
     readonly room: RoomRow,
     private readonly env: HostEnv,
     lastRound: number,
+    owner?: GameOwnerLease,
   ) {
     const { ctx, settings } = env;
+    this.presenter = new RoomPresenter(room, env);
     this.game = new GameHost({
       mode: settings.mode,
       settings: { roomId: room.id, pool: env.pool(room.theme), settings: settings.race },
-      presenter: new RoomPresenter(room, env),
+      presenter: this.presenter,
+      owner,
       sourceId: room.id,
       sourceName: room.name,
       channel: roomChannel(room.id),
@@ -70,22 +87,14 @@ export class RoomHost {
   }
 
   /**
-   * Throws when a new player would not fit: the room is full, or it already holds `guestsPerAddress` guests from
-   * this guest's address. Someone already in the room (another tab) always fits.
+   * Throws when a new player would not fit (the presenter's `admit`: full, or too many guests from this guest's
+   * address), before the socket leaves the room it is in. Someone already in the room (another tab) always fits.
    */
   assertRoomFor(socket: AppSocket) {
-    const identity = socket.data.identity;
-    if (this.game.member(playerIdOf(identity))) return;
-    if (this.game.size >= this.room.maxUsers) throw badRequest(ROOM_MESSAGES.full, "room_full");
-    if (identity.kind === "guest" && this.guestsFrom(addressOf(socket)) >= this.env.settings.guestsPerAddress) {
-      throw tooManyRequests(ROOM_MESSAGES.tooManyGuests, "too_many_guests");
-    }
-  }
-
-  private guestsFrom(address: string) {
-    let guests = 0;
-    for (const member of this.game.members()) if (member.data.address === address) guests++;
-    return guests;
+    if (this.game.member(playerIdOf(socket.data.identity))) return;
+    const { player, data } = memberOf(socket, null);
+    const refused = this.presenter.admit(this.game, player, data);
+    if (refused && !refused.ok) throw refusalError(refused);
   }
 
   /**
@@ -95,7 +104,7 @@ export class RoomHost {
   enter(socket: AppSocket, account: UserRow | null | undefined) {
     const playerId = playerIdOf(socket.data.identity);
     const known = this.game.member(playerId);
-    const { player, data } = known ?? this.newMember(socket, account);
+    const { player, data } = known ?? memberOf(socket, account);
     setRoomOfSocket(socket, this.room.id);
     this.env.setLobby(socket, false);
     const entered = this.game.input({ type: "join", socketId: socket.id, player, data });
@@ -105,19 +114,6 @@ export class RoomHost {
       throw refusalError(entered);
     }
     this.env.graceEnded(playerId, this.room.id);
-  }
-
-  /** A member is shown with the account's current name and figures, not the handshake's (a rename may follow it). */
-  private newMember(socket: AppSocket, row: UserRow | null | undefined): { player: RacePlayer; data: MemberData } {
-    const identity = socket.data.identity;
-    const player = playerOf(identity);
-    if (identity.kind === "guest") {
-      return { player, data: { kind: "guest", address: addressOf(socket), profile: NO_PROFILE, chat: [] } };
-    }
-    return {
-      player: row ? { ...player, name: row.username } : player,
-      data: { kind: "user", address: null, profile: row ? profileOf(row) : NO_PROFILE, chat: [] },
-    };
   }
 
   /**
@@ -174,12 +170,25 @@ export class RoomHost {
   }
 }
 
+/** A member is shown with the account's current name and figures, not the handshake's (a rename may follow it). */
+export function memberOf(socket: AppSocket, row: UserRow | null | undefined): { player: RacePlayer; data: MemberData } {
+  const identity = socket.data.identity;
+  const player = playerOf(identity);
+  if (identity.kind === "guest") {
+    return { player, data: { kind: "guest", address: addressOf(socket), profile: NO_PROFILE, chat: [] } };
+  }
+  return {
+    player: row ? { ...player, name: row.username } : player,
+    data: { kind: "user", address: null, profile: row ? profileOf(row) : NO_PROFILE, chat: [] },
+  };
+}
+
 /** A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event. */
-function refusalError(result: Extract<InputResult, { ok: false }>) {
+export function refusalError(result: Extract<InputResult, { ok: false }>) {
   if (result.code === "not_in_game") return badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
   return new AppError(REFUSAL_STATUS[result.code] ?? 409, result.error, result.code);
 }
 
-function orThrow(result: InputResult) {
+export function orThrow(result: InputResult) {
   if (!result.ok) throw refusalError(result);
 }

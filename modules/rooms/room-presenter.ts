@@ -60,6 +60,19 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     return this.env.ctx;
   }
 
+  /**
+   * A new player fits unless the room is full or already holds `guestsPerAddress` guests from this guest's address.
+   * Decided here, by the host, because with several processes only the owner sees every member.
+   */
+  admit(host: RoomGame, _player: RacePlayer, data: MemberData): InputResult | undefined {
+    if (host.size >= this.room.maxUsers) return refusal(ROOM_MESSAGES.full, "room_full");
+    if (data.kind !== "guest") return undefined;
+    let guests = 0;
+    for (const member of host.members()) if (member.data.address === data.address) guests++;
+    if (guests >= this.env.settings.guestsPerAddress) return refusal(ROOM_MESSAGES.tooManyGuests, "too_many_guests");
+    return undefined;
+  }
+
   // --- the race's effects -------------------------------------------------------------------------------------
 
   effect(host: RoomGame, effect: RaceEffect) {
