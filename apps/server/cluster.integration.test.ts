@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testEngine } from "../../db/testing";
 import { eventually } from "../../modules/kernel/game-host/redis-testing";
+import { keystrokes } from "../../modules/kernel/typing";
 import { type Client, openClient } from "../../modules/rooms/test-support";
 import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "./cluster-testing";
 
@@ -33,6 +34,29 @@ async function firstRoomId(process: ClusterProcess): Promise<number> {
   const rooms = await process.api("GET", "/api/rooms");
   expect(rooms.status).toBe(200);
   return rooms.body[0].id;
+}
+
+/** The sentence of the next round in play, as every given player sees it. */
+async function inProgress(...players: Client[]): Promise<{ id: number; text: string }> {
+  const states = await Promise.all(players.map((p) => p.next("game:state", (s) => s.status === "in_progress", 30_000)));
+  return states[0].sentence;
+}
+
+/** The pid of the process that holds the room's lease (its process id is host:pid:random). */
+async function ownerOf(roomId: number): Promise<number | null> {
+  const client = await import("redis").then(({ createClient }) => createClient({ url: cluster.redisUrl }));
+  await client.connect();
+  try {
+    const token = await client.get(`${cluster.redisPrefix}lease:sentence_race:${roomId}`);
+    return token ? Number(token.split(":")[1]) : null;
+  } finally {
+    client.destroy();
+  }
+}
+
+async function latestRound(roomId: number): Promise<number> {
+  const [row] = await cluster.sql`SELECT max(round) AS round FROM games_games WHERE source_id = ${String(roomId)}`;
+  return Number(row.round);
 }
 
 describe.skipIf(!onPostgres)("two server processes", () => {
@@ -87,13 +111,81 @@ describe.skipIf(!onPostgres)("two server processes", () => {
     expect(me.status).toBe(403);
   });
 
-  test("a process killed with SIGKILL leaves the other serving, and a new process joins", async () => {
-    const third = await cluster.start();
-    await cluster.kill(third, "SIGKILL");
-    expect((await a.api("GET", "/api/health")).status).toBe(200);
+  test("one room, players on both processes: one list, one game with positions across processes, and the owner's SIGKILL", async () => {
+    const rooms = await a.api("GET", "/api/rooms");
+    const roomId: number = rooms.body[1].id;
+    const [alice, bob] = [await clusterUser(a, "앨리스"), await clusterUser(b, "밥")];
+    const onA = await player(a, alice.token);
+    onA.emit("join_room", { room_id: roomId });
+    await onA.next("room:joined", () => true, 10_000);
+    const onB = await player(b, bob.token);
+    onB.emit("join_room", { room_id: roomId });
+    await onB.next("room:joined", () => true, 10_000);
+
+    // The list is the same on both processes (the owner's view, shared through Redis).
+    for (const process of [a, b]) {
+      const listed = async () => (await process.api("GET", `/api/rooms/${roomId}`)).body.user_count === 2;
+      expect(await eventually(listed, 10_000)).toBe(true);
+    }
+
+    // A whole game: Alice (on the owner) second, Bob (on the other process) first.
+    const sentence = await inProgress(onA, onB);
+    const seconds = Math.max(2, Math.ceil(keystrokes(sentence.text) / 20)); // about 1,200 타/분: plausible
+    await Bun.sleep(seconds * 1000);
+    onB.emit("game:submission", {
+      room_id: roomId,
+      sentence_id: sentence.id,
+      typed_text: sentence.text,
+      elapsed_time: seconds,
+    });
+    expect(await onB.next("game:personal_feedback", () => true, 10_000)).toMatchObject({ position: 1 });
+    onA.emit("game:submission", {
+      room_id: roomId,
+      sentence_id: sentence.id,
+      typed_text: sentence.text,
+      elapsed_time: seconds + 1,
+    });
+    expect(await onA.next("game:personal_feedback", () => true, 10_000)).toMatchObject({ position: 2 });
+    const results = await onB.next("game:results", () => true, 15_000);
+    expect(results.results.map((r: { username: string }) => r.username)).toEqual([bob.username, alice.username]);
+
+    // The next round: Bob's answer is acknowledged, then the owner (Alice's process, the first to join) dies.
+    const owner = await ownerOf(roomId);
+    expect(owner).toBe(a.process.pid);
+    const next = await inProgress(onB);
+    await Bun.sleep(seconds * 1000);
+    onB.emit("game:submission", {
+      room_id: roomId,
+      sentence_id: next.id,
+      typed_text: next.text,
+      elapsed_time: seconds,
+    });
+    await onB.next("game:personal_feedback", (feedback) => feedback.sentence_id === next.id, 10_000);
+    const interrupted = await latestRound(roomId);
+    await cluster.kill(a, "SIGKILL");
+
+    // The survivor takes the room over and plays on: a new round reaches Bob.
+    const resumed = await onB.next("game:state", (state) => state.status === "in_progress", 40_000);
+    expect(resumed.sentence.text.length).toBeGreaterThan(0);
+    expect(await ownerOf(roomId)).toBe(b.process.pid);
+    // Every acknowledged result stored exactly once; the interrupted round closed by the new owner.
+    const stored = await cluster.sql`
+      SELECT r.player_key, g.round, g.ended_at FROM games_results r JOIN games_games g ON g.id = r.game_id
+      WHERE g.source_id = ${String(roomId)} ORDER BY g.round, r.player_key`;
+    expect(stored.map((row) => [row.round, row.player_key])).toEqual([
+      [interrupted - 1, `u_${alice.id}`],
+      [interrupted - 1, `u_${bob.id}`],
+      [interrupted, `u_${bob.id}`],
+    ]);
+    expect(stored.every((row) => row.ended_at !== null)).toBe(true);
+  }, 150_000);
+
+  test("after the crash the survivor serves, and a new process joins the deployment", async () => {
+    expect((await b.api("GET", "/api/health")).status).toBe(200);
     const late = await clusterUser(b);
-    expect(
-      await eventually(async () => (await a.api("GET", "/api/users/me", { token: late.token })).status === 200),
-    ).toBe(true);
+    const joined = await cluster.start();
+    expect((await joined.api("GET", "/api/users/me", { token: late.token })).status).toBe(200);
+    // The newcomer lists the rooms as their owners show them.
+    expect((await joined.api("GET", "/api/rooms")).status).toBe(200);
   });
 });

@@ -25,7 +25,7 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
       if (inserted > 0) ctx.log.info("rooms seeded", { sentences_inserted: inserted });
     },
     attachIo(io, ctx) {
-      runtimes.get(ctx)?.stop();
+      void runtimes.get(ctx)?.stop();
       runtimes.set(ctx, new RoomsRuntime(io, ctx, settings));
     },
     socketEvents(ctx) {
@@ -39,9 +39,10 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
       runtimes.get(ctx)?.disconnect(socket);
     },
     // Several servers may share a process (tests): stop only this context's rooms.
-    onStop(ctx: ModuleContext) {
-      runtimes.get(ctx)?.stop();
+    async onStop(ctx: ModuleContext) {
+      const runtime = runtimes.get(ctx);
       runtimes.delete(ctx);
+      await runtime?.stop();
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
-import { AppError, badRequest, tooManyRequests } from "../kernel/errors";
+import { AppError, badRequest } from "../kernel/errors";
 import {
   type GameEmitter,
   GameHost,

@@ -43,9 +43,9 @@ interface OpenRound {
  * The sentence race's presenter for one room: the race's effects become the room's socket events (spec part 1 §7)
  * and the games module's writes; joins, leaves, chat and resets are announced as rooms always did.
  *
- * Writes: each accepted result is queued for `recordResult` the moment `game:submission_complete` and
- * `game:personal_feedback` go out (an implausible attempt too, flagged), so an acknowledged result survives a
- * stop or a crash. The finish queues one write (medals, then rewards paid once per member); `game:results`, its
+ * Writes: each accepted result is queued for `recordResult` at once (an implausible attempt too, flagged), and
+ * `game:submission_complete` and `game:personal_feedback` go out once it is stored, so an acknowledged result
+ * survives a stop or a crash of the process, even a SIGKILL. The finish queues one write (medals, then rewards paid once per member); `game:results`, its
  * chat line and `user:stats_update` go out from that write's `done`, or without rewards from its `failed`.
  */
 export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, MemberData, ChatCommand> {
@@ -112,8 +112,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         });
         return;
       case "submitted":
-        this.announceSubmission(host, effect.result);
-        this.record(host, effect.result, false);
+        // Told once stored: an acknowledged result is never lost, even if this process dies a moment later.
+        this.record(host, effect.result, false, this.submissionAnnouncement(host, effect.result));
         return;
       case "implausible":
         this.logImplausible(effect.attempt);
@@ -125,9 +125,10 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     }
   }
 
-  private announceSubmission(host: RoomGame, result: RaceResult) {
+  /** The submission's announcement as of now (counts included), to send once the result is stored. */
+  private submissionAnnouncement(host: RoomGame, result: RaceResult) {
     const payload = this.resultPayload(result);
-    host.broadcast("game:submission_complete", {
+    const complete = {
       ...payload,
       user_id: result.userId,
       username: result.name,
@@ -135,9 +136,12 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       is_anonymous: result.userId === null,
       completed_count: host.state.results.length,
       total_players: host.state.players.length,
-    });
-    const member = host.member(result.playerId);
-    if (member) host.send(member, "game:personal_feedback", payload);
+    };
+    return () => {
+      host.broadcast("game:submission_complete", complete);
+      const member = host.member(result.playerId);
+      if (member) host.send(member, "game:personal_feedback", payload);
+    };
   }
 
   private resultPayload(result: RaceResult) {
@@ -165,12 +169,20 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     });
   }
 
-  /** Queues the result's write; the round stays open (to be closed) from its first record on. */
-  private record(host: RoomGame, result: RaceResult, implausible: boolean) {
+  /**
+   * Queues the result's write; the round stays open (to be closed) from its first record on. `announce` runs once
+   * it is stored (or, should every try fail, anyway: the player is not left waiting).
+   */
+  private record(host: RoomGame, result: RaceResult, implausible: boolean, announce?: () => void) {
     const ref = host.gameRef()!;
     const counted = (this.open?.ref.round === ref.round ? this.open.counted : 0) + (implausible ? 0 : 1);
     this.open = { ref, counted };
-    host.write({ name: "record_result", run: () => recordRaceResult(this.ctx, ref, result, implausible) });
+    host.write({
+      name: "record_result",
+      run: () => recordRaceResult(this.ctx, ref, result, implausible),
+      done: announce,
+      failed: announce,
+    });
   }
 
   /** A round with records is closed by one write; the results are announced when it is done (or has failed). */

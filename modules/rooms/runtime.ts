@@ -4,14 +4,15 @@ import { lastRound } from "../games";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
-import { type GameEmitter, socketIoEmitter } from "../kernel/game-host";
+import { adapterEmitter, type GameEmitter, type GameOwnerLease, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
 import { playerIdOf, roomOfSocket } from "./members";
-import { type HostEnv, RoomHost } from "./room-host";
+import { OwnedRooms, SUMMARY_REFRESH_MS } from "./owned-rooms";
+import { type HostEnv, orThrow, RoomHost } from "./room-host";
 import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
-import { DEFAULT_RACE_SETTINGS, type Sentence } from "./sentence-race";
+import { DEFAULT_RACE_SETTINGS, type Sentence, type SubmitMove } from "./sentence-race";
 import { listRoomRows, loadSentencePool } from "./service";
 import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
 
@@ -42,13 +43,33 @@ export class RoomsRuntime implements HostEnv {
   private readonly graces = new Map<string, number>();
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /** Several processes (ctx.cluster): every room's game has one owner; null on one process. */
+  private readonly owned: OwnedRooms | null;
+  private summaryTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
   ) {
-    this.emitter = socketIoEmitter(io);
+    this.emitter = ctx.cluster ? adapterEmitter(io) : socketIoEmitter(io);
+    this.owned = ctx.cluster
+      ? new OwnedRooms(
+          {
+            ctx,
+            settings,
+            openHost: (roomId, owner) => this.open(roomId, owner),
+            forgetHost: (roomId, host) => this.forgetHost(roomId, host),
+            setLobby: (socket, inLobby) => this.setLobby(socket, inLobby),
+          },
+          ctx.cluster,
+        )
+      : null;
+    if (this.owned) {
+      // Summaries expire unless rewritten: an owner that died stops showing its players after a minute.
+      this.summaryTimer = setInterval(() => this.publishOwned([...this.hosts.keys()]), SUMMARY_REFRESH_MS);
+      this.summaryTimer.unref?.();
+    }
     this.rows = this.cachedRead(() => listRoomRows(ctx.database));
     // An administrator's rename (or any account change) reaches the rooms the member is in.
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
@@ -164,17 +185,21 @@ export class RoomsRuntime implements HostEnv {
     return opening;
   }
 
-  private async open(roomId: number): Promise<RoomHost> {
+  private async open(roomId: number, owner?: GameOwnerLease): Promise<RoomHost> {
     const row = await this.findRow(roomId);
     if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
     const [round] = await Promise.all([
       lastRound(this.ctx, this.settings.mode.id, String(roomId)),
       this.poolOf(row.theme).value(),
     ]);
-    const host = new RoomHost(row, this, round);
+    const host = new RoomHost(row, this, round, owner);
     this.hosts.set(roomId, host);
     if (this.stopped) host.stop();
     return host;
+  }
+
+  private forgetHost(roomId: number, host: RoomHost) {
+    if (this.hosts.get(roomId) === host) this.hosts.delete(roomId);
   }
 
   private idleCountdown() {
@@ -194,14 +219,20 @@ export class RoomsRuntime implements HostEnv {
     const host = this.hosts.get(roomId);
     if (host) return host.present();
     const row = await this.findRow(roomId);
-    return row ? presentIdleRoom(row, this.idleCountdown()) : null;
+    if (!row) return null;
+    const owners = await this.owned?.summaries([roomId]);
+    return owners?.get(roomId) ?? presentIdleRoom(row, this.idleCountdown());
   }
 
   async list(): Promise<RoomView[]> {
     const now = this.ctx.clock.now();
     if (this.listCache && now - this.listCache.at < this.settings.cacheMs) return this.listCache.rooms;
     const rows = await this.rows.value();
-    const rooms = rows.map((row) => this.hosts.get(row.id)?.present() ?? presentIdleRoom(row, this.idleCountdown()));
+    // With several processes a room owned elsewhere is shown as its owner last wrote it.
+    const owners = await this.owned?.summaries(rows.filter((row) => !this.hosts.has(row.id)).map((row) => row.id));
+    const rooms = rows.map(
+      (row) => this.hosts.get(row.id)?.present() ?? owners?.get(row.id) ?? presentIdleRoom(row, this.idleCountdown()),
+    );
     // Kept only when no change came while the rows were read (invalidate forgets them).
     if (this.rows.fresh) this.listCache = { at: now, rooms };
     return rooms;
@@ -212,7 +243,9 @@ export class RoomsRuntime implements HostEnv {
     this.flushTimer = null;
     try {
       // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
-      const watching = this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
+      if (this.owned) this.publishOwned([...this.dirty]);
+      // The lobby of every process listens (the adapter carries it); on one process, nobody watching: nothing built.
+      const watching = this.owned ? 1 : (this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0);
       const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.presentForLobby(id)) : [];
       if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
     } catch (error) {
@@ -220,6 +253,15 @@ export class RoomsRuntime implements HostEnv {
     } finally {
       this.dirty.clear();
     }
+  }
+
+  /** The owner writes its rooms' views for the other processes' lists (rooms it owns only). */
+  private publishOwned(roomIds: number[]) {
+    const views = roomIds.flatMap((id) => {
+      const host = this.hosts.get(id);
+      return host ? this.presentForLobby(id) : [];
+    });
+    this.owned?.publish(views);
   }
 
   /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
@@ -248,6 +290,7 @@ export class RoomsRuntime implements HostEnv {
   }
 
   join(socket: AppSocket, roomId: number): void | Promise<void> {
+    if (this.owned) return this.joinOwned(socket, roomId, this.owned);
     const host = this.host(roomId);
     const identity = socket.data.identity;
     if (identity.kind === "guest" && host instanceof RoomHost) return this.enter(socket, host, null);
@@ -256,6 +299,13 @@ export class RoomsRuntime implements HostEnv {
     return Promise.all([host, account]).then(([opened, row]) => {
       if (socket.connected) this.enter(socket, opened, row);
     });
+  }
+
+  private async joinOwned(socket: AppSocket, roomId: number, owned: OwnedRooms) {
+    if (!(await this.findRow(roomId))) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    const identity = socket.data.identity;
+    const account = identity.kind === "user" ? await accountsApi(this.ctx).service.findById(identity.userId) : null;
+    if (socket.connected) await owned.join(socket, roomId, account);
   }
 
   private enter(socket: AppSocket, host: RoomHost, account: UserRow | null | undefined) {
@@ -270,9 +320,10 @@ export class RoomsRuntime implements HostEnv {
   }
 
   /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */
-  leave(socket: AppSocket): Promise<void> {
+  async leave(socket: AppSocket): Promise<void> {
     const current = roomOfSocket(socket);
-    if (current !== undefined) this.hosts.get(current)?.leave(socket, true);
+    if (current !== undefined && this.owned) await this.owned.leave(socket, current, true);
+    else if (current !== undefined) this.hosts.get(current)?.leave(socket, true);
     this.setLobby(socket, true);
     socket.emit("room:left", { room_id: current ?? null });
     return this.sendList(socket);
@@ -280,7 +331,34 @@ export class RoomsRuntime implements HostEnv {
 
   disconnect(socket: AppSocket) {
     const current = roomOfSocket(socket);
-    if (current !== undefined) this.hosts.get(current)?.leave(socket, false);
+    if (current === undefined) return;
+    if (!this.owned) return this.hosts.get(current)?.leave(socket, false);
+    this.owned
+      .leave(socket, current, false)
+      .catch((error) => this.ctx.log.warn("room drop not delivered", { room_id: current, error: String(error) }));
+  }
+
+  /** A chat line (or a chat answer) of a socket in the room, to the room's game wherever it runs. */
+  chat(socket: AppSocket, roomId: number, message: string, isGameAnswer: boolean): void | Promise<void> {
+    if (!this.owned) return this.hostOf(socket, roomId).chat(socket, message, isGameAnswer);
+    const input = { type: "command" as const, command: { message, isGameAnswer } };
+    return this.ownedInput(socket, roomId, input);
+  }
+
+  /** The socket's one submission of the game in play. */
+  submit(socket: AppSocket, roomId: number, move: SubmitMove): void | Promise<void> {
+    if (!this.owned) return this.hostOf(socket, roomId).submit(socket, move);
+    return this.ownedInput(socket, roomId, { type: "move" as const, move });
+  }
+
+  private async ownedInput(
+    socket: AppSocket,
+    roomId: number,
+    input: { type: "command"; command: unknown } | { type: "move"; move: SubmitMove },
+  ) {
+    if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
+    const playerId = playerKey(socket);
+    orThrow(await this.owned!.input(roomId, { ...input, playerId, socketId: socket.id }));
   }
 
   /** The host of the room this socket is in; `roomId` must name that room. */
@@ -291,11 +369,14 @@ export class RoomsRuntime implements HostEnv {
     return host;
   }
 
-  stop() {
+  async stop() {
     this.stopped = true;
     this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    if (this.summaryTimer) clearInterval(this.summaryTimer);
+    // The rounds were finished by the shutdown (finishGames); the ownership then gives the rooms back.
+    await this.owned?.stop(this.io.of("/").sockets.values());
     for (const host of this.hosts.values()) host.stop();
   }
 }

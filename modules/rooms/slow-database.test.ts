@@ -80,7 +80,7 @@ describe.skipIf(testEngine() !== "postgres")("a slow database (PostgreSQL)", () 
     return writesWaitingOnLock();
   }
 
-  test("results wait for the database while the room plays on: chat, the end, the next round; then all is stored", async () => {
+  test("results (and their acknowledgements) wait for the database while the room plays on: chat, the end, the next round; then all is stored and told", async () => {
     await importSentences(server.ctx, "slowdb", [SENTENCE]);
     const room = await createRoom(server.ctx, { name: "느린 저장소 방", theme: "slowdb" });
     const alice = await member(server, "느림");
@@ -99,8 +99,7 @@ describe.skipIf(testEngine() !== "postgres")("a slow database (PostgreSQL)", () 
     try {
       clock.advance(typingMs);
       a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: SENTENCE });
-      expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1 });
-      // The write of that result is waiting on the lock; the room is not.
+      // The write of that result is waiting on the lock; the room is not. The answer is acknowledged once stored.
       expect(await untilAWriteWaits()).toBe(1);
       b.emit("chat_message", { room_id: room.id, message: "아직 치는 중이에요" });
       expect(await a.next("chat:message", (m) => m.message_type === "chat")).toMatchObject({
@@ -108,7 +107,6 @@ describe.skipIf(testEngine() !== "postgres")("a slow database (PostgreSQL)", () 
       });
       clock.advance(1_000);
       b.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: SENTENCE });
-      expect(await b.next("game:personal_feedback")).toMatchObject({ position: 2 });
       expect(await a.next("game:state", (s) => s.status === "finished")).toMatchObject({ room_id: room.id });
       // The results (with rewards) wait for the finish's write, which waits behind the results' writes; the
       // room goes on to its next round meanwhile.
@@ -120,11 +118,14 @@ describe.skipIf(testEngine() !== "postgres")("a slow database (PostgreSQL)", () 
       expect(await writesWaitingOnLock()).toBe(1);
       await a.sync();
       expect(a.all("game:results")).toEqual([]);
+      expect(a.all("game:personal_feedback")).toEqual([]);
       expect(await resultsOfUser(server.ctx, alice.id)).toEqual([]);
     } finally {
       await unlock();
     }
 
+    expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1 });
+    expect(await b.next("game:personal_feedback")).toMatchObject({ position: 2 });
     const results = await a.next("game:results");
     expect(
       results.results.map((r: { user_id: number; rewards: { medal: string } }) => [r.user_id, r.rewards.medal]),

@@ -45,10 +45,10 @@ export function roomSocketEvents(runtime: RoomsRuntime): SocketEvents {
     disconnect_cleanup: leave,
     get_rooms: socketEvent(Anything, { cost: 5 }, (socket) => runtime.sendList(socket)),
     chat_message: socketEvent(ChatPayload, { cost: 1 }, (socket, { room_id, message, is_game_answer }) =>
-      runtime.hostOf(socket, toId(room_id)).chat(socket, message, is_game_answer === true),
+      runtime.chat(socket, toId(room_id), message, is_game_answer === true),
     ),
     "game:submission": socketEvent(SubmissionPayload, { cost: 1 }, (socket, payload) =>
-      runtime.hostOf(socket, toId(payload.room_id)).submit(socket, {
+      runtime.submit(socket, toId(payload.room_id), {
         typedText: payload.typed_text,
         sentenceId: toId(payload.sentence_id),
         elapsedTime: payload.elapsed_time ?? undefined,
