@@ -109,7 +109,10 @@ export class DuelClient {
 }
 
 /** A test server or a process of a test cluster (only its address is used). */
-export async function openDuelClient(server: Pick<TestServer, "url">, auth: Record<string, string> = {}): Promise<DuelClient> {
+export async function openDuelClient(
+  server: Pick<TestServer, "url">,
+  auth: Record<string, string> = {},
+): Promise<DuelClient> {
   const socket = connect(server.url, {
     path: "/socket.io/",
     transports: ["websocket"],
