@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createClient } from "redis";
 import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "../../apps/server/cluster-testing";
 import { testEngine } from "../../db/testing";
+import { leaseHolder } from "../kernel/game-host";
 import { eventually } from "../kernel/game-host/redis-testing";
 import { type DuelClient, openDuelClient } from "./test-support";
 
@@ -53,6 +55,11 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     expect(foundA.session_id).toBe(foundB.session_id);
     expect(foundA.opponent_nickname).toBe(bob.user.username);
     expect(foundB.opponent_nickname).toBe(alice.user.username);
+    // The coalesced list reaches the menu sockets of both processes: the players on the other process are in game.
+    const inGame = (name: string) => (p: { users: { nickname: string; status: string }[] }) =>
+      p.users.some((u) => u.nickname === name && u.status === "in_game");
+    await bob.next("duel:user_list_update", inGame(alice.user.username), 5_000);
+    await alice.next("duel:user_list_update", inGame(bob.user.username), 5_000);
     const [red, blue] = foundA.your_side === "red" ? [alice, bob] : [bob, alice];
     expect(blue.side).toBe("blue");
 
@@ -69,8 +76,11 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
 
     // Red fires five blocks; blue never defends: they fly into blue's edge.
     for (let shot = 0; shot < 5; shot++) {
-      await red.send("duel_word_typed", { typed_word: red.word("static").word });
-      await blue.next("duel:bullet_fired", undefined, 5_000);
+      const block = red.word("static");
+      await red.send("duel_word_typed", { typed_word: block.word });
+      // Red's own view moves the block first, so the next shot picks another static block.
+      await red.next("duel:word_position_update", (p) => p.block_id === block.id, 5_000);
+      await blue.next("duel:bullet_fired", (p) => p.bullet.target_block_id === block.id, 5_000);
     }
     const [overRed, overBlue] = await Promise.all([
       red.next("duel:game_over", undefined, 20_000),
@@ -107,5 +117,39 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     // Both are free again: a new search on either process is accepted.
     expect(await eventually(async () => (await red.send("duel_find_match")).status === "waiting")).toBe(true);
     expect((await red.send("duel_cancel_match")).status).toBe("idle");
+  }, 60_000);
+
+  test("the owner of a duel in play is killed: the other process takes it over and ends it as a draw, unrated", async () => {
+    const alice = await member(a);
+    const bob = await member(b);
+    await alice.send("duel_find_match");
+    await bob.send("duel_find_match");
+    const found = await alice.next("duel:match_found", undefined, 10_000);
+    await bob.next("duel:match_found", undefined, 10_000);
+    await alice.send("duel_player_ready");
+    await bob.send("duel_player_ready");
+    await alice.next("duel:game_start", undefined, 10_000);
+    await alice.send("duel_word_typed", { typed_word: alice.word("static").word });
+
+    // Which process runs the duel: its lease names the owner's process (host:pid:…).
+    const redis = createClient({ url: cluster.redisUrl });
+    await redis.connect();
+    const holder = await leaseHolder(redis, `duel:${found.session_id}`);
+    await redis.close();
+    const owner = [a, b].find((p) => holder?.processId.includes(`:${p.process.pid}:`));
+    expect(owner).toBeDefined();
+    const [survivor, survivorClient] = owner === a ? [b, bob] : [a, alice];
+    await cluster.kill(owner!, "SIGKILL");
+
+    // The duel lived only in the dead owner's memory: the survivor's process takes it and ends it.
+    const over = await survivorClient.next("duel:game_over", (p) => p.session_id === found.session_id, 20_000);
+    expect(over.result).toMatchObject({ winner_side: "draw", reason: "stopped", played: false, rated: false });
+    const rows = await cluster.sql`SELECT 1 FROM duel_games WHERE session_id = ${found.session_id}`;
+    expect(rows).toHaveLength(0);
+    // The survivor is free: a new search is accepted on its process.
+    expect(await eventually(async () => (await survivorClient.send("duel_find_match")).status === "waiting")).toBe(
+      true,
+    );
+    expect(survivor.process.exitCode).toBeNull();
   }, 60_000);
 });

@@ -269,9 +269,4 @@ export class SharedDuelLobby {
   async claimListUpdate(windowMs: number): Promise<boolean> {
     return (await this.redis.set(this.key.list(), this.cluster.processId, { NX: true, PX: windowMs })) === "OK";
   }
-
-  /** How long until another list update may be claimed (ms; 0 when free). */
-  async listWindowLeft(): Promise<number> {
-    return Math.max(0, await this.redis.pTTL(this.key.list()));
-  }
 }
