@@ -21,7 +21,7 @@ import { type DuelGame, type DuelMember, duelOfSocket, playerIdOf, playerOf, set
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
 import { DUEL_MESSAGES, type DuelModuleSettings, MENU, type OnlineUser } from "./runtime";
-import { type MatchAnnouncement, SharedDuelLobby, type SharedWaiting } from "./shared-lobby";
+import { type ClosedAnnouncement, type MatchAnnouncement, SharedDuelLobby, type SharedWaiting } from "./shared-lobby";
 import type { DuelStore } from "./store";
 
 const MODE = "duel";
@@ -54,6 +54,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
   private stopped = false;
   private readonly started: Promise<void>;
   private readonly onMatch = (message: string) => this.matched(message);
+  private readonly onClosed = (message: string) => this.closedElsewhere(message);
 
   constructor(
     readonly io: AppServer,
@@ -77,6 +78,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     this.started = Promise.all([
       this.ownership.start(),
       cluster.subscriber.subscribe(this.lobby.matchChannel, this.onMatch),
+      cluster.subscriber.subscribe(this.lobby.closedChannel, this.onClosed),
     ]).then(() => undefined);
     this.started.catch((error) => ctx.log.error("duel cluster start failed", { error: String(error) }));
   }
@@ -440,14 +442,37 @@ export class ClusterDuelRuntime implements PresenterEnv {
     const sessionId = host.sourceId as string;
     if (this.hosts.get(sessionId) !== host) return;
     this.hosts.delete(sessionId);
+    const sockets: ClosedAnnouncement["sockets"] = [];
     for (const member of [...host.members()]) {
       for (const socketId of member.sockets) {
         this.emitter.leave(socketId, host.channel);
-        const socket = this.local(socketId);
-        if (socket && duelOfSocket(socket) === sessionId) setDuelOfSocket(socket, undefined);
+        sockets.push({ socketId, playerId: member.player.id });
       }
     }
     host.stop();
+    if (sockets.length > 0) {
+      this.lobby.announceClosed({ sessionId, sockets }).catch(this.logged("announcing a closed duel failed"));
+    }
+  }
+
+  /**
+   * A duel closed on its owner: this process's sockets still in it are in no duel any more, and their seats are
+   * given up (a leave, which a stopped host still accepts), so no process looks after the closed duel.
+   */
+  private closedElsewhere(message: string) {
+    let closed: ClosedAnnouncement;
+    try {
+      closed = JSON.parse(message) as ClosedAnnouncement;
+    } catch {
+      this.ctx.log.warn("unreadable closed duel announcement");
+      return;
+    }
+    for (const { socketId, playerId } of closed.sockets) {
+      const socket = this.local(socketId);
+      if (!socket) continue;
+      if (duelOfSocket(socket) === closed.sessionId) setDuelOfSocket(socket, undefined);
+      this.input(closed.sessionId, { type: "leave", playerId, socketId }).catch(this.logged("leaving a duel failed"));
+    }
   }
 
   get liveDuels() {
@@ -467,6 +492,10 @@ export class ClusterDuelRuntime implements PresenterEnv {
     await this.started.catch(() => undefined);
     await this.ownership.stop();
     for (const host of this.hosts.values()) host.stop();
-    await this.ctx.cluster?.subscriber.unsubscribe(this.lobby.matchChannel, this.onMatch).catch(() => undefined);
+    const subscriber = this.ctx.cluster?.subscriber;
+    await Promise.all([
+      subscriber?.unsubscribe(this.lobby.matchChannel, this.onMatch),
+      subscriber?.unsubscribe(this.lobby.closedChannel, this.onClosed),
+    ]).catch(() => undefined);
   }
 }

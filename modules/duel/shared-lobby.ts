@@ -12,7 +12,8 @@ import type { EnqueueResult, PlayerStatus } from "./matchmaker";
  *   already opened (a later opener is a takeover) or is over (a late input must not revive it);
  * - `online` (sorted set: player id → last heartbeat) and `names` (hash: player id → {name, key});
  * - `matcher` (a short lease: one matching pass at a time), `list` (one coalesced list update per window);
- * - channel `match`: a pair, announced to the players' processes.
+ * - channel `match`: a pair, announced to the players' processes; channel `closed`: a duel closed on its owner, so
+ *   the processes of its sockets forget it.
  *
  * Enqueue, cancel and take are Lua scripts: two processes never take the same player, and a player is in at most
  * one queue or game.
@@ -34,6 +35,12 @@ export interface MatchAnnouncement {
   sessionId: string;
   red: SharedWaiting;
   blue: SharedWaiting;
+}
+
+/** A duel closed on its owner, with the sockets that were still in it. */
+export interface ClosedAnnouncement {
+  sessionId: string;
+  sockets: { socketId: string; playerId: string }[];
 }
 
 /** Players matched but not yet in an opened duel keep their `playing` key this long (a lost announcement). */
@@ -110,6 +117,10 @@ export class SharedDuelLobby {
     return `${this.base}match`;
   }
 
+  get closedChannel() {
+    return `${this.base}closed`;
+  }
+
   // --- the queue -------------------------------------------------------------------------------------------------
 
   async enqueue(player: DuelPlayer, rating: number, since: number, socketId: string): Promise<EnqueueResult> {
@@ -184,6 +195,11 @@ export class SharedDuelLobby {
 
   async announce(match: MatchAnnouncement) {
     await this.redis.publish(this.matchChannel, JSON.stringify(match));
+  }
+
+  /** The owner closed the duel: the processes holding these sockets let them go. */
+  async announceClosed(closed: ClosedAnnouncement) {
+    await this.redis.publish(this.closedChannel, JSON.stringify(closed));
   }
 
   /** One matching pass at a time across processes: true when this process may run one now. */
