@@ -44,8 +44,9 @@ export class ClusterDuelRuntime implements PresenterEnv {
   readonly ownership: GameOwnership;
   private readonly presenter: DuelPresenter;
   private readonly matchmaker: Matchmaker<SharedWaiting>;
-  /** The duels this process owns. */
+  /** The duels this process owns, and the lease of each (given back when the duel closes). */
   private readonly hosts = new Map<string, DuelGame>();
+  private readonly leases = new Map<string, GameOwnerLease>();
   /** This process's sockets in the menu (their heartbeats; the shared list has the players). */
   private readonly menu = new Map<string, { player: DuelPlayer; beatAt: number }>();
   private listTimer: TimerHandle | null = null;
@@ -316,10 +317,19 @@ export class ClusterDuelRuntime implements PresenterEnv {
     const first = !duel.over && (await this.lobby.open(sessionId, owner.epoch, duel.red, duel.blue));
     const host = this.newHost(sessionId, duel.red, duel.blue, owner);
     this.hosts.set(sessionId, host);
+    this.leases.set(sessionId, owner);
     if (first) return host;
     if (!duel.over) await this.endTakenOver(host);
     host.stop();
-    this.hosts.delete(sessionId);
+    // The other processes re-announce their seats meanwhile (refused: the duel is over, so they forget them); then
+    // the duel is closed and its lease given back.
+    this.ctx.clock.setTimeout(() => {
+      try {
+        this.close(host);
+      } catch (error) {
+        this.logged("closing a taken-over duel failed")(error);
+      }
+    }, this.settings.graceMs);
     return host;
   }
 
@@ -453,6 +463,18 @@ export class ClusterDuelRuntime implements PresenterEnv {
     if (sockets.length > 0) {
       this.lobby.announceClosed({ sessionId, sockets }).catch(this.logged("announcing a closed duel failed"));
     }
+    this.giveBack(sessionId);
+  }
+
+  /**
+   * The closed duel's lease goes back, with its input subscription (queued writes still complete). GameOwnership
+   * has no `close(mode, sourceId)` yet (asked of the kernel): the owner lease's `lost` is the one public way to hand
+   * a game back; it logs "game given up" (reason "fenced"), and a later input would find the duel over.
+   */
+  private giveBack(sessionId: string) {
+    const lease = this.leases.get(sessionId);
+    this.leases.delete(sessionId);
+    lease?.lost("fenced");
   }
 
   /**

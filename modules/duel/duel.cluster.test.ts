@@ -33,6 +33,17 @@ async function member(process: ClusterProcess) {
   return Object.assign(client, { user });
 }
 
+/** Who holds a duel's lease now (the ownership's key), or null. */
+async function holderOf(sessionId: string) {
+  const redis = createClient({ url: cluster.redisUrl });
+  await redis.connect();
+  try {
+    return await leaseHolder(redis, `duel:${sessionId}`);
+  } finally {
+    await redis.close();
+  }
+}
+
 const nicknames = (list: { users: { nickname: string }[] }) => list.users.map((u) => u.nickname);
 
 describe.skipIf(!onPostgres)("the duel on two server processes", () => {
@@ -117,6 +128,11 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     // Both are free again: a new search on either process is accepted.
     expect(await eventually(async () => (await red.send("duel_find_match")).status === "waiting")).toBe(true);
     expect((await red.send("duel_cancel_match")).status).toBe("idle");
+
+    // Both leave the result: the duel is closed and its owner gives its lease back (no process keeps it).
+    await red.send("duel_leave_game");
+    await blue.send("duel_leave_game");
+    expect(await eventually(async () => (await holderOf(foundA.session_id)) === null)).toBe(true);
   }, 60_000);
 
   test("the owner of a duel in play is killed: the other process takes it over and ends it as a draw, unrated", async () => {
@@ -132,10 +148,7 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     await alice.send("duel_word_typed", { typed_word: alice.word("static").word });
 
     // Which process runs the duel: its lease names the owner's process (host:pid:…).
-    const redis = createClient({ url: cluster.redisUrl });
-    await redis.connect();
-    const holder = await leaseHolder(redis, `duel:${found.session_id}`);
-    await redis.close();
+    const holder = await holderOf(found.session_id);
     const owner = [a, b].find((p) => holder?.processId.includes(`:${p.process.pid}:`));
     expect(owner).toBeDefined();
     const [survivor, survivorClient] = owner === a ? [b, bob] : [a, alice];
@@ -151,5 +164,7 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
       true,
     );
     expect(survivor.process.exitCode).toBeNull();
+    // The ended duel is closed on the survivor too: its lease is given back.
+    expect(await eventually(async () => (await holderOf(found.session_id)) === null)).toBe(true);
   }, 60_000);
 });
