@@ -54,6 +54,8 @@ export class ClusterDuelRuntime implements PresenterEnv {
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
   private readonly started: Promise<void>;
+  /** This process in the shared queue (`waiting:<player>`.process). */
+  private readonly processId: string;
   private readonly onMatch = (message: string) => this.matched(message);
   private readonly onClosed = (message: string) => this.closedElsewhere(message);
 
@@ -64,6 +66,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     cluster: Cluster,
   ) {
     this.emitter = adapterEmitter(io);
+    this.processId = cluster.processId;
     this.store = duelStore(ctx);
     this.lobby = new SharedDuelLobby(cluster);
     this.matchmaker = new Matchmaker(settings.match);
@@ -283,7 +286,8 @@ export class ClusterDuelRuntime implements PresenterEnv {
       return;
     }
     for (const seat of [match.red, match.blue]) {
-      if (!this.local(seat.socketId)) continue;
+      // The process that queued the socket seats it, even when the socket went meanwhile (its grace starts).
+      if (seat.process !== this.processId) continue;
       this.seat(match.sessionId, seat.player, seat.socketId).catch(this.logged("seating a duel player failed"));
     }
     this.listChanged();
