@@ -43,7 +43,6 @@ export class ClusterDuelRuntime implements PresenterEnv {
   readonly lobby: SharedDuelLobby;
   readonly ownership: GameOwnership;
   private readonly presenter: DuelPresenter;
-  private readonly matchmaker: Matchmaker<SharedWaiting>;
   /** The duels this process owns, and the lease of each (given back when the duel closes). */
   private readonly hosts = new Map<string, DuelGame>();
   private readonly leases = new Map<string, GameOwnerLease>();
@@ -69,7 +68,6 @@ export class ClusterDuelRuntime implements PresenterEnv {
     this.processId = cluster.processId;
     this.store = duelStore(ctx);
     this.lobby = new SharedDuelLobby(cluster);
-    this.matchmaker = new Matchmaker(settings.match);
     this.presenter = new DuelPresenter(this);
     // Its own process id: a second GameOwnership of this process (the rooms') answers on its own reply channel.
     this.ownership = new GameOwnership({
@@ -257,23 +255,24 @@ export class ClusterDuelRuntime implements PresenterEnv {
       return;
     }
     let nextAt: number | null;
+    let paired = 0;
     try {
       const now = this.now;
-      const matchmaker = new Matchmaker<SharedWaiting>(this.matchmaker.rules);
+      const matchmaker = new Matchmaker<SharedWaiting>(this.settings.match);
       const waiting = (await this.lobby.waiting()).sort((a, b) => a.seq - b.seq);
       for (const entry of waiting) matchmaker.enqueue(entry.playerId, entry.rating, entry.since, entry);
       for (const { red, blue } of matchmaker.match(now)) {
         const sessionId = crypto.randomUUID();
-        if (await this.lobby.take(sessionId, red.data, blue.data)) {
-          await this.lobby.announce({ sessionId, red: red.data, blue: blue.data });
-        }
+        if (!(await this.lobby.take(sessionId, red.data, blue.data))) continue;
+        paired++;
+        await this.lobby.announce({ sessionId, red: red.data, blue: blue.data });
       }
       nextAt = matchmaker.nextWideningAt(now);
     } finally {
       await this.lobby.releaseMatcher();
     }
     if (nextAt !== null) this.matchSoon(Math.max(0, nextAt - this.now));
-    this.listChanged();
+    if (paired > 0) this.listChanged();
   }
 
   /** A pair was announced: this process's sockets among them join the new duel (wherever it runs). */
@@ -290,7 +289,6 @@ export class ClusterDuelRuntime implements PresenterEnv {
       if (seat.process !== this.processId) continue;
       this.seat(match.sessionId, seat.player, seat.socketId).catch(this.logged("seating a duel player failed"));
     }
-    this.listChanged();
   }
 
   private async seat(sessionId: string, player: DuelPlayer, socketId: string) {
