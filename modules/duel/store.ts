@@ -4,6 +4,7 @@ import { users as pgUsers } from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import { seoulDate } from "../kernel/seoul-time";
+import type { DuelResult } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER, type Glicko2Rating, rateDuel, type Score } from "./glicko2";
 import type { DuelPlayerRow } from "./schema";
 import * as sqliteSchema from "./schema";
@@ -40,6 +41,9 @@ export interface PlayerFigures {
   currentStreak: number;
   maxWinStreak: number;
 }
+
+/** A stored duel's result, as `duel:game_over` carries it (a stored duel was played). */
+export type StoredResult = DuelResult;
 
 export type RankingKind = "win_rate" | "total_games" | "win_streak" | "recent_activity";
 
@@ -230,7 +234,7 @@ async function applyResult(
 }
 
 function duelReads(db: StoreDb, t: Tables) {
-  const { duelPlayers, duelDaily, users } = t;
+  const { duelPlayers, duelDaily, duelGames, users } = t;
   const total = sql`(${duelPlayers.wins} + ${duelPlayers.losses} + ${duelPlayers.draws})`;
   // `* 1.0` before dividing: integer division on both engines otherwise.
   const winRate = sql<number>`(${duelPlayers.wins} * 1.0 / ${total})`.mapWith(Number);
@@ -302,6 +306,21 @@ function duelReads(db: StoreDb, t: Tables) {
         .from(duelPlayers)
         .where(eq(duelPlayers.userId, userId));
       return row?.rating ?? GLICKO2_NEW_PLAYER.rating;
+    },
+    /** A stored duel's result by its session id (null when none was stored): a takeover tells the players. */
+    async duelBySession(sessionId: string): Promise<StoredResult | null> {
+      const [row] = await db.select().from(duelGames).where(eq(duelGames.sessionId, sessionId));
+      if (!row) return null;
+      return {
+        winner_side: row.winnerSide,
+        reason: row.reason as StoredResult["reason"],
+        red_remaining_lives: row.redLives,
+        blue_remaining_lives: row.blueLives,
+        red_words_typed: row.redWordsTyped,
+        blue_words_typed: row.blueWordsTyped,
+        game_duration: row.duration,
+        played: true,
+      };
     },
     ranking,
   };

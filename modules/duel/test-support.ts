@@ -108,7 +108,11 @@ export class DuelClient {
   }
 }
 
-export async function openDuelClient(server: TestServer, auth: Record<string, string> = {}): Promise<DuelClient> {
+/** A test server or a process of a test cluster (only its address is used). */
+export async function openDuelClient(
+  server: Pick<TestServer, "url">,
+  auth: Record<string, string> = {},
+): Promise<DuelClient> {
   const socket = connect(server.url, {
     path: "/socket.io/",
     transports: ["websocket"],

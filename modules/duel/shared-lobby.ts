@@ -1,0 +1,288 @@
+import type { Cluster } from "../kernel/cluster";
+import type { DuelPlayer } from "./duel-mode";
+import type { EnqueueResult, PlayerStatus } from "./matchmaker";
+
+/**
+ * What the duel shares between processes through Redis (README "Several processes"). Every key and channel starts
+ * with the deployment's prefix then `duel:`:
+ *
+ * - `queue` (sorted set: player id → rating) and `waiting:<player>` (hash: seq, since, process, socket, player);
+ * - `playing:<player>` (string: the session id; a TTL, so a lost duel never locks a player out for ever);
+ * - `game:<session>` (hash: `players` JSON, `opened` epoch, `over`): what an opener needs, and whether a duel was
+ *   already opened (a later opener is a takeover) or is over (a late input must not revive it);
+ * - `online` (sorted set: player id → last heartbeat) and `names` (hash: player id → {name, key});
+ * - `matcher` (a short lease: one matching pass at a time), `list` (one coalesced list update per window);
+ * - channel `match`: a pair, announced to the players' processes; channel `closed`: a duel closed on its owner, so
+ *   the processes of its sockets forget it.
+ *
+ * Enqueue, cancel and take are Lua scripts: two processes never take the same player, and a player is in at most
+ * one queue or game.
+ */
+
+/** A queued player as the shared queue keeps it. */
+export interface SharedWaiting {
+  playerId: string;
+  rating: number;
+  since: number;
+  seq: number;
+  process: string;
+  socketId: string;
+  player: DuelPlayer;
+}
+
+/** A pair as announced on the `match` channel. */
+export interface MatchAnnouncement {
+  sessionId: string;
+  red: SharedWaiting;
+  blue: SharedWaiting;
+}
+
+/** A duel closed on its owner, with the sockets that were still in it. */
+export interface ClosedAnnouncement {
+  sessionId: string;
+  sockets: { socketId: string; playerId: string }[];
+}
+
+/** Players matched but not yet in an opened duel keep their `playing` key this long (a lost announcement). */
+const UNOPENED_TTL_MS = 60_000;
+/** An opened duel's players and record: longer than any duel lives (ready, countdown, game, linger). */
+const DUEL_TTL_MS = 10 * 60_000;
+
+const ENQUEUE = `
+if redis.call('EXISTS', KEYS[3]) == 1 then return 'in_game' end
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'already_waiting' end
+local seq = redis.call('INCR', KEYS[4])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], 'seq', seq, 'since', ARGV[3], 'process', ARGV[4], 'socket', ARGV[5], 'player', ARGV[6])
+return 'queued'`;
+
+/** Cancels a search; with a socket id (ARGV[2] not empty), only the search that socket made. */
+const CANCEL = `
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[2], 'socket') ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[2])
+return redis.call('ZREM', KEYS[1], ARGV[1])`;
+
+/** Takes a pair out of the queue, both or neither; marks both as playing the new session. */
+const TAKE = `
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) or not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1], ARGV[2])
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[4])
+redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[4])
+redis.call('HSET', KEYS[6], 'players', ARGV[5])
+redis.call('PEXPIRE', KEYS[6], ARGV[6])
+return 1`;
+
+/** The first opening of a duel: 1 (and the players' keys last as long as a duel); 0 for a takeover. */
+const OPEN = `
+if redis.call('HSETNX', KEYS[1], 'opened', ARGV[1]) == 0 then return 0 end
+for i = 2, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[2] then redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+end
+return 1`;
+
+/** Frees a player of this session only (a newer duel's key stays). */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const DROP_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export class SharedDuelLobby {
+  private readonly base: string;
+
+  constructor(private readonly cluster: Pick<Cluster, "redis" | "processId" | "prefix">) {
+    this.base = `${cluster.prefix}duel:`;
+  }
+
+  private get redis() {
+    return this.cluster.redis;
+  }
+
+  readonly key = {
+    queue: () => `${this.base}queue`,
+    seq: () => `${this.base}seq`,
+    waiting: (playerId: string) => `${this.base}waiting:${playerId}`,
+    playing: (playerId: string) => `${this.base}playing:${playerId}`,
+    game: (sessionId: string) => `${this.base}game:${sessionId}`,
+    online: () => `${this.base}online`,
+    names: () => `${this.base}names`,
+    matcher: () => `${this.base}matcher`,
+    list: () => `${this.base}list`,
+  };
+
+  get matchChannel() {
+    return `${this.base}match`;
+  }
+
+  get closedChannel() {
+    return `${this.base}closed`;
+  }
+
+  // --- the queue -------------------------------------------------------------------------------------------------
+
+  async enqueue(player: DuelPlayer, rating: number, since: number, socketId: string): Promise<EnqueueResult> {
+    const { key } = this;
+    const reply = await this.redis.eval(ENQUEUE, {
+      keys: [key.queue(), key.waiting(player.id), key.playing(player.id), key.seq()],
+      arguments: [player.id, String(rating), String(since), this.cluster.processId, socketId, JSON.stringify(player)],
+    });
+    return reply as EnqueueResult;
+  }
+
+  /** True when the player was waiting (and, with `socketId`, had searched from that socket). */
+  async cancel(playerId: string, socketId = ""): Promise<boolean> {
+    const reply = await this.redis.eval(CANCEL, {
+      keys: [this.key.queue(), this.key.waiting(playerId)],
+      arguments: [playerId, socketId],
+    });
+    return reply === 1;
+  }
+
+  /** Everyone waiting, with what the pure matchmaker needs. */
+  async waiting(): Promise<SharedWaiting[]> {
+    const entries = await this.redis.zRangeWithScores(this.key.queue(), 0, -1);
+    if (entries.length === 0) return [];
+    const multi = this.redis.multi();
+    for (const { value } of entries) multi.hGetAll(this.key.waiting(value));
+    const hashes = (await multi.exec()) as unknown as Record<string, string>[];
+    const result: SharedWaiting[] = [];
+    for (const [index, { value, score }] of entries.entries()) {
+      const hash = hashes[index];
+      if (!hash?.player) continue;
+      result.push({
+        playerId: value,
+        rating: score,
+        since: Number(hash.since),
+        seq: Number(hash.seq),
+        process: hash.process,
+        socketId: hash.socket,
+        player: JSON.parse(hash.player) as DuelPlayer,
+      });
+    }
+    return result;
+  }
+
+  waitingCount(): Promise<number> {
+    return this.redis.zCard(this.key.queue());
+  }
+
+  /** Takes the pair out of the queue (both or neither) into a new session; false when one of them is gone. */
+  async take(sessionId: string, red: SharedWaiting, blue: SharedWaiting): Promise<boolean> {
+    const { key } = this;
+    const reply = await this.redis.eval(TAKE, {
+      keys: [
+        key.queue(),
+        key.waiting(red.playerId),
+        key.waiting(blue.playerId),
+        key.playing(red.playerId),
+        key.playing(blue.playerId),
+        key.game(sessionId),
+      ],
+      arguments: [
+        red.playerId,
+        blue.playerId,
+        sessionId,
+        String(UNOPENED_TTL_MS),
+        JSON.stringify({ red: red.player, blue: blue.player }),
+        String(DUEL_TTL_MS),
+      ],
+    });
+    return reply === 1;
+  }
+
+  async announce(match: MatchAnnouncement) {
+    await this.redis.publish(this.matchChannel, JSON.stringify(match));
+  }
+
+  /** The owner closed the duel: the processes holding these sockets let them go. */
+  async announceClosed(closed: ClosedAnnouncement) {
+    await this.redis.publish(this.closedChannel, JSON.stringify(closed));
+  }
+
+  /** One matching pass at a time across processes: true when this process may run one now. */
+  async claimMatcher(ttlMs: number): Promise<boolean> {
+    const reply = await this.redis.set(this.key.matcher(), this.cluster.processId, { NX: true, PX: ttlMs });
+    return reply === "OK";
+  }
+
+  async releaseMatcher() {
+    await this.redis.eval(DROP_LEASE, { keys: [this.key.matcher()], arguments: [this.cluster.processId] });
+  }
+
+  // --- duels -----------------------------------------------------------------------------------------------------
+
+  gameOf(playerId: string): Promise<string | null> {
+    return this.redis.get(this.key.playing(playerId));
+  }
+
+  async release(playerId: string, sessionId: string) {
+    await this.redis.eval(RELEASE, { keys: [this.key.playing(playerId)], arguments: [sessionId] });
+  }
+
+  /** The duel's players as the matcher stored them, whether it is over; null when unknown (or long gone). */
+  async duel(sessionId: string): Promise<{ red: DuelPlayer; blue: DuelPlayer; over: boolean } | null> {
+    const hash = await this.redis.hGetAll(this.key.game(sessionId));
+    if (!hash?.players) return null;
+    return { ...(JSON.parse(hash.players) as { red: DuelPlayer; blue: DuelPlayer }), over: hash.over === "1" };
+  }
+
+  /** True for the duel's first opening; false when it was opened before (this opening is a takeover). */
+  async open(sessionId: string, epoch: number, red: DuelPlayer, blue: DuelPlayer): Promise<boolean> {
+    const { key } = this;
+    const reply = await this.redis.eval(OPEN, {
+      keys: [key.game(sessionId), key.playing(red.id), key.playing(blue.id)],
+      arguments: [String(epoch), sessionId, String(DUEL_TTL_MS)],
+    });
+    return reply === 1;
+  }
+
+  /** The duel is over: a later opener (a stray input after its close) must not play it again. */
+  async markOver(sessionId: string) {
+    await this.redis.hSet(this.key.game(sessionId), "over", "1");
+  }
+
+  // --- the online list -------------------------------------------------------------------------------------------
+
+  async list(player: DuelPlayer, now: number) {
+    await this.redis
+      .multi()
+      .zAdd(this.key.online(), { score: now, value: player.id })
+      .hSet(this.key.names(), player.id, JSON.stringify({ name: player.name, key: player.key }))
+      .exec();
+  }
+
+  async unlist(playerId: string) {
+    await this.redis.multi().zRem(this.key.online(), playerId).hDel(this.key.names(), playerId).exec();
+  }
+
+  /** The players listed since `staleBefore` (older ones are pruned), each with their status. */
+  async online(staleBefore: number): Promise<{ player: DuelPlayer; status: PlayerStatus }[]> {
+    const { key } = this;
+    await this.redis.zRemRangeByScore(key.online(), "-inf", `(${staleBefore}`);
+    const ids = await this.redis.zRange(key.online(), 0, -1);
+    if (ids.length === 0) return [];
+    const [names, waiting, playing] = await Promise.all([
+      this.redis.hmGet(key.names(), ids),
+      this.redis.zmScore(key.queue(), ids),
+      this.redis.mGet(ids.map((id) => key.playing(id))),
+    ]);
+    const result: { player: DuelPlayer; status: PlayerStatus }[] = [];
+    for (const [index, id] of ids.entries()) {
+      const shown = names[index];
+      if (!shown) continue;
+      const { name, key: publicKey } = JSON.parse(shown) as { name: string; key: string };
+      const userId = id.startsWith("u:") ? Number(id.slice(2)) : null;
+      const status: PlayerStatus = playing[index] ? "in_game" : waiting[index] !== null ? "waiting" : "idle";
+      result.push({ player: { id, name, key: publicKey, userId }, status });
+    }
+    return result;
+  }
+
+  /** One coalesced list update per window across processes: true when this process sends the next one. */
+  async claimListUpdate(windowMs: number): Promise<boolean> {
+    return (await this.redis.set(this.key.list(), this.cluster.processId, { NX: true, PX: windowMs })) === "OK";
+  }
+}
