@@ -72,6 +72,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     // Its own process id: a second GameOwnership of this process (the rooms') answers on its own reply channel.
     this.ownership = new GameOwnership({
       processId: `${cluster.processId}/duel`,
+      prefix: cluster.prefix,
       redis: cluster.redis,
       subscriber: cluster.subscriber,
       games: { [MODE]: { open: (sessionId, owner) => this.openDuel(sessionId, owner) } },

@@ -38,7 +38,7 @@ async function holderOf(sessionId: string) {
   const redis = createClient({ url: cluster.redisUrl });
   await redis.connect();
   try {
-    return await leaseHolder(redis, `duel:${sessionId}`);
+    return await leaseHolder(redis, `duel:${sessionId}`, cluster.redisPrefix);
   } finally {
     await redis.close();
   }
