@@ -5,6 +5,7 @@ import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { profileModule } from "../../modules/profile";
 import { rankingsModule } from "../../modules/rankings";
 import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
@@ -24,4 +25,5 @@ export const modules: readonly AppModule[] = [
   duelModule,
   adminModule,
   rankingsModule,
+  profileModule,
 ];
