@@ -121,6 +121,31 @@ describe("GET /api/rankings/users", () => {
     }
   });
 
+  test("ties: equal speed and games come in player key order (code point), on both sorts", async () => {
+    const tuesday = kst("2026-03-10 15:00:00");
+    clock.stall(tuesday - clock.now());
+    try {
+      for (const [key, name] of [
+        ["u9", "나중"],
+        ["A1", "대문자"],
+        ["a1", "소문자"],
+      ] as const) {
+        await playResult(server.ctx, guest(key, name), { wpm: 300, accuracy: 90, at: tuesday - 60_000 });
+      }
+      await playResult(server.ctx, member(alice), { wpm: 300, accuracy: 90, at: tuesday - 30_000 });
+      const expected = [
+        ["g_A1", 1, 300],
+        ["g_a1", 1, 300],
+        ["g_u9", 1, 300],
+        [`u_${alice.id}`, 1, 300],
+      ];
+      expect(order(await ranking("?period=daily"))).toEqual(expected);
+      expect(order(await ranking("?period=daily&sort=games"))).toEqual(expected);
+    } finally {
+      clock.stall(kst("2026-03-09 12:00:00") - clock.now());
+    }
+  });
+
   test("bad query values get 422 with Korean messages", async () => {
     for (const query of ["?limit=0", "?limit=101", "?limit=abc", "?period=monthly", "?sort=accuracy"]) {
       const res = await server.api("GET", `/api/rankings/users${query}`);
