@@ -101,11 +101,32 @@ export async function boardRebuildsSettled(ctx: ModuleContext) {
 async function topRows(ctx: ModuleContext, key: string, sort: UsersSort, limit: number) {
   const { store, boards } = rankingsRuntime(ctx);
   if (boards && inRedis(key)) {
-    const rows = await boards.top(key, sort, limit);
+    const rows = await fromRedis(ctx, boards.top(key, sort, limit));
     if (rows) return rows;
-    rebuildBoardSoon(ctx, key);
+    if (rows === null) rebuildBoardSoon(ctx, key);
   }
   return store.top(key, sort, limit);
+}
+
+/** How long a read waits for Redis before answering from SQL (node-redis queues commands while reconnecting). */
+export const REDIS_READ_TIMEOUT_MS = 250;
+
+/** A board read, or undefined when Redis failed or did not answer in time: SQL answers then (never a 500). */
+async function fromRedis(ctx: ModuleContext, read: Promise<BoardRow[] | null>) {
+  let stopTimer = () => {};
+  const late = new Promise<undefined>((done) => {
+    const timer = setTimeout(() => done(undefined), REDIS_READ_TIMEOUT_MS);
+    stopTimer = () => clearTimeout(timer);
+  });
+  try {
+    return await Promise.race([read, late]);
+  } catch (error) {
+    ctx.log.warn("rankings board read failed", { error: String(error) });
+    return undefined;
+  } finally {
+    stopTimer();
+    read.catch(() => {});
+  }
 }
 
 /** `GET /api/rankings/users`: the period containing now (Seoul), by average speed or by games. */

@@ -129,4 +129,15 @@ describe("Redis boards", () => {
     const rebuilt = await Promise.all([today(), thisWeek(), "all"].map((key) => store.allOf(key)));
     expect(rebuilt).toEqual(kept);
   });
+
+  test("a board Redis cannot read is answered from SQL, never a 500", async () => {
+    const { store } = rankingsRuntime(server.ctx);
+    const board = `${namespace}:${today()}:wpm`;
+    await redis.del(board);
+    await redis.set(board, "not a sorted set"); // ZRANGE now fails with WRONGTYPE
+    const res = await server.api("GET", "/api/rankings/users?limit=10");
+    expect(res.status).toBe(200);
+    const sqlKeys = (await store.top(today(), "wpm", 10)).map((r) => r.playerKey);
+    expect(res.body.map((e: { player_key: string }) => e.player_key)).toEqual(sqlKeys);
+  });
 });
