@@ -5,6 +5,8 @@ import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { profileModule } from "../../modules/profile";
+import { rankingsModule } from "../../modules/rankings";
 import { roomsModule } from "../../modules/rooms";
 import { systemModule } from "../../modules/system";
 
@@ -22,4 +24,6 @@ export const modules: readonly AppModule[] = [
   guildsModule,
   duelModule,
   adminModule,
+  rankingsModule,
+  profileModule,
 ];

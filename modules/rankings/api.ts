@@ -1,0 +1,187 @@
+import { dailyStats, type ResultRecordedEvent } from "../games";
+import type { ModuleContext } from "../kernel/define-module";
+import { DAY_MS } from "../kernel/seoul-time";
+import { presentBoardRow, presentMember, type UserRankingEntry } from "./presenter";
+import { inRedis, type RedisBoards, redisBoards } from "./redis-boards";
+import { type Period, periodDays, periodKey, RANKING_LIMIT, type UsersSort, wpmCenti } from "./rules";
+import { type BoardRow, type CountedResult, type RankingsStore, rankingsStoreOf } from "./store";
+
+/**
+ * The rankings' service: keeps the per-period figures from games' result events (SQL, and the day and week
+ * boards in Redis when the process has one) and answers the three user rankings. Every function takes the
+ * `ModuleContext` (tests run several servers in one process).
+ */
+
+export interface UsersRankingQuery {
+  period?: Period;
+  sort?: UsersSort;
+  limit?: number;
+}
+
+export interface RankingsOptions {
+  /** Prefix of the Redis keys (default `rankings`; tests sharing one Redis use their own). */
+  redisNamespace?: string;
+}
+
+interface Runtime {
+  store: RankingsStore;
+  boards: RedisBoards | null;
+  /** Redis boards being rebuilt from SQL after a read found them not ready (one per period at a time). */
+  rebuilding: Map<string, Promise<void>>;
+}
+
+const runtimes = new WeakMap<ModuleContext, Runtime>();
+
+/** The rankings of this context (made once; the options of the first call stand). */
+export function rankingsRuntime(ctx: ModuleContext, options: RankingsOptions = {}): Runtime {
+  let runtime = runtimes.get(ctx);
+  if (!runtime) {
+    runtime = {
+      store: rankingsStoreOf(ctx.database),
+      boards: ctx.cluster ? redisBoards(ctx.cluster.redis, options.redisNamespace ?? "rankings") : null,
+      rebuilding: new Map(),
+    };
+    runtimes.set(ctx, runtime);
+  }
+  return runtime;
+}
+
+/** The periods a result counts for: its Seoul day, its Seoul week and all time. */
+export const periodKeysOf = (at: number) => [periodKey("daily", at), periodKey("weekly", at), periodKey("all", at)];
+
+export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
+  playerKey: event.playerKey,
+  userId: event.userId,
+  nickname: event.nickname,
+  wpm: event.wpm,
+  accuracy: event.accuracy,
+  playedAt: event.createdAt,
+});
+
+/** Adds a recorded result to its periods (SQL, then the Redis boards); implausible results never count. */
+export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
+  if (event.implausible) return;
+  const { store, boards } = rankingsRuntime(ctx);
+  const keys = periodKeysOf(event.createdAt);
+  await store.addResult(keys, countedResult(event));
+  if (!boards) return;
+  try {
+    await boards.add(keys, countedResult(event), ctx.clock.now());
+  } catch (error) {
+    // A board that missed a result must not be read until rebuilt from SQL.
+    await boards.invalidate(keys.filter(inRedis)).catch(() => {});
+    throw error;
+  }
+}
+
+async function presentBoard(ctx: ModuleContext, rows: readonly BoardRow[]): Promise<UserRankingEntry[]> {
+  const ids = rows.flatMap((row) => (row.userId === null ? [] : [row.userId]));
+  const members = new Map((await rankingsRuntime(ctx).store.members(ids)).map((m) => [m.id, m]));
+  return rows.map((row, i) => presentBoardRow(row, i + 1, row.userId === null ? undefined : members.get(row.userId)));
+}
+
+const limitOf = (limit: number | undefined) => limit ?? RANKING_LIMIT.default;
+
+/** Copies a period's SQL rows into its Redis board (once at a time per period and process). */
+function rebuildBoardSoon(ctx: ModuleContext, key: string) {
+  const { store, boards, rebuilding } = rankingsRuntime(ctx);
+  if (!boards || rebuilding.has(key)) return;
+  const job = (async () => boards.replace(key, await store.allOf(key), ctx.clock.now()))()
+    .catch((error) => ctx.log.warn("rankings board rebuild failed", { period: key, error: String(error) }))
+    .finally(() => rebuilding.delete(key));
+  rebuilding.set(key, job);
+}
+
+/** Resolves when the Redis board rebuilds started by reads have finished (tests). */
+export async function boardRebuildsSettled(ctx: ModuleContext) {
+  await Promise.all(rankingsRuntime(ctx).rebuilding.values());
+}
+
+/** A period's first rows: from its Redis board when ready, else from SQL (and the board is rebuilt meanwhile). */
+async function topRows(ctx: ModuleContext, key: string, sort: UsersSort, limit: number) {
+  const { store, boards } = rankingsRuntime(ctx);
+  if (boards && inRedis(key)) {
+    const rows = await fromRedis(ctx, boards.top(key, sort, limit));
+    if (rows) return rows;
+    if (rows === null) rebuildBoardSoon(ctx, key);
+  }
+  return store.top(key, sort, limit);
+}
+
+/** How long a read waits for Redis before answering from SQL (node-redis queues commands while reconnecting). */
+export const REDIS_READ_TIMEOUT_MS = 250;
+
+/** A board read, or undefined when Redis failed or did not answer in time: SQL answers then (never a 500). */
+async function fromRedis(ctx: ModuleContext, read: Promise<BoardRow[] | null>) {
+  let stopTimer = () => {};
+  const late = new Promise<undefined>((done) => {
+    const timer = setTimeout(() => done(undefined), REDIS_READ_TIMEOUT_MS);
+    stopTimer = () => clearTimeout(timer);
+  });
+  try {
+    return await Promise.race([read, late]);
+  } catch (error) {
+    ctx.log.warn("rankings board read failed", { error: String(error) });
+    return undefined;
+  } finally {
+    stopTimer();
+    read.catch(() => {});
+  }
+}
+
+/** `GET /api/rankings/users`: the period containing now (Seoul), by average speed or by games. */
+export async function usersRanking(ctx: ModuleContext, query: UsersRankingQuery = {}) {
+  const key = periodKey(query.period ?? "daily", ctx.clock.now());
+  return presentBoard(ctx, await topRows(ctx, key, query.sort ?? "wpm", limitOf(query.limit)));
+}
+
+/** `GET /api/rankings/medals`: members by medal score (gold 3, silver 2, bronze 1), then gold, then silver. */
+export async function medalsRanking(ctx: ModuleContext, limit?: number) {
+  return (await rankingsRuntime(ctx).store.medalsTop(limitOf(limit))).map((m, i) => presentMember(m, i + 1));
+}
+
+/** `GET /api/rankings/levels`: members by level, then experience. */
+export async function levelsRanking(ctx: ModuleContext, limit?: number) {
+  return (await rankingsRuntime(ctx).store.levelsTop(limitOf(limit))).map((m, i) => presentMember(m, i + 1));
+}
+
+export interface RebuiltPeriod {
+  period: string;
+  players: number;
+}
+
+/**
+ * Recounts one period from games' daily aggregates (the source of truth) into SQL and, for a day or a week with
+ * Redis, into its board.
+ */
+export async function rebuildPeriod(ctx: ModuleContext, key: string): Promise<RebuiltPeriod> {
+  const { store, boards } = rankingsRuntime(ctx);
+  const stats = await dailyStats(ctx, periodDays(key));
+  const rows: BoardRow[] = stats.map((s) => ({
+    playerKey: s.playerKey,
+    userId: s.userId,
+    nickname: s.nickname,
+    games: s.games,
+    wpmSum: s.wpmSum,
+    accuracySum: s.accuracySum,
+    wpmCenti: wpmCenti(s.wpmSum, s.games),
+    lastPlayedAt: s.lastPlayedAt,
+  }));
+  await store.replacePeriod(key, rows);
+  if (boards && inRedis(key)) await boards.replace(key, await store.allOf(key), ctx.clock.now());
+  return { period: key, players: rows.length };
+}
+
+/** `madang rankings rebuild`: the last `days` Seoul days (today included), their weeks, and all time. */
+export async function rebuildRankings(ctx: ModuleContext, days = 14): Promise<RebuiltPeriod[]> {
+  const now = ctx.clock.now();
+  const keys = new Set<string>();
+  for (let i = 0; i < days; i++) {
+    keys.add(periodKey("daily", now - i * DAY_MS));
+    keys.add(periodKey("weekly", now - i * DAY_MS));
+  }
+  keys.add("all");
+  const rebuilt: RebuiltPeriod[] = [];
+  for (const key of keys) rebuilt.push(await rebuildPeriod(ctx, key));
+  return rebuilt;
+}
