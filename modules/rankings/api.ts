@@ -19,7 +19,7 @@ export interface UsersRankingQuery {
 }
 
 export interface RankingsOptions {
-  /** Prefix of the Redis keys (default `rankings`; tests sharing one Redis use their own). */
+  /** Name of the Redis keys after the deployment's REDIS_PREFIX (default `rankings`). */
   redisNamespace?: string;
 }
 
@@ -38,7 +38,9 @@ export function rankingsRuntime(ctx: ModuleContext, options: RankingsOptions = {
   if (!runtime) {
     runtime = {
       store: rankingsStoreOf(ctx.database),
-      boards: ctx.cluster ? redisBoards(ctx.cluster.redis, options.redisNamespace ?? "rankings") : null,
+      boards: ctx.cluster
+        ? redisBoards(ctx.cluster.redis, `${ctx.cluster.prefix}${options.redisNamespace ?? "rankings"}`)
+        : null,
       rebuilding: new Map(),
     };
     runtimes.set(ctx, runtime);

@@ -20,7 +20,9 @@ let server: TestServer;
 let clock: FakeClock;
 let alice: TestUser;
 let bob: TestUser;
-const namespace = `rankings_test_${crypto.randomUUID().slice(0, 8)}`;
+const prefix = `test:${crypto.randomUUID().slice(0, 8)}:`;
+/** The boards' keys: the deployment's prefix, then the module's name. */
+const namespace = `${prefix}rankings`;
 const today = () => periodKey("daily", clock.now());
 const thisWeek = () => periodKey("weekly", clock.now());
 
@@ -40,13 +42,8 @@ beforeAll(async () => {
   clock = new FakeClock(kst("2026-03-09 12:00:00"));
   server = await startTestServer({
     clock,
-    env: { REDIS_URL: redisService.url },
-    modules: [
-      accountsModule,
-      systemModule,
-      createGamesModule({ serveRoutes: true }),
-      createRankingsModule({ redisNamespace: namespace }),
-    ],
+    env: { REDIS_URL: redisService.url, REDIS_PREFIX: prefix },
+    modules: [accountsModule, systemModule, createGamesModule({ serveRoutes: true }), createRankingsModule()],
   });
   alice = await server.createUser("앨리스");
   bob = await server.createUser("밥");
