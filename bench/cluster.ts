@@ -30,6 +30,10 @@ const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
 const VARIANTS = option("variants", "S,R1,R2").split(",");
 const ROOM_SIZE = 20;
+/** BENCH_CPU_PROF=<dir>: a CPU profile of every server process (Bun `--cpu-prof --cpu-prof-md`). */
+const BUN_ARGS = process.env.BENCH_CPU_PROF
+  ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
 const CHAT_RATE = 0.1;
 const now = () => performance.now();
 
@@ -71,10 +75,18 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
   const roomCount = Math.ceil(PLAYERS / ROOM_SIZE);
   const servers: LaunchedProcess[] = [];
-  servers.push(await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env }));
+  servers.push(
+    await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env, bunArgs: BUN_ARGS }),
+  );
   if (variant === "R2") {
     servers.push(
-      await launchServer({ entry: "bench/server-under-test.ts", roomCount: 0, core: "1", env: { ...env, SEED: "0" } }),
+      await launchServer({
+        entry: "bench/server-under-test.ts",
+        roomCount: 0,
+        core: "1",
+        env: { ...env, SEED: "0" },
+        bunArgs: BUN_ARGS,
+      }),
     );
   }
   const rooms = servers[0].rooms;
