@@ -1,16 +1,20 @@
-import { lastRound } from "../games";
+import { claimOwner, finishGame, lastRound, ownerEpoch, unfinishedLastRound } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, forbidden, unprocessable } from "../kernel/errors";
 import {
+  adapterEmitter,
   type GameEmitter,
   GameHost,
   type GameInput,
+  type GameOwnerLease,
+  GameOwnership,
   type InputResult,
   refusal,
   sharedScheduler,
   socketIoEmitter,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
+import { guildsApi } from "./api";
 import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
 import {
   GUILD_GAME_MSG,
@@ -67,6 +71,9 @@ export class GuildGames {
   private readonly games = new Map<number, LiveGame>();
   private readonly opening = new Map<number, Promise<LiveGame>>();
   private stopped = false;
+  /** Several processes (ctx.cluster): each guild's game has one owner, and every input goes to it. */
+  private readonly ownership: GameOwnership | null;
+  private readonly started: Promise<unknown>;
 
   constructor(
     io: AppServer,
@@ -74,7 +81,56 @@ export class GuildGames {
     private readonly channelOf: (guildId: number) => string,
     private readonly settings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
-    this.emitter = socketIoEmitter(io);
+    const cluster = ctx.cluster;
+    this.emitter = cluster ? adapterEmitter(io) : socketIoEmitter(io);
+    this.ownership = cluster
+      ? new GameOwnership({
+          // Its own id: the rooms' and the duel's ownerships answer on their own reply channels.
+          processId: `${cluster.processId}/guilds`,
+          prefix: cluster.prefix,
+          redis: cluster.redis,
+          subscriber: cluster.subscriber,
+          games: {
+            [guildGame.id]: {
+              storedEpoch: (sourceId) => ownerEpoch(ctx, guildGame.id, sourceId),
+              open: (sourceId, owner) => this.openOwned(Number(sourceId), owner),
+            },
+          },
+          log: ctx.log,
+        })
+      : null;
+    this.started =
+      this.ownership?.start().catch((error) => {
+        ctx.log.error("guild game ownership did not start", { error: String(error) });
+      }) ?? Promise.resolve();
+  }
+
+  /**
+   * This process has just taken a guild's game: the epoch is claimed first (the previous owner's late writes are
+   * refused from then on), a round it left in play is closed without medals or rewards (its stored results stay),
+   * then the host is made as on one process.
+   */
+  private async openOwned(guildId: number, owner: GameOwnerLease) {
+    await claimOwner(this.ctx, guildGame.id, guildId, owner.epoch);
+    const open = await unfinishedLastRound(this.ctx, guildGame.id, guildId);
+    if (open) {
+      const ref = { mode: guildGame.id, sourceId: guildId, sourceName: open.sourceName, round: open.round };
+      const finish = { endedAt: this.ctx.clock.now(), participants: open.results, medals: [] };
+      await finishGame(this.ctx, { ...ref, startedAt: open.startedAt, epoch: owner.epoch }, finish);
+    }
+    const guild = await guildsApi(this.ctx).store.guild(guildId);
+    if (!guild) throw new Error(`guild ${guildId} not found`);
+    const live = await this.open(guild, owner);
+    return {
+      input: (input: Parameters<GuildGameHost["input"]>[0]) => live.host.input(input),
+      finish: () => live.host.finish(),
+      drain: () => live.host.drain(),
+      giveUp: () => {
+        live.host.giveUp();
+        this.stopGame(live);
+        if (this.games.get(guildId) === live) this.games.delete(guildId);
+      },
+    };
   }
 
   /** The guild's game, created on first use; its rounds continue the numbering stored by the games module. */
@@ -86,7 +142,7 @@ export class GuildGames {
     return opening;
   }
 
-  private async open(guild: GuildOfGame): Promise<LiveGame> {
+  private async open(guild: GuildOfGame, owner?: GameOwnerLease): Promise<LiveGame> {
     const round = await lastRound(this.ctx, guildGame.id, String(guild.id));
     const scheduler = sharedScheduler(this.ctx);
     const presenter = new GuildGamePresenter({ id: guild.id, name: guild.name }, this.ctx, scheduler);
@@ -108,6 +164,7 @@ export class GuildGames {
       emitter: this.emitter,
       random: this.ctx.random,
       log: this.ctx.log,
+      owner,
     });
     const live = { host, presenter };
     this.games.set(guild.id, live);
@@ -122,10 +179,10 @@ export class GuildGames {
 
   /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
   async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
-    await this.game(guild);
+    if (!this.ownership) await this.game(guild);
     if (!socket.connected) return;
     const player: GuildPlayer = { id: playerIdOf(userId), name: username, userId };
-    orThrow(this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
+    orThrow(await this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
   }
 
   /**
@@ -133,16 +190,21 @@ export class GuildGames {
    * member out of the game at once when it was their last socket; a lost connection keeps their place for the grace.
    */
   leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
-    this.input(guildId, { type: immediate ? "leave" : "drop", playerId: playerIdOf(userId), socketId: socket.id });
+    const type = immediate ? "leave" : "drop";
+    this.input(guildId, { type, playerId: playerIdOf(userId), socketId: socket.id }).catch((error) =>
+      this.ctx.log.warn("guild game leave not delivered", { guildId, error: String(error) }),
+    );
   }
 
   /** The member is no longer in the guild (left, kicked, disbanded): out of its game at once, every socket. */
   removeUser(guildId: number, userId: number) {
-    const member = this.hostOf(guildId)?.member(playerIdOf(userId));
-    if (!member) return;
+    // The game's host decides; with several processes every process hears the removal and only the owner has it.
+    const host = this.hostOf(guildId);
+    const member = host?.member(playerIdOf(userId));
+    if (!host || !member) return;
     const playerId = member.player.id;
-    if (member.sockets.length === 0) this.input(guildId, { type: "expire", playerId });
-    for (const socketId of [...member.sockets]) this.input(guildId, { type: "leave", playerId, socketId });
+    if (member.sockets.length === 0) host.input({ type: "expire", playerId });
+    for (const socketId of [...member.sockets]) host.input({ type: "leave", playerId, socketId });
   }
 
   /**
@@ -167,15 +229,19 @@ export class GuildGames {
   }
 
   /** `guild_game:progress` / `guild_game:submission` of a member in the room. */
-  play(socket: AppSocket, guildId: number, userId: number, move: GuildGameMove) {
-    orThrow(this.input(guildId, { type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
+  async play(socket: AppSocket, guildId: number, userId: number, move: GuildGameMove) {
+    orThrow(await this.input(guildId, { type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
   }
 
   /**
-   * Every input of a guild's game goes through here: on one process the local host runs it (README "Several
-   * processes": with REDIS_URL this becomes `ownership.input("guild_game", guildId, input)`, run on the owner).
+   * Every input of a guild's game goes through here: on one process the local host runs it; with REDIS_URL
+   * `ownership.input("guild_game", guildId, input)` runs it on the game's owner, wherever it is.
    */
-  private input(guildId: number, input: GuildGameInput): InputResult {
+  private async input(guildId: number, input: GuildGameInput): Promise<InputResult> {
+    if (this.ownership) {
+      await this.started;
+      return this.ownership.input(guildGame.id, String(guildId), input);
+    }
     const host = this.hostOf(guildId);
     if (!host) return refusal(GUILD_GAME_MSG.noGame, "no_game");
     return host.input(input);
@@ -186,8 +252,10 @@ export class GuildGames {
     live.host.stop();
   }
 
-  stop() {
+  async stop() {
     this.stopped = true;
+    await this.started;
+    await this.ownership?.stop();
     for (const live of this.games.values()) this.stopGame(live);
   }
 }

@@ -16,7 +16,7 @@ export const guildsModule = defineModule({
   pgMigrations,
   routes: guildsRoutes,
   attachIo(io, ctx) {
-    rooms.get(ctx)?.stop();
+    void rooms.get(ctx)?.stop();
     rooms.set(ctx, new GuildRoom(io, ctx));
   },
   socketEvents(ctx) {
@@ -26,9 +26,10 @@ export const guildsModule = defineModule({
   onDisconnect(socket, _reason, ctx) {
     rooms.get(ctx)?.leave(socket, true);
   },
-  onStop(ctx) {
-    rooms.get(ctx)?.stop();
+  async onStop(ctx) {
+    const room = rooms.get(ctx);
     rooms.delete(ctx);
+    await room?.stop();
   },
 });
 

@@ -41,11 +41,14 @@ export class GuildRoom {
       ctx.events.on("guilds.changed", ({ guildId }) => void this.pushState(guildId)),
       ctx.events.on("guilds.member_removed", (event) => this.removed(event)),
     ];
+    // Other processes' removals (several processes): this process's sockets and, if it owns it, the game.
+    io.on(MEMBER_REMOVED, this.onRemoteRemoval);
   }
 
-  stop() {
+  async stop() {
     for (const off of this.unsubscribe) off();
-    this.games.stop();
+    this.io.off(MEMBER_REMOVED, this.onRemoteRemoval);
+    await this.games.stop();
   }
 
   private get service() {
@@ -172,20 +175,20 @@ export class GuildRoom {
     if (member.role !== "admin") throw forbidden(GUILD_MSG.adminOnly, "role");
     // Read again after the await: the socket may have left the room meanwhile.
     this.requireInRoom(socket, guildId);
-    this.games.start(socket, guild, actor.id, actor.username, request);
+    await this.games.start(socket, guild, actor.id, actor.username, request);
     return true;
   }
 
   /** `guild_game:progress`: the server computes the member's progress from the text typed so far. */
   progress(socket: AppSocket, guildId: number, typedText: string) {
     const actor = this.requireInRoom(socket, guildId);
-    this.games.play(socket, guildId, actor.id, { type: "progress", typedText });
+    return this.games.play(socket, guildId, actor.id, { type: "progress", typedText });
   }
 
   /** `guild_game:submission`: only the exact problem text completes; anything else is refused and typing goes on. */
   submit(socket: AppSocket, guildId: number, typedText: string, elapsedTime?: number | null) {
     const actor = this.requireInRoom(socket, guildId);
-    this.games.play(socket, guildId, actor.id, { type: "submit", typedText, elapsedTime });
+    return this.games.play(socket, guildId, actor.id, { type: "submit", typedText, elapsedTime });
   }
 
   /** A system line to the room (not stored). */
@@ -239,12 +242,18 @@ export class GuildRoom {
     }
   }
 
+  private readonly onRemoteRemoval = (event: { guildId: number; userId: number }) => {
+    this.forgetLocalState(event.userId, event.guildId);
+    this.games.removeUser(event.guildId, event.userId);
+  };
+
   /** A member left, was kicked or the guild disbanded: their sockets leave the room at once, the others are told. */
   private removed(event: { guildId: number; userId: number; username: string; reason: string }) {
     const channel = guildChannel(event.guildId);
     const payload = { guild_id: event.guildId, user_id: event.userId, username: event.username, reason: event.reason };
     this.forgetLocalState(event.userId, event.guildId);
     this.games.removeUser(event.guildId, event.userId);
+    if (this.ctx.cluster) this.io.serverSideEmit(MEMBER_REMOVED, { guildId: event.guildId, userId: event.userId });
     this.io.in(`user:${event.userId}`).socketsLeave(channel);
     this.io.to(`user:${event.userId}`).emit("guild:removed", { ...payload, message: REMOVED_TEXT[event.reason] });
     this.io.to(channel).emit("guild:user_left", payload);
@@ -252,6 +261,9 @@ export class GuildRoom {
 }
 
 export const GUILD_GAME_NOT_RUNNING = GUILD_GAME_MSG.noGame;
+
+/** The server-side event (socket.io adapter, between processes) of a member removed from a guild. */
+const MEMBER_REMOVED = "guilds:member_removed";
 
 const REMOVED_TEXT: Record<string, string> = {
   left: "길드를 탈퇴했습니다.",

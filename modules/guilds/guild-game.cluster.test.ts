@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "../../apps/server/cluster-testing";
+import { testEngine } from "../../db/testing";
+import { keystrokes } from "../kernel/typing";
+import { type GuildClient, openGuildClient, type TestServer } from "./test-support";
+
+// Two real server processes on one PostgreSQL and one Redis: a guild's admin on one process and a member on the
+// other play one guild game (owned by one of them), and a kick made on one process takes the member's socket on
+// the other out of the room at once. Runs in the PostgreSQL pass of `npm test`.
+const onPostgres = testEngine() === "postgres";
+const PROBLEM = "가는 말이 고와야 오는 말이 곱다";
+
+let cluster: TestCluster;
+let a: ClusterProcess;
+let b: ClusterProcess;
+const clients: GuildClient[] = [];
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  cluster = await startCluster(2);
+  [a, b] = cluster.processes;
+}, 60_000);
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await cluster?.stop();
+});
+
+async function ok(
+  process: ClusterProcess,
+  status: number,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+) {
+  const res = await process.api(method, path, { token, body });
+  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function inRoom(process: ClusterProcess, token: string, guildId: number) {
+  const client = await openGuildClient(process as unknown as TestServer, token);
+  clients.push(client);
+  client.emit("guild:join", { guild_id: guildId });
+  await client.next("guild:joined", () => true, 10_000);
+  return client;
+}
+
+test.skipIf(!onPostgres)(
+  "a guild game between members on two processes, and a kick across processes",
+  async () => {
+    const admin = await clusterUser(a, "길드장");
+    const member = await clusterUser(b, "길드원");
+    const guild = await ok(a, 201, "POST", "/api/guilds", admin.token, { name: "두서버길드", description: "함께" });
+    await ok(a, 200, "PUT", `/api/guilds/${guild.id}/problems`, admin.token, { problems: [PROBLEM] });
+    const sent = await ok(a, 201, "POST", `/api/guilds/${guild.id}/invitations`, admin.token, {
+      invites: [{ username: member.username, email: member.email }],
+    });
+    await ok(b, 200, "POST", `/api/guilds/invitations/${sent.invitations[0].id}/accept`, member.token);
+
+    const onA = await inRoom(a, admin.token, guild.id);
+    const onB = await inRoom(b, member.token, guild.id);
+    onA.emit("guild_game:start_request", { guild_id: guild.id, problem: PROBLEM });
+    for (const client of [onA, onB]) await client.next("guild_game:start", () => true, 20_000);
+
+    // The member on the other process types (progress computed by the owner) and finishes first.
+    const seconds = Math.ceil(keystrokes(PROBLEM) / 15); // about 900 타/분: plausible
+    onB.emit("guild_game:progress", { guild_id: guild.id, typed_text: "가는 말이" });
+    await Bun.sleep(seconds * 1000);
+    onB.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
+    await Bun.sleep(500);
+    onA.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
+    const end = await onA.next("guild_game:end", () => true, 15_000);
+    expect(end.reason).toBe("all_finished");
+    const results = await onB.next("guild_game:results", () => true, 15_000);
+    expect(results.results.map((r: { username: string; position: number }) => [r.position, r.username])).toEqual([
+      [1, member.username],
+      [2, admin.username],
+    ]);
+    const stored = await cluster.sql`
+      SELECT r.player_key FROM games_results r JOIN games_games g ON g.id = r.game_id
+      WHERE g.mode = 'guild_game' AND g.source_id = ${String(guild.id)} ORDER BY r.position`;
+    expect(stored.map((row) => row.player_key)).toEqual([`u_${member.id}`, `u_${admin.id}`]);
+
+    // A kick through the admin's process: the member's socket on the other process leaves the room at once.
+    const members = await ok(a, 200, "GET", `/api/guilds/${guild.id}/members`, admin.token);
+    const entry = members.find((m: { user_id: number }) => m.user_id === member.id);
+    await ok(a, 200, "DELETE", `/api/guilds/${guild.id}/members/${entry.id}`, admin.token);
+    expect(await onB.next("guild:removed", () => true, 10_000)).toMatchObject({ guild_id: guild.id, reason: "kicked" });
+  },
+  90_000,
+);
