@@ -90,10 +90,18 @@ describe("the account changes feed", () => {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
       const slow = store().transaction(async (tx) => {
         await store().recordChangesIn(tx, "cli-a", feedEntries(closed("first")), clock.now());
+        locked();
         await gate;
       });
+      // The first writer holds the feed's lock before the second starts (otherwise the second could commit first,
+      // and the poll's prune would wait behind the first writer's lock, which waits for the poll: a test deadlock).
+      await isLocked;
       const fast = record("cli-b", closed("second"));
       await untilWaitingOrVisible("second");
       await server.poll();

@@ -137,10 +137,11 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       completed_count: host.state.results.length,
       total_players: host.state.players.length,
     };
+    // The submitter's sockets as they are now: one that left the room meanwhile still hears how its answer did.
+    const sockets = [...(host.member(result.playerId)?.sockets ?? [])];
     return () => {
       host.broadcast("game:submission_complete", complete);
-      const member = host.member(result.playerId);
-      if (member) host.send(member, "game:personal_feedback", payload);
+      for (const socketId of sockets) host.sendToSocket(socketId, "game:personal_feedback", payload);
     };
   }
 
