@@ -177,6 +177,50 @@ describe("a whole guild game", () => {
   });
 });
 
+describe("three members", () => {
+  ownServer("세명길드");
+
+  test("progress of all three, exact answers by finishing order, a wrong text never finishes, the end by time-out", async () => {
+    const admin = await inRoom(f.admin.token);
+    const moderator = await inRoom(f.moderator.token);
+    const member = await inRoom(f.member.token);
+    await startGame(admin, [admin, moderator, member], { end_countdown_seconds: 30 });
+    moderator.emit("guild_game:progress", { guild_id: f.guild.id, typed_text: "가는 말이 고와야" });
+    member.emit("guild_game:progress", { guild_id: f.guild.id, typed_text: "가는" });
+    await moderator.sync();
+    await member.sync();
+    await flush(admin);
+    const progress = admin
+      .all("guild_game:state")
+      .at(-1)
+      .participants.map((p: { progress: number }) => p.progress);
+    expect(progress).toEqual(
+      [0, 9 / [...PROBLEM].length, 2 / [...PROBLEM].length].map((x) => Math.round(x * 10_000) / 10_000),
+    );
+
+    g.clock.advance(7_000);
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await member.sync();
+    g.clock.advance(2_000);
+    admin.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await admin.sync();
+    // The moderator's answer has a typo: refused, and the game goes on for them.
+    moderator.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: `${PROBLEM}.` });
+    expect((await moderator.next("error")).code).toBe("mismatch");
+    expect(admin.all("guild_game:end")).toHaveLength(0);
+
+    g.clock.advance(21_000); // 30 s after the start
+    const end = await admin.next("guild_game:end");
+    expect(end.reason).toBe("time_up");
+    await sharedScheduler(g.server.ctx).drain();
+    const results = await moderator.next("guild_game:results");
+    expect(results.results.map((r: { position: number; username: string }) => [r.position, r.username])).toEqual([
+      [1, f.member.username],
+      [2, f.admin.username],
+    ]);
+  });
+});
+
 describe("who may start, and what counts", () => {
   ownServer("규칙길드");
 
