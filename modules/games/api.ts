@@ -4,6 +4,7 @@ import "./events";
 import {
   checkFinish,
   checkGameRef,
+  checkOwnerClaim,
   checkPeriod,
   checkResult,
   clampResultsLimit,
@@ -96,8 +97,11 @@ export const lastRound = (ctx: ModuleContext, mode: GameModeId, sourceId: number
  * from then on the previous owner's writes are refused (`StaleOwnerError`). Throws that error itself when a newer
  * owner has claimed already.
  */
-export const claimOwner = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string, epoch: number) =>
-  gamesStore(ctx).claimOwner({ mode, sourceId: String(sourceId), epoch });
+export async function claimOwner(ctx: ModuleContext, mode: GameModeId, sourceId: number | string, epoch: number) {
+  const source = { mode, sourceId: String(sourceId), epoch };
+  checkOwnerClaim(source);
+  await gamesStore(ctx).claimOwner(source);
+}
 
 /** The highest owner epoch stored for the source, 0 when none (a `GameOpener`'s `storedEpoch`). */
 export const ownerEpoch = (ctx: ModuleContext, mode: GameModeId, sourceId: number | string) =>

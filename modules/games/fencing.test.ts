@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestContext } from "../../db/testing";
 import { FakeClock } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
+import { isAppError } from "../kernel/errors";
 import { isStaleOwnerError } from "../kernel/game-host/errors";
-import { claimOwner, finishGame, lastRound, ownerEpoch, recordResult, unfinishedLastRound } from ".";
-import { countRows, guestResult, kst, race } from "./test-support";
+import { claimOwner, dailyStats, finishGame, lastRound, ownerEpoch, recordResult, unfinishedLastRound } from ".";
+import { collect, countRows, guestResult, kst, race } from "./test-support";
 
 // Fencing (game-host README "Fencing in storage"): per source, the highest owner epoch that has claimed or written
 // stands; a write of a lower epoch (a process that lost the game and does not know yet) is refused, nothing stored.
@@ -65,6 +66,44 @@ describe("owner epochs", () => {
     expect((await recordResult(ctx, race("fence-4", 1, started), guest("one", "하나"))).recorded).toBe(true);
     expect((await recordResult(ctx, owned("fence-5", 1, 1), guest("two", "둘"))).recorded).toBe(true);
     expect(await ownerEpoch(ctx, "sentence_race", "nobody")).toBe(0);
+  });
+});
+
+describe("what a refused write leaves", () => {
+  test("a stale result is not in the daily aggregates and emits no event; a stale finish emits none", async () => {
+    await claimOwner(ctx, "sentence_race", "fence-6", 2);
+    const recorded = collect(ctx, "games.result_recorded");
+    const finished = collect(ctx, "games.game_finished");
+
+    expect(await refusal(recordResult(ctx, owned("fence-6", 1, 1), guest("stale6", "늦음")))).toBe(true);
+    expect(await refusal(finishGame(ctx, owned("fence-6", 1, 1), finish))).toBe(true);
+
+    expect(recorded).toEqual([]);
+    expect(finished).toEqual([]);
+    const day = await dailyStats(ctx, { fromDay: "2026-03-10", toDay: "2026-03-10" });
+    expect(day.find((row) => row.playerKey === "g_stale6")).toBeUndefined();
+    expect(await countRows(ctx, "games_games", "source_id = 'fence-6'")).toBe(0);
+  });
+
+  test("a claim racing an old owner's write: the write is stored before the claim or refused after it", async () => {
+    await claimOwner(ctx, "sentence_race", "fence-7", 1);
+    const [write, claim] = await Promise.allSettled([
+      recordResult(ctx, owned("fence-7", 1, 1), guest("race7", "경주")),
+      claimOwner(ctx, "sentence_race", "fence-7", 2),
+    ]);
+    expect(claim.status).toBe("fulfilled");
+    if (write.status === "rejected") expect(isStaleOwnerError(write.reason)).toBe(true);
+    const stored = await countRows(ctx, "games_results", "player_key = 'g_race7'");
+    expect(stored).toBe(write.status === "fulfilled" ? 1 : 0);
+    expect(await ownerEpoch(ctx, "sentence_race", "fence-7")).toBe(2);
+  });
+
+  test("a claim with an epoch that is not a positive whole number is refused (400, Korean), nothing stored", async () => {
+    for (const epoch of [0, -3, 1.5, Number.NaN]) {
+      const error = await claimOwner(ctx, "sentence_race", "fence-8", epoch).catch((e: unknown) => e);
+      expect(isAppError(error) && [error.status, error.detail]).toEqual([400, "게임 정보가 올바르지 않습니다."]);
+    }
+    expect(await ownerEpoch(ctx, "sentence_race", "fence-8")).toBe(0);
   });
 });
 

@@ -86,7 +86,16 @@ export function checkGameRef(game: StoredGameRef) {
     Number.isInteger(game.round) &&
     game.round >= 1 &&
     isTime(game.startedAt) &&
-    (game.epoch === undefined || (Number.isInteger(game.epoch) && game.epoch >= 1));
+    (game.epoch === undefined || isOwnerEpoch(game.epoch));
+  if (!ok) throw badRequest(INVALID_GAME, "invalid_game");
+}
+
+/** A lease epoch: a positive whole number (Redis' INCR starts at 1). */
+const isOwnerEpoch = (epoch: unknown) => Number.isInteger(epoch) && (epoch as number) >= 1;
+
+/** A claim names a source and an owner's lease epoch (a bad one is a host's bug, never stored). */
+export function checkOwnerClaim(source: { mode: string; sourceId: string; epoch: number }) {
+  const ok = source.mode.length > 0 && source.sourceId.length > 0 && isOwnerEpoch(source.epoch);
   if (!ok) throw badRequest(INVALID_GAME, "invalid_game");
 }
 
