@@ -1,12 +1,12 @@
-/** Area: rankings (issue 5). Replace this file's routes; keep the export name `rankingRoutes`. */
-import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+/** Area: rankings (spec part 2 §2 "Rankings"). The page lives in features/ranking and loads when first visited. */
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import "../features/ranking/ranking.css";
 import { rootRoute } from "./root";
 
 const rankingRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/ranking",
-  component: () => <ComingSoon title="랭킹" />,
+  component: lazyRouteComponent(() => import("../features/ranking/ranking-page"), "RankingPage"),
 });
 
 export const rankingRoutes = [rankingRoute] as const;
