@@ -39,9 +39,9 @@ test("the game tab: speed and games of today, medals and levels, ranks 1–3 wit
   const games = page.locator(card("daily-games"));
   await games.getByText("꾸준이").waitFor();
   expect((await games.locator(".ranking-name").allInnerTexts())[0]).toBe("꾸준이");
-  expect(await games.locator(".ranking-footer").innerText()).toBe("2명");
+  expect(await games.locator(".ranking-footer").textContent()).toBe("2명");
   await page.locator(card("medals")).getByText("꾸준이").waitFor();
-  expect(await page.locator(card("levels")).locator(".ranking-name").first().innerText()).toBe("꾸준이");
+  expect(await page.locator(card("levels")).locator(".ranking-name").first().textContent()).toBe("꾸준이");
   await page.getByRole("heading", { name: "랭킹 규칙" }).waitFor();
 });
 
