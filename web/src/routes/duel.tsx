@@ -1,12 +1,12 @@
-/** Area: 1:1 typing duel (issue 4). Replace this file's routes; keep the export name `duelRoutes`. */
-import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+/** Area: 1:1 typing duel (spec part 2 §2). The page lives in features/duel and loads when first visited. */
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import "../features/duel/duel.css";
 import { rootRoute } from "./root";
 
 const duelRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/duel",
-  component: () => <ComingSoon title="1:1 타자 대결" />,
+  component: lazyRouteComponent(() => import("../features/duel/duel-page"), "DuelPage"),
 });
 
 export const duelRoutes = [duelRoute] as const;

@@ -1,0 +1,336 @@
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { socketManager, useSocketEvent } from "../../lib/socket";
+import { useDocumentTitle } from "../../lib/title";
+import { DuelCanvas } from "./duel-canvas";
+import {
+  type BlockView,
+  type DuelResult,
+  duelReducer,
+  initialDuel,
+  type OnlineUser,
+  outcomeText,
+  type Side,
+  wordToSend,
+} from "./duel-state";
+
+const STATUS_TEXT = { idle: "대기 중", waiting: "매칭 중", in_game: "대결 중" } as const;
+const SIDE_TEXT = { red: "빨강", blue: "파랑" } as const;
+/** Spec §9: heartbeat every 5 s, the online list every 30 s, leave 5 s after the end, play again after 0.3 s. */
+const HEARTBEAT_MS = 5_000;
+const LIST_POLL_MS = 30_000;
+const AUTO_LEAVE_MS = 5_000;
+const PLAY_AGAIN_MS = 300;
+
+const emit = (event: string, payload: unknown = {}) => socketManager.emit(event, payload);
+
+/** /duel (spec part 2 §2 "1:1 typing duel", §4 "Duel client flow"). */
+export function DuelPage() {
+  useDocumentTitle("1:1 타자 대결");
+  const [state, dispatch] = useReducer(duelReducer, initialDuel);
+  const [users, setUsers] = useState<OnlineUser[]>([]);
+  // The broadcast list is one payload for everyone (its is_me is false): the own entry is found by its sid.
+  const [mySid, setMySid] = useState<string | null>(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  const refreshList = useCallback(() => {
+    socketManager
+      .getSocket()
+      .emit(
+        "duel_get_online_users",
+        {},
+        (answer: { success?: boolean; users?: OnlineUser[]; my_sid?: string | null }) => {
+          if (!answer?.success || !answer.users) return;
+          setUsers(answer.users);
+          if (answer.my_sid) setMySid(answer.my_sid);
+        },
+      );
+  }, []);
+
+  useMenuPresence(refreshList);
+  useSocketEvent("duel:user_list_update", (payload: { users: OnlineUser[] }) => setUsers(payload.users));
+  useDuelEvents(dispatch, refreshList);
+
+  // After the end: the list is refreshed at 0.3 s and 1 s, and the duel is left after 5 s if still over.
+  useEffect(() => {
+    if (state.status !== "finished") return;
+    const timers = [
+      setTimeout(refreshList, 300),
+      setTimeout(() => {
+        refreshList();
+        emit("duel_update_user_list_force");
+      }, 1_000),
+      setTimeout(() => {
+        if (stateRef.current.status !== "finished") return;
+        emit("duel_leave_game");
+        dispatch({ type: "menu" });
+      }, AUTO_LEAVE_MS),
+    ];
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [state.status, refreshList]);
+
+  const findMatch = () => {
+    dispatch({ type: "searching" });
+    emit("duel_find_match");
+  };
+  const cancel = () => {
+    emit("duel_cancel_match");
+    dispatch({ type: "menu" });
+  };
+  const leave = () => {
+    emit("duel_leave_game");
+    dispatch({ type: "menu" });
+  };
+  const playAgain = () => {
+    emit("duel_leave_game");
+    dispatch({ type: "menu" });
+    setTimeout(findMatch, PLAY_AGAIN_MS);
+  };
+
+  return (
+    <div className="duel-page">
+      <h1 className="duel-title">1:1 타자 대결</h1>
+      {state.phase === "menu" && (
+        <Menu users={users.map((user) => ({ ...user, is_me: user.is_me || user.sid === mySid }))} onFind={findMatch} />
+      )}
+      {state.phase === "waiting" && (
+        <section className="duel-panel duel-waiting" aria-live="polite">
+          <p>상대를 찾는 중입니다…</p>
+          <button type="button" className="btn btn-ghost" onClick={cancel}>
+            취소
+          </button>
+        </section>
+      )}
+      {state.phase === "playing" && <Play state={state} onLeave={leave} onPlayAgain={playAgain} />}
+    </div>
+  );
+}
+
+function Menu({ users, onFind }: { users: OnlineUser[]; onFind: () => void }) {
+  return (
+    <section className="duel-panel">
+      <div className="duel-menu-header">
+        <h2>접속 중인 사용자 ({users.length}명)</h2>
+        <button type="button" className="btn btn-primary" onClick={onFind}>
+          매칭 찾기
+        </button>
+      </div>
+      {users.length === 0 ? (
+        <p className="duel-muted">접속 중인 사용자가 없습니다.</p>
+      ) : (
+        <ul className="duel-users">
+          {users.map((user) => (
+            <li key={user.sid} className={user.is_me ? "duel-user me" : "duel-user"}>
+              <span>
+                {user.nickname}
+                {user.is_me && <span className="duel-me"> (나)</span>}
+              </span>
+              <span className={`duel-status ${user.status}`}>{STATUS_TEXT[user.status]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Play({
+  state,
+  onLeave,
+  onPlayAgain,
+}: {
+  state: ReturnType<typeof duelReducer>;
+  onLeave: () => void;
+  onPlayAgain: () => void;
+}) {
+  const [text, setText] = useState("");
+  const composing = useRef(false);
+  const side = state.side;
+  const other: Side = side === "red" ? "blue" : "red";
+  return (
+    <section className="duel-play">
+      <div className="duel-hud">
+        <span className={`duel-side ${side}`}>
+          나 ({side ? SIDE_TEXT[side] : ""}) ♥ {side ? state.lives[side] : 0}
+        </span>
+        <span className="duel-time">남은 시간 {state.remaining}초</span>
+        <span className={`duel-side ${other}`}>
+          {state.opponent} ({SIDE_TEXT[other]}) ♥ {state.lives[other]}
+        </span>
+      </div>
+      <div className="duel-field">
+        <DuelCanvas blocks={state.blocks} />
+        {state.countdown !== null && <div className="duel-countdown">{state.countdown}</div>}
+        {state.status === "waiting" && state.countdown === null && (
+          <div className="duel-countdown small">상대를 기다리는 중…</div>
+        )}
+        {state.result && (
+          <ResultOverlay
+            result={state.result}
+            side={side}
+            gone={state.opponentGone}
+            onLeave={onLeave}
+            onPlayAgain={onPlayAgain}
+          />
+        )}
+      </div>
+      {/* The canvas is not readable by assistive technology: the words on the field, as text. */}
+      <ul className="sr-only" aria-label="화면의 단어">
+        {state.blocks.map((block) => (
+          <li key={block.id} data-word={block.word}>
+            {block.word}
+          </li>
+        ))}
+      </ul>
+      {state.status !== "finished" && (
+        <button type="button" className="btn btn-ghost duel-forfeit" onClick={onLeave}>
+          대결 나가기
+        </button>
+      )}
+      <input
+        className="duel-input"
+        value={text}
+        placeholder={state.status === "in_progress" ? "단어를 입력하고 스페이스나 엔터" : "시작을 기다리는 중"}
+        aria-label="단어 입력"
+        disabled={state.status === "finished"}
+        onChange={(event) => setText(event.target.value)}
+        onCompositionStart={() => {
+          composing.current = true;
+        }}
+        onCompositionEnd={() => {
+          composing.current = false;
+        }}
+        onKeyDown={(event) => {
+          const word = wordToSend(event.key, composing.current || event.nativeEvent.isComposing, text, state.status);
+          if (event.key === "Enter" || (event.key === " " && word)) event.preventDefault();
+          if (!word) return;
+          emit("duel_word_typed", { typed_word: word });
+          setText("");
+        }}
+      />
+    </section>
+  );
+}
+
+function ResultOverlay(props: {
+  result: DuelResult;
+  side: Side | null;
+  gone: "left" | "disconnected" | null;
+  onLeave: () => void;
+  onPlayAgain: () => void;
+}) {
+  const { result, side } = props;
+  const won = result.winner_side === side;
+  return (
+    <div className="duel-result" role="dialog" aria-label="대결 결과">
+      {won && <Confetti />}
+      <h2>{outcomeText(result, side)}</h2>
+      <p>{result.reason_text ?? result.reason}</p>
+      {props.gone && <p>{props.gone === "left" ? "상대가 대결을 나갔습니다." : "상대의 연결이 끊어졌습니다."}</p>}
+      <dl className="duel-result-figures">
+        <dt>남은 생명</dt>
+        <dd>
+          빨강 {result.red_remaining_lives} · 파랑 {result.blue_remaining_lives}
+        </dd>
+        <dt>입력한 단어</dt>
+        <dd>
+          빨강 {result.red_words_typed} · 파랑 {result.blue_words_typed}
+        </dd>
+        <dt>대결 시간</dt>
+        <dd>{Math.round(result.game_duration)}초</dd>
+      </dl>
+      <div className="duel-result-actions">
+        <button type="button" className="btn btn-primary" onClick={props.onPlayAgain}>
+          다시 하기
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={props.onLeave}>
+          나가기
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const CONFETTI = Array.from({ length: 60 }, (_, i) => ({
+  key: `c${i}`,
+  left: `${(i * 37) % 100}%`,
+  delay: `${(i % 12) * 0.08}s`,
+  hue: (i * 47) % 360,
+}));
+
+function Confetti() {
+  return (
+    <div className="duel-confetti" aria-hidden="true">
+      {CONFETTI.map((piece) => (
+        <span
+          key={piece.key}
+          style={{ left: piece.left, animationDelay: piece.delay, background: `hsl(${piece.hue} 80% 55%)` }}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** In the menu while the page is open: enter/leave, a heartbeat every 5 s and when the tab shows, the list every 30 s. */
+function useMenuPresence(refreshList: () => void) {
+  useEffect(() => {
+    emit("duel_enter_menu");
+    refreshList();
+    const beat = () => emit("duel_heartbeat", { timestamp: Date.now() });
+    const heartbeat = setInterval(beat, HEARTBEAT_MS);
+    const poll = setInterval(refreshList, LIST_POLL_MS);
+    const onVisible = () => {
+      if (document.visibilityState === "visible") beat();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      clearInterval(heartbeat);
+      clearInterval(poll);
+      document.removeEventListener("visibilitychange", onVisible);
+      emit("duel_leave_menu");
+    };
+  }, [refreshList]);
+}
+
+function useDuelEvents(dispatch: (event: Parameters<typeof duelReducer>[1]) => void, refreshList: () => void) {
+  const now = () => performance.now();
+  useSocketEvent("duel:match_found", (p: { your_side: Side; opponent_nickname: string }) => {
+    dispatch({ type: "match_found", side: p.your_side, opponent: p.opponent_nickname });
+    emit("duel_player_ready");
+    refreshList();
+  });
+  useSocketEvent("duel:countdown", (p: { countdown: number }) => dispatch({ type: "countdown", number: p.countdown }));
+  useSocketEvent(
+    "duel:game_start",
+    (p: { state: { word_blocks: BlockView[]; red_lives: number; blue_lives: number; remaining_time: number } }) =>
+      dispatch({
+        type: "game_start",
+        blocks: p.state.word_blocks,
+        lives: { red: p.state.red_lives, blue: p.state.blue_lives },
+        remaining: p.state.remaining_time,
+        at: now(),
+      }),
+  );
+  useSocketEvent(
+    "duel:word_position_update",
+    (p: { block_id: number; status: BlockView["status"]; speed: number; x?: number }) =>
+      dispatch({ type: "position", blockId: p.block_id, status: p.status, speed: p.speed, x: p.x, at: now() }),
+  );
+  useSocketEvent("duel:block_defended", (p: { block_id: number; new_blocks: BlockView[] }) =>
+    dispatch({ type: "replaced", blockId: p.block_id, blocks: p.new_blocks, at: now() }),
+  );
+  useSocketEvent("duel:new_word", (p: { replaced_block_id: number; word_blocks: BlockView[] }) =>
+    dispatch({ type: "replaced", blockId: p.replaced_block_id, blocks: p.word_blocks, at: now() }),
+  );
+  useSocketEvent("duel:life_update", (p: { player_side: Side; remaining_lives: number }) =>
+    dispatch({ type: "lives", side: p.player_side, lives: p.remaining_lives }),
+  );
+  useSocketEvent("duel:time_update", (p: { remaining_time: number }) =>
+    dispatch({ type: "time", remaining: p.remaining_time }),
+  );
+  useSocketEvent("duel:game_over", (p: { result: DuelResult }) => dispatch({ type: "over", result: p.result }));
+  useSocketEvent("duel:opponent_left", () => dispatch({ type: "opponent_gone", how: "left" }));
+  useSocketEvent("duel:opponent_disconnected", () => dispatch({ type: "opponent_gone", how: "disconnected" }));
+}
