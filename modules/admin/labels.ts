@@ -11,6 +11,7 @@ export const ACTION_LABELS: Record<string, string> = {
   require_password_reset: "비밀번호 재설정 요구",
   grant_admin: "관리자 권한 부여",
   revoke_admin: "관리자 권한 해제",
+  issue_reset_link: "비밀번호 재설정 링크 발급",
   delete_post: "게시글 삭제",
   delete_comment: "댓글 삭제",
 };

@@ -23,6 +23,7 @@ export const ACTIONS = {
   requirePasswordReset: "require_password_reset",
   grantAdmin: "grant_admin",
   revokeAdmin: "revoke_admin",
+  issueResetLink: "issue_reset_link",
   deletePost: "delete_post",
   deleteComment: "delete_comment",
   createRoom: "create_room",
@@ -204,6 +205,17 @@ export function createAdminService(deps: AdminDeps) {
     );
   }
 
+  /**
+   * A one-time password link (30 minutes) for an operator to hand over, logged (the link itself is not: it opens
+   * the account). The account's sessions stay until the link is used.
+   */
+  async function issueResetLink(actor: Actor, userId: number) {
+    const row = await accounts.requireById(userId);
+    const link = await accounts.resetLink(userId);
+    await writeLog(actor, ACTIONS.issueResetLink, row);
+    return { user: presentUser(row), link };
+  }
+
   async function listLogs(options: LogListOptions) {
     const { rows, total } = await store.listLogs({
       action: options.action,
@@ -266,6 +278,7 @@ export function createAdminService(deps: AdminDeps) {
     setActive,
     setAdmin,
     requirePasswordReset,
+    issueResetLink,
     loginHistory: async (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
     listLogs,
     dashboard,
