@@ -223,7 +223,13 @@ describe("madang rooms and sentences", () => {
     );
     expect(created).toMatchObject({ name: "명령줄 방", theme: "cli-theme", max_users: 8 });
     const imported = await json("sentences", "import", file, "--theme", "cli-theme", "--as", "ops");
-    expect(imported).toEqual({ theme: "cli-theme", inserted: 2, duplicates: 0, invalid: 0 });
+    expect(imported).toEqual({
+      database: expect.any(String),
+      theme: "cli-theme",
+      inserted: 2,
+      duplicates: 0,
+      invalid: 0,
+    });
     const list = await json("rooms", "list");
     expect(list.find((r: { name: string }) => r.name === "명령줄 방")).toMatchObject({ sentences: 2 });
     const logs = (await api("GET", "/api/admin/logs?page=1&page_size=5")).body.logs;
@@ -283,7 +289,8 @@ describe("help and db", () => {
   test("db backup (SQLite) writes a checked copy and refuses to overwrite", async () => {
     const config = tempConfig();
     try {
-      // Migrates the new SQLite file and writes one log row to find in the copy.
+      // Creates the new SQLite file (only db migrate and db seed may) and writes one log row to find in the copy.
+      expect((await runCliOn(config, "db", "migrate")).code).toBe(0);
       expect((await runCliOn(config, "users", "list", "--as", "백업확인")).code).toBe(0);
       const file = join(config.dataDir, "backup.sqlite");
       const res = await runCliOn(config, "db", "backup", file);
