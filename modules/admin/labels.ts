@@ -24,6 +24,7 @@ const DETAIL_LABELS: Record<string, string> = {
   search_username: "사용자명 검색",
   is_active: "활성 여부",
   page: "쪽",
+  views: "조회 횟수",
   title: "제목",
   post_id: "게시글",
   comment_id: "댓글",

@@ -14,6 +14,9 @@ export interface Actor {
   source: "web" | "cli";
 }
 
+/** Views of one user by one admin closer than this share one log row. */
+export const VIEW_COLLAPSE_MS = 10 * 60 * 1000;
+
 export const ACTIONS = {
   viewUsers: "view_users",
   viewUser: "view_user",
@@ -146,9 +149,23 @@ export function createAdminService(deps: AdminDeps) {
     };
   }
 
+  /** Repeated views of one user by one admin within 10 minutes are one log row (its time the latest, `views` n). */
   async function showUser(actor: Actor, userId: number) {
     const row = await accounts.requireById(userId);
-    await writeLog(actor, ACTIONS.viewUser, row);
+    const at = now();
+    await store.writeOrCollapseLog(
+      {
+        adminId: actor.id,
+        adminUsername: actor.username,
+        action: ACTIONS.viewUser,
+        targetUserId: row.id,
+        targetUsername: row.username,
+        details: null,
+        source: actor.source,
+        createdAt: new Date(at),
+      },
+      new Date(at - VIEW_COLLAPSE_MS),
+    );
     return presentUser(row);
   }
 
