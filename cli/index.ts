@@ -11,6 +11,7 @@ import { loadConfig } from "../modules/kernel/config";
 import { orderModules } from "../modules/kernel/define-module";
 import { createLogger } from "../modules/kernel/logger";
 import { dbCommand } from "./commands/db";
+import { databaseName, refuseMissingDatabase, withDatabaseField } from "./database-name";
 import { handleCliError } from "./handle-error";
 
 function mergeInto(program: Command, command: Command) {
@@ -57,6 +58,11 @@ const HELP_TITLES: Record<string, string> = {
 
 export async function runCli(argv: string[]) {
   const config = loadConfig();
+  refuseMissingDatabase(config, argv.slice(2));
+  const database = databaseName(config);
+  // Every command names its database: on stderr for people (stdout stays the answer), in `--json` answers as a field.
+  if (argv.includes("--json")) console.log = withDatabaseField(database, console.log.bind(console));
+  else console.error(`데이터베이스: ${database}`);
   const ctx = await createContext(config, modules, {
     log: createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"),
   });

@@ -184,6 +184,9 @@ describe("accounts in the browser", () => {
     await page.getByLabel("새 비밀번호 확인").fill(newPassword);
     await page.getByRole("button", { name: "비밀번호 변경" }).click();
     await page.getByText("비밀번호가 성공적으로 변경되었습니다.").first().waitFor();
+    // The success text alone until /login, not a greyed form.
+    expect(await page.getByLabel("새 비밀번호", { exact: true }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "비밀번호 변경" }).count()).toBe(0);
     expect(await storedItem(page, "token")).toBeNull();
     await page.waitForURL(`${e2e.url}/login`, { timeout: 10_000 });
     expect(await page.getByLabel("이메일").inputValue()).toBe(user.email);

@@ -1,4 +1,3 @@
-import { dirname, join } from "node:path";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import type { Server as Engine } from "@socket.io/bun-engine";
@@ -7,11 +6,10 @@ import { type AppModule, type ModuleContext, orderModules } from "../../modules/
 import { errorHandler, jsonResponse } from "./errors";
 import { securityHeaders } from "./security";
 import { staticWeb } from "./static-web";
+import { SWAGGER_THEME, swaggerAsset, swaggerFont } from "./swagger-assets";
 
 /** JSON bodies larger than this are refused with 413 before parsing (board posts are the largest, ~60 KB). */
 export const API_BODY_LIMIT = 256 * 1024;
-
-const swaggerAssets = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 
 function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
   const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false }).get(
@@ -58,7 +56,7 @@ export function createApp(ctx: ModuleContext, modules: readonly AppModule[], eng
         path: "/swagger",
         specPath: "/swagger/json",
         provider: "swagger-ui",
-        swagger: { cdn: "/swagger-assets/swagger-ui-bundle.js", theme: "/swagger-assets/swagger-ui.css" },
+        swagger: { cdn: "/swagger-assets/swagger-ui-bundle.js", theme: SWAGGER_THEME },
         exclude: { paths: ["/swagger-assets/*", "/*", "/api/*", "/socket.io/*"] },
         documentation: {
           info: {
@@ -74,11 +72,12 @@ export function createApp(ctx: ModuleContext, modules: readonly AppModule[], eng
     )
     .get(
       "/swagger-assets/:file",
-      ({ params }) => {
-        if (!/^[\w.-]+\.(js|css|png|map)$/.test(params.file)) return jsonResponse(404, { detail: "없는 파일입니다." });
-        const file = Bun.file(join(swaggerAssets, params.file));
-        return file.exists().then((ok) => (ok ? file : jsonResponse(404, { detail: "없는 파일입니다." })));
-      },
+      async ({ params }) => (await swaggerAsset(params.file)) ?? jsonResponse(404, { detail: "없는 파일입니다." }),
+      { detail: { hide: true } },
+    )
+    .get(
+      "/swagger-assets/fonts/:file",
+      async ({ params }) => (await swaggerFont(params.file)) ?? jsonResponse(404, { detail: "없는 파일입니다." }),
       { detail: { hide: true } },
     )
     .use(apiRoutes(ctx, modules))

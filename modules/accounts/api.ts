@@ -1,10 +1,13 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { createGuards } from "./auth";
+import { outboxMailer, smtpMailer } from "./reset-mail";
 import { createAccountsService } from "./service";
 import { accountsStore } from "./store";
 import {
   AddressThrottle,
   DEFAULT_LOGIN_LIMITS,
+  FORGOT_PASSWORD_EMAIL_LIMIT,
+  FORGOT_PASSWORD_LIMIT,
   LoginThrottle,
   memoryCounters,
   REGISTER_LIMIT,
@@ -24,10 +27,20 @@ function build(ctx: ModuleContext) {
     login: new LoginThrottle(DEFAULT_LOGIN_LIMITS, counters),
     register: new AddressThrottle("register", REGISTER_LIMIT, counters),
     resetPassword: new AddressThrottle("reset_password", RESET_PASSWORD_LIMIT, counters),
+    forgotPassword: new AddressThrottle("forgot_password", FORGOT_PASSWORD_LIMIT, counters),
+    forgotPasswordEmail: new AddressThrottle("forgot_password_email", FORGOT_PASSWORD_EMAIL_LIMIT, counters),
   };
   const origin = crypto.randomUUID();
   const store = accountsStore(ctx.database);
-  const service = createAccountsService({ store, events: ctx.events, now, tokens, throttles, origin });
+  // SMTP_URL, MAIL_FROM and PUBLIC_URL are read here, not in the kernel's Config: only this module sends mail.
+  const env = process.env;
+  const log = ctx.log.child("accounts");
+  const mailer = env.SMTP_URL
+    ? smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? "타자마당 <no-reply@localhost>")
+    : outboxMailer(ctx.config.dataDir, log);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${ctx.config.port}`;
+  const deps = { store, events: ctx.events, now, tokens, throttles, origin, mailer, publicUrl, log };
+  const service = createAccountsService(deps);
   return { service, tokens, origin, guards: createGuards(service, tokens) };
 }
 

@@ -25,6 +25,17 @@ export const LoginBody = t.Object(
 
 export const RefreshBody = t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) }, strict);
 export const LogoutBody = t.Optional(t.Object({ refresh_token: t.Optional(t.String({ maxLength: 200 })) }, strict));
+export const ForgotPasswordBody = t.Object({ email: t.String({ maxLength: 1000 }) }, strict);
+
+export const ResetWithTokenBody = t.Object(
+  {
+    token: t.String({ maxLength: 200 }),
+    new_password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+    confirm_password: t.String({ maxLength: PASSWORD_MAX * 4 }),
+  },
+  strict,
+);
+
 export const ResetPasswordBody = t.Object(
   {
     new_password: t.String({ maxLength: PASSWORD_MAX * 4 }),

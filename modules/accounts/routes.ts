@@ -5,6 +5,7 @@ import { accountsApi } from "./api";
 import {
   DetailResponse,
   ErrorSchema,
+  ForgotPasswordBody,
   LoginBody,
   LoginResponse,
   LogoutBody,
@@ -12,6 +13,7 @@ import {
   RefreshResponse,
   RegisterBody,
   ResetPasswordBody,
+  ResetWithTokenBody,
   UserSchema,
 } from "./model";
 
@@ -90,6 +92,40 @@ export function accountsRoutes(ctx: ModuleContext) {
           summary: "비밀번호 재설정",
           description: "같은 주소에서 15분에 60회까지.",
           security: bearer,
+        },
+      },
+    )
+    .post(
+      "/forgot-password",
+      ({ body, request, server }) =>
+        service.forgotPassword(body.email, clientIp(request, server, ctx.config.trustProxy)),
+      {
+        body: ForgotPasswordBody,
+        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        detail: {
+          summary: "비밀번호 찾기",
+          description:
+            "가입된 이메일이면 30분 동안 한 번 쓸 수 있는 재설정 링크를 보냅니다. 가입 여부와 관계없이 같은 답을 합니다. " +
+            "같은 주소에서 시간당 20회, 같은 이메일로 시간당 3회까지.",
+        },
+      },
+    )
+    .post(
+      "/reset-password-with-token",
+      ({ body, request, server }) =>
+        service.resetPasswordWithToken(
+          body.token,
+          body.new_password,
+          body.confirm_password,
+          clientIp(request, server, ctx.config.trustProxy),
+        ),
+      {
+        body: ResetWithTokenBody,
+        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        detail: {
+          summary: "링크로 비밀번호 재설정",
+          description:
+            "비밀번호 찾기 메일의 토큰으로 새 비밀번호를 정합니다. 성공하면 이 계정의 모든 로그인이 끝납니다.",
         },
       },
     );

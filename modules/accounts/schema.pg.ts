@@ -90,3 +90,21 @@ export const rewardGrants = pgTable(
     index("accounts_reward_grants_user_idx").on(table.userId),
   ],
 );
+
+export const passwordResetTokens = pgTable(
+  "accounts_password_reset_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: at("created_at").notNull(),
+    expiresAt: at("expires_at").notNull(),
+    usedAt: at("used_at"),
+  },
+  (table) => [
+    uniqueIndex("accounts_password_reset_tokens_hash_unique").on(table.tokenHash),
+    index("accounts_password_reset_tokens_user_idx").on(table.userId),
+  ],
+);

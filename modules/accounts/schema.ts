@@ -94,3 +94,25 @@ export const rewardGrants = sqliteTable(
     index("accounts_reward_grants_user_idx").on(table.userId),
   ],
 );
+
+/**
+ * One-time links of "비밀번호 찾기": only the SHA-256 of the token is stored (a copy of the database opens no
+ * account). A token is valid 30 minutes and once: using it marks it used, and every other open token of the user.
+ */
+export const passwordResetTokens = sqliteTable(
+  "accounts_password_reset_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [
+    uniqueIndex("accounts_password_reset_tokens_hash_unique").on(table.tokenHash),
+    index("accounts_password_reset_tokens_user_idx").on(table.userId),
+  ],
+);

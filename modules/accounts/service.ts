@@ -12,9 +12,11 @@ import {
 } from "../kernel/account-rules";
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
+import type { Logger } from "../kernel/logger";
 import { type AccountChange, feedEntries } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
 import { presentUser } from "./presenter";
+import type { ResetMailer } from "./reset-mail";
 import type { AccountsStore, UserValues } from "./store";
 import type { AddressLimiter, LoginLimiter } from "./throttle";
 import { type AccessTokens, AUTH_FAILED } from "./tokens";
@@ -36,6 +38,10 @@ export const USERNAME_TAKEN = "이미 사용 중인 아이디입니다.";
 export const EMAIL_TAKEN = "이미 등록된 이메일입니다.";
 export const USER_NOT_FOUND = "사용자를 찾을 수 없습니다.";
 export const PASSWORD_SAME = "새 비밀번호는 이전 비밀번호와 달라야 합니다.";
+export const RESET_LINK_SENT =
+  "입력하신 이메일로 가입된 계정이 있다면 비밀번호 재설정 링크를 보냈습니다. 메일함을 확인해주세요.";
+export const RESET_LINK_INVALID = "링크가 올바르지 않거나 만료되었습니다. 비밀번호 찾기를 다시 요청해주세요.";
+export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 
 // OWASP's argon2id baseline (19 MiB, 2 iterations): ~20 ms a hash here, strong and cheap enough for tests.
 const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
@@ -54,6 +60,12 @@ export interface AccountsDeps {
   throttles: AccountThrottles;
   /** Names this server (or CLI run) in the account changes feed, so it does not apply its own changes twice. */
   origin: string;
+  /** Delivers "비밀번호 찾기" links (SMTP, or the log and outbox); absent: links are only issued (`resetLink`). */
+  mailer?: ResetMailer;
+  /** The site's public origin (`PUBLIC_URL`), which reset links point to. */
+  publicUrl?: string;
+  /** Where a failed delivery is reported (the answer never says whether an account exists). */
+  log?: Logger;
 }
 
 /** Every route that hashes or verifies a password is limited: each call costs ~20 ms of CPU. */
@@ -61,6 +73,10 @@ export interface AccountThrottles {
   login: LoginLimiter;
   register: AddressLimiter;
   resetPassword: AddressLimiter;
+  /** "비밀번호 찾기" requests: each may send a mail. */
+  forgotPassword: AddressLimiter;
+  /** The same, per e-mail (counted whether or not it has an account, so a 429 tells nothing). */
+  forgotPasswordEmail: AddressLimiter;
 }
 
 export interface LoginInput {
@@ -173,6 +189,47 @@ export function createAccountsService(deps: AccountsDeps) {
     // Every session ends, this one too: the answer tells the user to log in again with the new password (spec),
     // and a device logged in with the old one (perhaps by whoever knew it) loses its tokens and its sockets.
     const change = await store.transaction(async (tx) => {
+      await store.updateUserIn(tx, userId, { passwordHash, passwordResetRequired: false }, now());
+      return closeSessionsTx(tx, userId, "password_reset");
+    });
+    await announce(change);
+    return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
+  }
+
+  /** A one-time link (30 minutes) to the page that sets a new password; for the mail and the CLI. */
+  async function resetLink(userId: number) {
+    const token = await store.issuePasswordResetToken(userId, now(), RESET_LINK_TTL_MS);
+    const base = (deps.publicUrl ?? "http://localhost:3000").replace(/\/+$/, "");
+    return `${base}/password-forgot/reset?token=${encodeURIComponent(token)}`;
+  }
+
+  /**
+   * "비밀번호 찾기": the same answer whether or not the e-mail belongs to an account (nor does its timing tell:
+   * the mail goes out after the answer). Deactivated accounts get no link (they could not log in with it).
+   */
+  async function forgotPassword(email: string, ip: string) {
+    const problem = checkEmail(email);
+    if (problem) throw unprocessable(problem);
+    await takeAttempt(throttles.forgotPassword, ip);
+    await takeAttempt(throttles.forgotPasswordEmail, normalizeEmail(email));
+    const row = await store.findUserByEmail(normalizeEmail(email));
+    if (row?.isActive && deps.mailer) {
+      const mailer = deps.mailer;
+      void resetLink(row.id)
+        .then((link) => mailer({ to: row.email, username: row.username, link }))
+        .catch((error) => deps.log?.error("password reset mail failed", { userId: row.id, error: String(error) }));
+    }
+    return { detail: RESET_LINK_SENT };
+  }
+
+  /** The link's page: sets the new password, uses the token up and ends every session of the account. */
+  async function resetPasswordWithToken(token: string, newPassword: string, confirmPassword: string, ip: string) {
+    assertPasswordAcceptable(newPassword, confirmPassword);
+    await takeAttempt(throttles.resetPassword, ip);
+    const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
+    const change = await store.transaction(async (tx) => {
+      const userId = await store.consumePasswordResetTokenIn(tx, token, now());
+      if (userId === null) throw badRequest(RESET_LINK_INVALID);
       await store.updateUserIn(tx, userId, { passwordHash, passwordResetRequired: false }, now());
       return closeSessionsTx(tx, userId, "password_reset");
     });
@@ -312,6 +369,9 @@ export function createAccountsService(deps: AccountsDeps) {
     refresh,
     logout,
     resetPassword,
+    resetLink,
+    forgotPassword,
+    resetPasswordWithToken,
     findById,
     requireById,
     findByEmailOrId,

@@ -77,7 +77,11 @@ export function accountsStore(database: SqlDatabase): AccountsStore {
 
 export function createAccountsStore(database: SqlDatabase) {
   const { users } = tablesFor(database, coreSqlite, corePg);
-  const { refreshTokens, loginHistory, accountChanges, rewardGrants } = tablesFor(database, sqliteTables, pgTables);
+  const { refreshTokens, loginHistory, accountChanges, rewardGrants, passwordResetTokens } = tablesFor(
+    database,
+    sqliteTables,
+    pgTables,
+  );
   const read = () => storeDb(database);
   const write = <T>(fn: (tx: StoreDb) => Promise<T>) => inTransaction(database, fn);
   const first = <T>(rows: T[]): T | undefined => rows[0];
@@ -228,6 +232,46 @@ export function createAccountsStore(database: SqlDatabase) {
         db.select({ n: count() }).from(loginHistory).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
+    },
+
+    // --- password reset links ("비밀번호 찾기") -------------------------------------------------------------------
+    /** A new one-time token for the user, valid until `now + ttlMs`; only its SHA-256 is stored. */
+    issuePasswordResetToken: (userId: number, now: number, ttlMs: number) =>
+      write(async (tx) => {
+        const token = newOpaqueToken();
+        await tx.insert(passwordResetTokens).values({
+          userId,
+          tokenHash: hashToken(token),
+          createdAt: new Date(now),
+          expiresAt: new Date(now + ttlMs),
+        });
+        return token;
+      }),
+
+    /**
+     * Uses a reset token inside the caller's transaction: a conditional update, so of two uses at once exactly one
+     * wins. Every other open token of the user is used up with it (one reset per request). The user's id, or null
+     * when the token is unknown, used or expired.
+     */
+    consumePasswordResetTokenIn: async (tx: StoreDb, presented: string, now: number): Promise<number | null> => {
+      const claimed = await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date(now) })
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, hashToken(presented)),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, new Date(now)),
+          ),
+        )
+        .returning({ userId: passwordResetTokens.userId });
+      const userId = claimed[0]?.userId;
+      if (userId === undefined) return null;
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date(now) })
+        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+      return userId;
     },
 
     // --- refresh tokens ----------------------------------------------------------------------------------------

@@ -162,6 +162,9 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = { windowMs: 15 * 60 * 1000, per
 /** About 40 registrations of a classroom behind one address fit; a script hashing passwords for hours does not. */
 export const REGISTER_LIMIT: WindowLimit = { windowMs: 60 * 60 * 1000, limit: 50 };
 export const RESET_PASSWORD_LIMIT: WindowLimit = { windowMs: 15 * 60 * 1000, limit: 60 };
+/** "비밀번호 찾기": each request may send a mail. 20 per address and 3 per e-mail an hour. */
+export const FORGOT_PASSWORD_LIMIT: WindowLimit = { windowMs: 60 * 60 * 1000, limit: 20 };
+export const FORGOT_PASSWORD_EMAIL_LIMIT: WindowLimit = { windowMs: 60 * 60 * 1000, limit: 3 };
 
 /** A login attempt counted before its password is checked; `retryAfter` > 0 means it was refused (not counted). */
 export interface LoginAttempt {

@@ -124,6 +124,28 @@ describe("madang users", () => {
     expect(actions.slice(0, 2)).toEqual(["activate_user", "deactivate_user"]);
   });
 
+  test("reset-link prints a one-time link that sets a new password on the server, and is logged", async () => {
+    const user = await t.user("링크받을사람");
+    const printed = await cli("users", "reset-link", user.email);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toContain("비밀번호 재설정 링크");
+    const body = await json("users", "reset-link", String(user.id));
+    expect(body.user.id).toBe(user.id);
+    const token = new URL(body.link).searchParams.get("token");
+    expect(new URL(body.link).pathname).toBe("/password-forgot/reset");
+    const reset = await t.server.api("POST", "/api/users/reset-password-with-token", {
+      body: { token, new_password: "from-the-link-1", confirm_password: "from-the-link-1" },
+    });
+    expect(reset.status).toBe(200);
+    const login = await t.server.api("POST", "/api/users/login", {
+      body: { email: user.email, password: "from-the-link-1" },
+    });
+    expect(login.status).toBe(200);
+    const logs = (await api("GET", "/api/admin/logs?page_size=2")).body.logs;
+    expect(logs.map((l: { action: string }) => l.action)).toEqual(["issue_reset_link", "issue_reset_link"]);
+    expect(JSON.stringify(logs)).not.toContain(token);
+  });
+
   test("grant-admin, revoke-admin and require-password-reset take effect on the server", async () => {
     const fresh = (await t.login(target.email)).body.access_token;
     expect((await json("users", "grant-admin", target.email)).is_admin).toBe(true);
@@ -201,7 +223,13 @@ describe("madang rooms and sentences", () => {
     );
     expect(created).toMatchObject({ name: "명령줄 방", theme: "cli-theme", max_users: 8 });
     const imported = await json("sentences", "import", file, "--theme", "cli-theme", "--as", "ops");
-    expect(imported).toEqual({ theme: "cli-theme", inserted: 2, duplicates: 0, invalid: 0 });
+    expect(imported).toEqual({
+      database: expect.any(String),
+      theme: "cli-theme",
+      inserted: 2,
+      duplicates: 0,
+      invalid: 0,
+    });
     const list = await json("rooms", "list");
     expect(list.find((r: { name: string }) => r.name === "명령줄 방")).toMatchObject({ sentences: 2 });
     const logs = (await api("GET", "/api/admin/logs?page=1&page_size=5")).body.logs;
@@ -261,7 +289,8 @@ describe("help and db", () => {
   test("db backup (SQLite) writes a checked copy and refuses to overwrite", async () => {
     const config = tempConfig();
     try {
-      // Migrates the new SQLite file and writes one log row to find in the copy.
+      // Creates the new SQLite file (only db migrate and db seed may) and writes one log row to find in the copy.
+      expect((await runCliOn(config, "db", "migrate")).code).toBe(0);
       expect((await runCliOn(config, "users", "list", "--as", "백업확인")).code).toBe(0);
       const file = join(config.dataDir, "backup.sqlite");
       const res = await runCliOn(config, "db", "backup", file);

@@ -11,6 +11,7 @@ export const ACTION_LABELS: Record<string, string> = {
   require_password_reset: "비밀번호 재설정 요구",
   grant_admin: "관리자 권한 부여",
   revoke_admin: "관리자 권한 해제",
+  issue_reset_link: "비밀번호 재설정 링크 발급",
   delete_post: "게시글 삭제",
   delete_comment: "댓글 삭제",
 };
@@ -23,6 +24,7 @@ const DETAIL_LABELS: Record<string, string> = {
   search_username: "사용자명 검색",
   is_active: "활성 여부",
   page: "쪽",
+  views: "조회 횟수",
   title: "제목",
   post_id: "게시글",
   comment_id: "댓글",

@@ -217,8 +217,36 @@ describe("user detail and login history", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: member.id, username: "member1", email: member.email, is_active: true });
     expect(res.body.login_count).toBeGreaterThanOrEqual(1);
-    const [entry] = await logs();
+    // Earlier views of member1 in this file were within 10 minutes: one row (see the next test).
+    const [entry] = await logs(`?action=view_user&target_user_id=${member.id}`);
     expect(entry).toMatchObject({ action: "view_user", target_user_id: member.id, target_username: "member1" });
+  });
+
+  test("repeated views of one user by one admin within 10 minutes are one row: its time the latest, views counted", async () => {
+    const viewed = await t.user("자주보는회원");
+    const other = await t.user("다른관리자", { admin: true });
+    const rowsOf = async () => logs(`?action=view_user&target_user_id=${viewed.id}`);
+    await api("GET", `/api/admin/users/${viewed.id}`, admin.token);
+    t.clock.advance(4 * 60 * 1000);
+    await api("GET", `/api/admin/users/${viewed.id}`, admin.token);
+    t.clock.advance(4 * 60 * 1000);
+    await api("GET", `/api/admin/users/${viewed.id}`, admin.token);
+    let rows = await rowsOf();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.details!)).toEqual({ views: 3 });
+    expect(Date.parse(rows[0]!.created_at)).toBe(t.clock.now());
+    // Another administrator's view is their own row; a view more than 10 minutes after the last starts a new one.
+    await api("GET", `/api/admin/users/${viewed.id}`, other.token);
+    t.clock.advance(10 * 60 * 1000 + 1);
+    // Access tokens live 15 minutes: the admin logs in again (the later tests use this token too).
+    admin.token = (await t.login(admin.email)).body.access_token;
+    await api("GET", `/api/admin/users/${viewed.id}`, admin.token);
+    rows = await rowsOf();
+    expect(rows.map((r) => [r.admin_username, r.details])).toEqual([
+      [admin.username, null],
+      [other.username, null],
+      [admin.username, JSON.stringify({ views: 3 })],
+    ]);
   });
 
   test("an unknown user is 404 with the spec's text; a non-number id is 422", async () => {
@@ -407,7 +435,9 @@ describe("admin logs", () => {
     const entries = all.body.logs as LogEntry[];
     expect(all.body.total_count).toBe(entries.length);
     const ids = entries.map((e) => e.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // Newest first by time, then by id (a collapsed view_user row moves up to its latest view's time).
+    const newestFirst = [...entries].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id);
+    expect(ids).toEqual(newestFirst.map((e) => e.id));
     expect(Object.keys(entries[0]).sort()).toEqual(
       [
         "action",

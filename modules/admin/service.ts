@@ -14,6 +14,9 @@ export interface Actor {
   source: "web" | "cli";
 }
 
+/** Views of one user by one admin closer than this share one log row. */
+export const VIEW_COLLAPSE_MS = 10 * 60 * 1000;
+
 export const ACTIONS = {
   viewUsers: "view_users",
   viewUser: "view_user",
@@ -23,6 +26,7 @@ export const ACTIONS = {
   requirePasswordReset: "require_password_reset",
   grantAdmin: "grant_admin",
   revokeAdmin: "revoke_admin",
+  issueResetLink: "issue_reset_link",
   deletePost: "delete_post",
   deleteComment: "delete_comment",
   createRoom: "create_room",
@@ -145,9 +149,23 @@ export function createAdminService(deps: AdminDeps) {
     };
   }
 
+  /** Repeated views of one user by one admin within 10 minutes are one log row (its time the latest, `views` n). */
   async function showUser(actor: Actor, userId: number) {
     const row = await accounts.requireById(userId);
-    await writeLog(actor, ACTIONS.viewUser, row);
+    const at = now();
+    await store.writeOrCollapseLog(
+      {
+        adminId: actor.id,
+        adminUsername: actor.username,
+        action: ACTIONS.viewUser,
+        targetUserId: row.id,
+        targetUsername: row.username,
+        details: null,
+        source: actor.source,
+        createdAt: new Date(at),
+      },
+      new Date(at - VIEW_COLLAPSE_MS),
+    );
     return presentUser(row);
   }
 
@@ -202,6 +220,17 @@ export function createAdminService(deps: AdminDeps) {
     return logged(actor, ACTIONS.requirePasswordReset, userId, why, (tx) =>
       accounts.requirePasswordResetTx(tx, userId),
     );
+  }
+
+  /**
+   * A one-time password link (30 minutes) for an operator to hand over, logged (the link itself is not: it opens
+   * the account). The account's sessions stay until the link is used.
+   */
+  async function issueResetLink(actor: Actor, userId: number) {
+    const row = await accounts.requireById(userId);
+    const link = await accounts.resetLink(userId);
+    await writeLog(actor, ACTIONS.issueResetLink, row);
+    return { user: presentUser(row), link };
   }
 
   async function listLogs(options: LogListOptions) {
@@ -266,6 +295,7 @@ export function createAdminService(deps: AdminDeps) {
     setActive,
     setAdmin,
     requirePasswordReset,
+    issueResetLink,
     loginHistory: async (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
     listLogs,
     dashboard,

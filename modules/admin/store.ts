@@ -109,6 +109,45 @@ export function createAdminStore(database: SqlDatabase) {
       });
     },
 
+    /**
+     * Appends a log row unless the same admin (by id, else by name for the CLI) did the same action on the same user
+     * since `since`: that row is brought up to `entry`'s time and its `views` (in details) counted up instead, so
+     * paging through a user's page does not bury the log. Returns the row as written.
+     */
+    async writeOrCollapseLog(entry: NewAdminLog, since: Date): Promise<AdminLogRow> {
+      return inTransaction(database, async (tx) => {
+        const sameAdmin =
+          entry.adminId === null
+            ? and(eq(adminLogs.adminUsername, entry.adminUsername), eq(adminLogs.source, entry.source))
+            : eq(adminLogs.adminId, entry.adminId);
+        const [recent] = await tx
+          .select()
+          .from(adminLogs)
+          .where(
+            and(
+              eq(adminLogs.action, entry.action),
+              eq(adminLogs.targetUserId, entry.targetUserId ?? -1),
+              sameAdmin,
+              gte(adminLogs.createdAt, since),
+            ),
+          )
+          .orderBy(desc(adminLogs.createdAt), desc(adminLogs.id))
+          .limit(1);
+        if (!recent) {
+          const [row] = await tx.insert(adminLogs).values(entry).returning();
+          return row!;
+        }
+        const details = recent.details ? (JSON.parse(recent.details) as Record<string, unknown>) : {};
+        const views = (typeof details.views === "number" ? details.views : 1) + 1;
+        const [row] = await tx
+          .update(adminLogs)
+          .set({ createdAt: entry.createdAt, details: JSON.stringify({ ...details, views }) })
+          .where(eq(adminLogs.id, recent.id))
+          .returning();
+        return row!;
+      });
+    },
+
     /** Newest first (ties by id), with the total of the filter. */
     async listLogs(page: LogPage): Promise<{ rows: AdminLogRow[]; total: number }> {
       const where = logWhere(page);

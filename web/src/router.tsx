@@ -11,6 +11,7 @@ import { duelRoutes } from "./routes/duel";
 import { guildsRoutes } from "./routes/guilds";
 import { homeRoutes } from "./routes/home";
 import { loginRoutes } from "./routes/login";
+import { passwordForgotRoutes } from "./routes/password-forgot";
 import { passwordResetRoutes } from "./routes/password-reset";
 import { profileRoutes } from "./routes/profile";
 import { rankingRoutes } from "./routes/ranking";
@@ -23,6 +24,7 @@ const routeTree = rootRoute.addChildren([
   ...loginRoutes,
   ...registerRoutes,
   ...passwordResetRoutes,
+  ...passwordForgotRoutes,
   ...roomsRoutes,
   ...guildsRoutes,
   ...boardRoutes,

@@ -4,6 +4,7 @@ import m0 from "./0000_icy_weapon_omega.sql" with { type: "text" };
 import m1 from "./0001_amusing_young_avengers.sql" with { type: "text" };
 import m2 from "./0002_lonely_blade.sql" with { type: "text" };
 import m3 from "./0003_neat_millenium_guard.sql" with { type: "text" };
+import m4 from "./0004_aromatic_madame_web.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -13,5 +14,6 @@ export const migrations: MigrationBundle = {
     "0001_amusing_young_avengers": m1,
     "0002_lonely_blade": m2,
     "0003_neat_millenium_guard": m3,
+    "0004_aromatic_madame_web": m4,
   },
 };

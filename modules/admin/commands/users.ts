@@ -130,6 +130,18 @@ function renameCommand(ctx: ModuleContext) {
     });
 }
 
+function resetLinkCommand(ctx: ModuleContext) {
+  return new Command("reset-link")
+    .description("비밀번호 재설정 링크(30분, 한 번)를 만들어 출력합니다. 사용자에게 직접 전해주세요")
+    .argument(...USER_REF)
+    .action(async (ref: string, _options: unknown, command: Command) => {
+      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const { user, link } = await adminApi(ctx).issueResetLink(cliActor(command), id);
+      if (globalOptions(command).json) return printJson({ user, link });
+      console.log(`${describeUser(user)}의 비밀번호 재설정 링크 (30분 동안 한 번 쓸 수 있습니다):\n${link}`);
+    });
+}
+
 function actionCommand(ctx: ModuleContext, action: UserAction) {
   return new Command(action.name)
     .description(action.cliDescription)
@@ -148,7 +160,8 @@ export function usersCommand(ctx: ModuleContext) {
     .description("사용자 관리 (모든 작업은 관리자 로그에 남습니다)")
     .addCommand(listCommand(ctx))
     .addCommand(showCommand(ctx))
-    .addCommand(renameCommand(ctx));
+    .addCommand(renameCommand(ctx))
+    .addCommand(resetLinkCommand(ctx));
   for (const action of USER_ACTIONS) users.addCommand(actionCommand(ctx, action));
   return users;
 }

@@ -109,6 +109,9 @@ export function LoginPage() {
         <p className="auth-switch muted">
           아직 계정이 없으신가요? <Link to="/register">회원가입</Link>
         </p>
+        <p className="auth-switch muted">
+          <Link to="/password-forgot">비밀번호 찾기</Link>
+        </p>
       </form>
     </section>
   );

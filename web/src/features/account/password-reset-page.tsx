@@ -99,7 +99,20 @@ function PasswordResetForm({ user }: { user: User }) {
     }
   }
 
-  const busy = phase.kind === "submitting" || phase.kind === "success";
+  // Done: the success text alone (spec), not a greyed form, until the page goes to /login.
+  if (phase.kind === "success")
+    return (
+      <section className="auth-page">
+        <div className="card auth-card">
+          <h1 className="auth-title">비밀번호 재설정</h1>
+          <p className="notice notice-success" role="status">
+            {RESET_TEXT.success}
+          </p>
+        </div>
+      </section>
+    );
+
+  const busy = phase.kind === "submitting";
   return (
     <section className="auth-page">
       <form className="card auth-card" onSubmit={submit} noValidate>
@@ -107,11 +120,6 @@ function PasswordResetForm({ user }: { user: User }) {
         <p className="auth-subtitle">
           <strong>{user.username}</strong>님, 안녕하세요. 계정 보호를 위해 새 비밀번호를 설정해야 합니다.
         </p>
-        {phase.kind === "success" && (
-          <p className="notice notice-success" role="status">
-            {RESET_TEXT.success}
-          </p>
-        )}
         {phase.kind === "error" && (
           <p className="notice notice-error" role="alert">
             {phase.message}
