@@ -1,6 +1,6 @@
-/** Area: profile (issue 5). Replace this file's routes; keep the export name `profileRoutes`. */
-import { createRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../features/shell/coming-soon";
+/** Area: profile (spec part 2 §2 "Profile"). The page lives in features/profile and loads when first visited. */
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import "../features/profile/profile.css";
 import { requireLogin } from "./guards";
 import { rootRoute } from "./root";
 
@@ -8,7 +8,7 @@ const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/profile",
   beforeLoad: requireLogin("프로필을 보려면 로그인이 필요합니다."),
-  component: () => <ComingSoon title="프로필" />,
+  component: lazyRouteComponent(() => import("../features/profile/profile-page"), "ProfilePage"),
 });
 
 export const profileRoutes = [profileRoute] as const;

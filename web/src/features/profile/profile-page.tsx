@@ -1,0 +1,411 @@
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { api } from "../../lib/api";
+import { useDocumentTitle } from "../../lib/title";
+import {
+  accuracyTone,
+  analysis,
+  clickHeader,
+  type GameRecord,
+  pageWindow,
+  profileStats,
+  RECORDS_PER_PAGE,
+  roomChoices,
+  roomOf,
+  SORT_CHOICES,
+  type Sort,
+  type SortField,
+  seoulTime,
+  sortRecords,
+  streakTone,
+  wpmTone,
+} from "./records";
+
+/** recharts only in the analysis tab's own chunk. */
+const ProfileCharts = lazy(() => import("./profile-charts"));
+
+type Tab = "info" | "stats" | "analysis" | "records";
+const TABS: [Tab, string][] = [
+  ["info", "기본 정보"],
+  ["stats", "게임 통계"],
+  ["analysis", "활동 분석"],
+  ["records", "게임 기록"],
+];
+
+interface Me {
+  id: number;
+  username: string;
+  email: string;
+  level: number;
+  experience: number;
+  next_level_experience: number;
+  points: number;
+  coins: number;
+  total_earned_points: number;
+  total_spent_points: number;
+  gold_medals: number;
+  silver_medals: number;
+  bronze_medals: number;
+  games_played: number;
+  avg_wpm: number;
+  avg_accuracy: number;
+  max_win_streak: number;
+  created_at: string;
+}
+
+type Load<T> = { status: "loading" } | { status: "error"; text: string } | { status: "data"; value: T };
+
+/** /profile (spec part 2 §2 "Profile"): login required (the route's guard); four tabs. */
+export function ProfilePage() {
+  useDocumentTitle("프로필");
+  const [tab, setTab] = useState<Tab>("info");
+  const [me, setMe] = useState<Load<Me>>({ status: "loading" });
+  const [records, setRecords] = useState<Load<GameRecord[]>>({ status: "loading" });
+
+  const load = useCallback(async () => {
+    let user: Me;
+    try {
+      user = await api.get<Me>("/api/users/me");
+      setMe({ status: "data", value: user });
+    } catch {
+      setMe({ status: "error", text: "사용자 정보를 불러오는데 실패했습니다." });
+      return;
+    }
+    try {
+      setRecords({
+        status: "data",
+        value: await api.get<GameRecord[]>(`/api/games/results/user/${user.id}?limit=200`),
+      });
+    } catch {
+      setRecords({ status: "error", text: "게임 기록을 불러오는데 실패했습니다." });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  // Refetched on entering the stats, analysis or records tab, and when the window regains focus on one of them.
+  useEffect(() => {
+    if (tab === "info") return;
+    void load();
+    const onFocus = () => void load();
+    window.addEventListener("focus", onFocus);
+    return () => window.removeEventListener("focus", onFocus);
+  }, [tab, load]);
+
+  const failed = me.status === "error" ? me.text : records.status === "error" && tab !== "info" ? records.text : null;
+  return (
+    <div className="profile-page">
+      <h1 className="profile-title">프로필</h1>
+      <div className="profile-tabs" role="tablist" aria-label="프로필">
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            className={tab === id ? "profile-tab active" : "profile-tab"}
+            onClick={() => setTab(id)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {failed ? (
+        <section className="profile-error" role="alert">
+          <h2>오류가 발생했습니다</h2>
+          <p>{failed}</p>
+          <button type="button" className="btn btn-ghost" onClick={() => void load()}>
+            다시 시도
+          </button>
+        </section>
+      ) : me.status !== "data" || (tab !== "info" && records.status !== "data") ? (
+        <p className="profile-muted">불러오는 중…</p>
+      ) : (
+        <TabBody tab={tab} me={me.value} records={records.status === "data" ? records.value : []} reload={load} />
+      )}
+    </div>
+  );
+}
+
+function TabBody({ tab, me, records, reload }: { tab: Tab; me: Me; records: GameRecord[]; reload: () => void }) {
+  if (tab === "info") return <InfoTab me={me} />;
+  if (tab === "stats") return <StatsTab records={records} />;
+  if (tab === "analysis") return <AnalysisTab records={records} />;
+  return <RecordsTab records={records} reload={reload} />;
+}
+
+function Figure({ label, value, tone }: { label: string; value: string | number; tone?: string }) {
+  return (
+    <div className="profile-figure">
+      <dt>{label}</dt>
+      <dd className={tone ? `tone-${tone}` : undefined}>{value}</dd>
+    </div>
+  );
+}
+
+function InfoTab({ me }: { me: Me }) {
+  const progress = me.next_level_experience > 0 ? Math.min(100, (me.experience / me.next_level_experience) * 100) : 0;
+  const medals = me.gold_medals + me.silver_medals + me.bronze_medals;
+  return (
+    <div className="profile-grid">
+      <section className="profile-card">
+        <h2>{me.username}</h2>
+        <dl>
+          <Figure label="이메일" value={me.email} />
+          <Figure label="가입일" value={seoulTime(me.created_at)} />
+        </dl>
+      </section>
+      <section className="profile-card">
+        <h2>레벨 {me.level}</h2>
+        <div
+          className="profile-progress"
+          role="progressbar"
+          aria-label="다음 레벨까지"
+          aria-valuenow={Math.round(progress)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <span style={{ width: `${progress}%` }} />
+        </div>
+        <p className="profile-muted">
+          경험치 {me.experience.toLocaleString("ko-KR")} / {me.next_level_experience.toLocaleString("ko-KR")}
+        </p>
+      </section>
+      <section className="profile-card">
+        <h2>재화</h2>
+        <dl>
+          <Figure label="포인트" value={me.points.toLocaleString("ko-KR")} />
+          <Figure label="코인" value={me.coins.toLocaleString("ko-KR")} />
+          <Figure label="누적 획득 포인트" value={me.total_earned_points.toLocaleString("ko-KR")} />
+          <Figure label="누적 사용 포인트" value={me.total_spent_points.toLocaleString("ko-KR")} />
+        </dl>
+      </section>
+      <section className="profile-card">
+        <h2>메달</h2>
+        <dl>
+          <Figure label="🥇 금" value={me.gold_medals} />
+          <Figure label="🥈 은" value={me.silver_medals} />
+          <Figure label="🥉 동" value={me.bronze_medals} />
+          <Figure label="합계" value={medals} />
+        </dl>
+      </section>
+      <section className="profile-card">
+        <h2>타자 기록</h2>
+        <dl>
+          <Figure label="게임 수" value={me.games_played} />
+          <Figure label="평균 속도" value={`${me.avg_wpm.toFixed(1)}타/분`} tone={wpmTone(me.avg_wpm)} />
+          <Figure label="평균 정확도" value={`${me.avg_accuracy.toFixed(1)}%`} tone={accuracyTone(me.avg_accuracy)} />
+          <Figure label="최다 연승" value={me.max_win_streak} />
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+function StatsTab({ records }: { records: GameRecord[] }) {
+  const stats = profileStats(records);
+  const medal = (kind: "gold" | "silver" | "bronze") => records.filter((r) => r.medal === kind).length;
+  const [gold, silver, bronze] = [medal("gold"), medal("silver"), medal("bronze")];
+  return (
+    <div className="profile-grid">
+      <section className="profile-card">
+        <h2>참여 현황</h2>
+        <dl>
+          <Figure label="총 게임 수" value={stats.total_games} />
+          <Figure label="평균 속도" value={`${stats.avg_wpm}타/분`} tone={wpmTone(stats.avg_wpm)} />
+          <Figure label="평균 정확도" value={`${stats.avg_accuracy}%`} tone={accuracyTone(stats.avg_accuracy)} />
+        </dl>
+      </section>
+      <section className="profile-card">
+        <h2>최고 기록</h2>
+        <dl>
+          <Figure label="최고 속도" value={`${stats.max_wpm}타/분`} tone={wpmTone(stats.max_wpm)} />
+          <Figure label="최고 정확도" value={`${stats.max_accuracy}%`} tone={accuracyTone(stats.max_accuracy)} />
+        </dl>
+      </section>
+      <section className="profile-card">
+        <h2>메달 현황</h2>
+        <dl>
+          <Figure label="🥇 금" value={gold} />
+          <Figure label="🥈 은" value={silver} />
+          <Figure label="🥉 동" value={bronze} />
+          <Figure label="합계" value={gold + silver + bronze} />
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+function AnalysisTab({ records }: { records: GameRecord[] }) {
+  if (records.length === 0) return <p className="profile-empty">아직 게임 기록이 없습니다. 게임을 플레이해 보세요!</p>;
+  const a = analysis(records, Date.now());
+  return (
+    <div className="profile-analysis">
+      <div className="profile-grid">
+        <section className="profile-card">
+          <h2>최고 기록</h2>
+          <dl>
+            <Figure label="최고 속도" value={`${a.bestWpm}타/분`} tone={wpmTone(a.bestWpm)} />
+            <Figure label="1위 횟수" value={a.firstPlaces} />
+          </dl>
+        </section>
+        <section className="profile-card">
+          <h2>순위 분석</h2>
+          <dl>
+            <Figure label="승률" value={`${a.winRate}%`} />
+            <Figure label="TOP 3 비율" value={`${a.top3Rate}%`} />
+            <Figure label="평균 순위" value={a.averagePosition ? `${a.averagePosition}위` : "-"} />
+            <Figure label="TOP 3 횟수" value={a.top3Count} />
+          </dl>
+        </section>
+        <section className="profile-card">
+          <h2>연속 기록</h2>
+          <dl>
+            <Figure label="현재 연속 플레이" value={`${a.currentDays}일`} tone={streakTone(a.currentDays)} />
+            <Figure label="최대 연속 플레이" value={`${a.longestDays}일`} tone={streakTone(a.longestDays)} />
+            <Figure label="연속 1위" value={`${a.firstPlaceStreak}회`} tone={streakTone(a.firstPlaceStreak)} />
+          </dl>
+        </section>
+      </div>
+      <Suspense fallback={<p className="profile-muted">차트를 불러오는 중…</p>}>
+        <ProfileCharts trend={a.trend} hours={a.hours} rooms={a.rooms} />
+      </Suspense>
+      <div className="profile-grid">
+        {a.rooms.slice(0, 5).map((room) => (
+          <section key={room.room} className="profile-card" data-room={room.room}>
+            <h2>{room.room}</h2>
+            <dl>
+              <Figure label="게임 수" value={room.games} />
+              <Figure label="평균 속도" value={`${room.avgWpm}타/분`} tone={wpmTone(room.avgWpm)} />
+              <Figure label="평균 정확도" value={`${room.avgAccuracy}%`} tone={accuracyTone(room.avgAccuracy)} />
+              <Figure label="승률" value={`${room.winRate}%`} />
+            </dl>
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const HEADERS: [SortField | null, string][] = [
+  [null, "방"],
+  ["wpm", "속도"],
+  ["accuracy", "정확도"],
+  [null, "완료 시간"],
+  ["position", "순위"],
+  ["created_at", "날짜"],
+];
+
+function RecordsTab({ records, reload }: { records: GameRecord[]; reload: () => void }) {
+  const [sort, setSort] = useState<Sort>(SORT_CHOICES[0].sort);
+  const [room, setRoom] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
+  const shown = sortRecords(records, sort, room);
+  const pages = Math.max(1, Math.ceil(shown.length / RECORDS_PER_PAGE));
+  const current = Math.min(page, pages);
+  const rows = shown.slice((current - 1) * RECORDS_PER_PAGE, current * RECORDS_PER_PAGE);
+  const latest = records.reduce((max, r) => (r.created_at > max ? r.created_at : max), "");
+  const choose = (next: Sort) => {
+    setSort(next);
+    setPage(1);
+  };
+  return (
+    <section className="profile-records">
+      <div className="profile-records-bar">
+        <button type="button" className="btn btn-ghost" onClick={reload}>
+          새로고침
+        </button>
+        <select
+          aria-label="방 필터"
+          value={room ?? ""}
+          onChange={(event) => {
+            setRoom(event.target.value || null);
+            setPage(1);
+          }}
+        >
+          <option value="">전체 방</option>
+          {roomChoices(records).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="정렬"
+          value={SORT_CHOICES.findIndex((c) => c.sort.field === sort.field && c.sort.direction === sort.direction)}
+          onChange={(event) => choose(SORT_CHOICES[Number(event.target.value)].sort)}
+        >
+          {SORT_CHOICES.map((choice, index) => (
+            <option key={choice.label} value={index}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        <span className="profile-muted">총 {shown.length}개</span>
+      </div>
+      <div className="profile-table-wrap">
+        <table className="profile-table">
+          <thead>
+            <tr>
+              {HEADERS.map(([field, label]) => (
+                <th
+                  key={label}
+                  aria-sort={field === sort.field ? (sort.direction === "asc" ? "ascending" : "descending") : undefined}
+                >
+                  {field ? (
+                    <button type="button" onClick={() => choose(clickHeader(sort, field))}>
+                      {label}
+                      {field === sort.field ? (sort.direction === "asc" ? " ▲" : " ▼") : ""}
+                    </button>
+                  ) : (
+                    label
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((record) => (
+              <tr key={record.id}>
+                <td>{roomOf(record)}</td>
+                <td className={`tone-${wpmTone(record.wpm)}`}>{record.wpm}타/분</td>
+                <td className={`tone-${accuracyTone(record.accuracy)}`}>{record.accuracy.toFixed(1)}%</td>
+                <td>{record.completion_time.toFixed(1)}초</td>
+                <td>{record.position === null ? "-" : `${record.position}위`}</td>
+                <td>{seoulTime(record.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 && <p className="profile-empty">아직 게임 기록이 없습니다.</p>}
+      <nav className="profile-pager" aria-label="기록 페이지">
+        <button type="button" disabled={current <= 1} onClick={() => setPage(current - 1)}>
+          이전
+        </button>
+        {pageWindow(current, pages).map((p, index) =>
+          p === "…" ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the two gaps are told apart only by their place
+            <span key={`gap-${index}`}>…</span>
+          ) : (
+            <button
+              key={p}
+              type="button"
+              aria-current={p === current ? "page" : undefined}
+              className={p === current ? "active" : undefined}
+              onClick={() => setPage(p)}
+            >
+              {p}
+            </button>
+          ),
+        )}
+        <button type="button" disabled={current >= pages} onClick={() => setPage(current + 1)}>
+          다음
+        </button>
+      </nav>
+      <footer className="profile-muted">
+        총 {records.length}개의 기록{latest && ` · 최근 기록 ${seoulTime(latest)}`}
+      </footer>
+    </section>
+  );
+}
