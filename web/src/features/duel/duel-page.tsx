@@ -161,7 +161,7 @@ function Play({
         </span>
       </div>
       <div className="duel-field">
-        <DuelCanvas blocks={state.blocks} />
+        <DuelCanvas blocks={state.blocks} bullets={state.bullets} />
         {state.countdown !== null && <div className="duel-countdown">{state.countdown}</div>}
         {state.status === "waiting" && state.countdown === null && (
           <div className="duel-countdown small">상대를 기다리는 중…</div>
@@ -317,6 +317,9 @@ function useDuelEvents(dispatch: (event: Parameters<typeof duelReducer>[1]) => v
     "duel:word_position_update",
     (p: { block_id: number; status: BlockView["status"]; speed: number; x?: number }) =>
       dispatch({ type: "position", blockId: p.block_id, status: p.status, speed: p.speed, x: p.x, at: now() }),
+  );
+  useSocketEvent("duel:bullet_fired", (p: { bullet: { side: Side; target_block_id: number } }) =>
+    dispatch({ type: "bullet", side: p.bullet.side, blockId: p.bullet.target_block_id, at: now() }),
   );
   useSocketEvent("duel:block_defended", (p: { block_id: number; new_blocks: BlockView[] }) =>
     dispatch({ type: "replaced", blockId: p.block_id, blocks: p.new_blocks, at: now() }),

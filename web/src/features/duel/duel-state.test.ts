@@ -16,6 +16,10 @@ describe("the duel's client state", () => {
     expect(blockX(s.blocks[0], 3_500)).toBe(550);
     s = duelReducer(s, { type: "replaced", blockId: 1, blocks: [{ ...block, id: 2, word: "배" }], at: 4_000 });
     expect(s.blocks.map((b) => b.word)).toEqual(["배"]);
+    s = duelReducer(s, { type: "bullet", side: "red", blockId: 2, at: 4_000 });
+    s = duelReducer(s, { type: "bullet", side: "blue", blockId: 2, at: 4_500 });
+    // A bullet is drawn for BULLET_MS: the first is gone when the second comes 500 ms later.
+    expect(s.bullets.map((b) => b.side)).toEqual(["blue"]);
     s = duelReducer(s, { type: "lives", side: "blue", lives: 4 });
     s = duelReducer(s, { type: "time", remaining: 42 });
     expect([s.lives.blue, s.remaining]).toEqual([4, 42]);

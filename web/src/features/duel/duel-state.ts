@@ -40,6 +40,14 @@ export interface DuelResult {
 
 export type Phase = "menu" | "waiting" | "playing";
 
+/** A bullet on its way: from its side's edge to the block it hit (drawn briefly, then gone). */
+export interface Bullet {
+  side: Side;
+  blockId: number;
+  at: number;
+}
+export const BULLET_MS = 400;
+
 export interface DuelState {
   phase: Phase;
   status: "waiting" | "in_progress" | "finished";
@@ -49,6 +57,7 @@ export interface DuelState {
   lives: { red: number; blue: number };
   remaining: number;
   blocks: Block[];
+  bullets: Bullet[];
   result: DuelResult | null;
   /** The opponent left or dropped (shown with the result). */
   opponentGone: "left" | "disconnected" | null;
@@ -67,6 +76,7 @@ export const initialDuel: DuelState = {
   lives: { red: START_LIVES, blue: START_LIVES },
   remaining: GAME_SECONDS,
   blocks: [],
+  bullets: [],
   result: null,
   opponentGone: null,
 };
@@ -79,6 +89,7 @@ export type DuelEvent =
   | { type: "game_start"; blocks: BlockView[]; lives: { red: number; blue: number }; remaining: number; at: number }
   | { type: "position"; blockId: number; status: BlockStatus; speed: number; x?: number; at: number }
   | { type: "replaced"; blockId: number; blocks: BlockView[]; at: number }
+  | { type: "bullet"; side: Side; blockId: number; at: number }
   | { type: "lives"; side: Side; lives: number }
   | { type: "time"; remaining: number }
   | { type: "over"; result: DuelResult }
@@ -124,6 +135,14 @@ export function duelReducer(state: DuelState, event: DuelEvent): DuelState {
       return {
         ...state,
         blocks: [...state.blocks.filter((block) => block.id !== event.blockId), ...placed(event.blocks, event.at)],
+      };
+    case "bullet":
+      return {
+        ...state,
+        bullets: [
+          ...state.bullets.filter((b) => event.at - b.at < BULLET_MS),
+          { side: event.side, blockId: event.blockId, at: event.at },
+        ],
       };
     case "lives":
       return { ...state, lives: { ...state.lives, [event.side]: event.lives } };
