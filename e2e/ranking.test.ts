@@ -4,6 +4,7 @@
  * and its retry, and a phone without horizontal scroll.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createDuelStore } from "../modules/duel/store";
 import { member, playResult, reward } from "../modules/rankings/test-support";
 import { type E2E, PHONE, scrollWidth, startE2E, type TestUser } from "./helpers";
 
@@ -19,6 +20,24 @@ beforeAll(async () => {
   await playResult(e2e.server.ctx, member(fast), { wpm: 520, accuracy: 98, at: now });
   for (const wpm of [200, 210, 220]) await playResult(e2e.server.ctx, member(steady), { wpm, accuracy: 95, at: now });
   await reward(e2e.server, steady.id, { medal: "gold", experience: 500 });
+  // Three duels today, all won by 꾸준이 (red).
+  const duels = createDuelStore(e2e.server.ctx.database);
+  for (let i = 0; i < 3; i++) {
+    await duels.recordDuel({
+      sessionId: `e2e-duel-${i}`,
+      redUserId: steady.id,
+      blueUserId: fast.id,
+      winnerSide: "red",
+      reason: "no_lives",
+      redLives: 3,
+      blueLives: 0,
+      redWordsTyped: 12,
+      blueWordsTyped: 7,
+      duration: 40,
+      startedAt: now - (3 - i) * 60_000,
+      endedAt: now - (3 - i) * 60_000 + 40_000,
+    });
+  }
 });
 afterAll(async () => {
   await e2e?.stop();
@@ -45,13 +64,17 @@ test("the game tab: speed and games of today, medals and levels, ranks 1–3 wit
   await page.getByRole("heading", { name: "랭킹 규칙" }).waitFor();
 });
 
-test("the duel tab: the 10-game and 7-day notes, and empty cards say so", async () => {
+test("the duel tab: total games, win streaks and recent activity with data; the 10-game win rate is empty", async () => {
   const page = await e2e.newPage();
   await page.goto(`${e2e.url}/ranking`);
   await page.getByRole("tab", { name: "1:1 대결 랭킹" }).click();
   await page.getByText("10판 이상 대결한 사용자만 집계합니다.").waitFor();
   await page.getByText("최근 7일 동안의 대결입니다.").waitFor();
-  await page.locator(card("duel-total")).getByText("아직 기록이 없습니다.").waitFor();
+  await page.locator(card("duel-total")).getByText("꾸준이").waitFor();
+  expect(await page.locator(card("duel-total")).locator(".ranking-figure").allTextContents()).toEqual(["3판", "3판"]);
+  expect(await page.locator(card("duel-streak")).locator(".ranking-row").first().textContent()).toContain("3연승");
+  await page.locator(card("duel-recent")).getByText("빠른손").waitFor();
+  await page.locator(card("duel-win-rate")).getByText("아직 기록이 없습니다.").waitFor();
 });
 
 test("a card that fails shows the spec's text and its retry loads it; 375 px has no horizontal scroll", async () => {
