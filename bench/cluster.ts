@@ -15,16 +15,12 @@
  *
  * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2]
  */
-import { readFileSync } from "node:fs";
 import { createPgTestDatabase } from "../db/testing-pg";
 import { startPostgres, startRedis, type TestService } from "../scripts/test-services";
 import { type LaunchedProcess, launchServer, sleep } from "./launch-server";
+import { processCpuMicros as cpuMicros, option } from "./measure";
 import { ProtocolClient } from "./protocol-client";
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
-}
 const PLAYERS = Number(option("players", "2000"));
 const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
@@ -36,12 +32,6 @@ const BUN_ARGS = process.env.BENCH_CPU_PROF
   : [];
 const CHAT_RATE = 0.1;
 const now = () => performance.now();
-
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-}
 
 function pidOfPort(port: number): number | undefined {
   // redis-server's pid, from its port (the test service does not expose it).

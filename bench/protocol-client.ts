@@ -1,11 +1,12 @@
 /**
- * A minimal socket.io v4 client (engine.io protocol 4, websocket transport only, namespace "/", no acks, no
- * binary) over Bun's native WebSocket. socket.io-client keeps a Manager, an engine Socket, a transport, timers
+ * A minimal socket.io v4 client (engine.io protocol 4, websocket transport only, namespace "/", acks of the
+ * client's own events, no binary) over Bun's native WebSocket. socket.io-client keeps a Manager, an engine Socket, a transport, timers
  * and buffers per connection; this keeps one WebSocket and a few fields, so one generator process can hold
  * 10,000 players.
  *
  * Frames: server "0{open json}" → client "40{auth json}" → server "40{sid}"; server ping "2" → client "3";
- * events both ways "42[\"name\",payload]"; "41" namespace disconnect; "44{error}" connect error.
+ * events both ways "42[\"name\",payload]"; an event with an ack "42<id>[…]" answered "43<id>[answer]"; "41" namespace
+ * disconnect; "44{error}" connect error.
  */
 
 /** `frame` is the raw "42[…]" text: handlers parse only what they need (see `payloadOf`). */
@@ -34,6 +35,8 @@ export class ProtocolClient {
   /** Event frames received ("42…"), and their bytes (UTF-16 length as a proxy, same for both servers). */
   received = 0;
   receivedChars = 0;
+  private nextAckId = 0;
+  private readonly acks = new Map<number, (answer: unknown, receivedAt: number) => void>();
 
   constructor(private readonly options: ProtocolClientOptions) {}
 
@@ -74,6 +77,12 @@ export class ProtocolClient {
         // `42["name",…`: event names never contain quotes, so the name is read without parsing the payload
         // (room:list carries every room and is large; a generator parsing everything would stall on GC).
         this.options.onEvent(data.slice(4, data.indexOf('"', 4)), data, at);
+      } else if (sub === 51 /* "3" ack */) {
+        const open = data.indexOf("[");
+        const id = Number(data.slice(2, open));
+        const callback = this.acks.get(id);
+        this.acks.delete(id);
+        callback?.((JSON.parse(data.slice(open)) as unknown[])[0], now());
       } else if (sub === 48 /* "0" connect */) {
         this.sid = data.length > 2 ? (JSON.parse(data.slice(2)).sid ?? "") : "";
         this.connected = true;
@@ -93,6 +102,15 @@ export class ProtocolClient {
   emit(name: string, payload: unknown): boolean {
     if (!this.connected || !this.ws) return false;
     this.ws.send(`42${JSON.stringify([name, payload])}`);
+    return true;
+  }
+
+  /** An event with an acknowledgement: `callback` gets the server's answer (never called if none comes). */
+  emitWithAck(name: string, payload: unknown, callback: (answer: unknown, receivedAt: number) => void): boolean {
+    if (!this.connected || !this.ws) return false;
+    const id = this.nextAckId++;
+    this.acks.set(id, callback);
+    this.ws.send(`42${id}${JSON.stringify([name, payload])}`);
     return true;
   }
 

@@ -16,18 +16,16 @@
  * Prints `BENCH_READY {"port":…}` once listening.
  */
 
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerWebSocket } from "bun";
 import { keystrokes, scoreTyping } from "../modules/kernel/typing";
 import { collectOnSignal, startLagLog } from "./lag-log";
+import { frame, iso, type RawIdentity, type RawWs, serveRawSocketIo } from "./raw-socket-io";
 
 const HOST = process.env.HOST ?? "127.0.0.1";
 const PORT = Number(process.env.PORT ?? 0);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 500);
 const MAX_USERS = 20;
-const PING_INTERVAL_MS = 25_000;
 const WAIT_MS = 5_000;
 const COUNTDOWN_SECONDS = 3;
 const RESULTS_MS = 5_000;
@@ -37,15 +35,12 @@ const sentences: { id: number; text: string }[] = (
   JSON.parse(readFileSync(join(import.meta.dir, "../modules/rooms/data/sentences/free.json"), "utf8")) as string[]
 ).map((text, i) => ({ id: i + 1, text }));
 
-interface Player {
-  sid: string;
-  clientId: string;
-  nickname: string;
-  sessionId: string;
+interface PlayerExtra {
   joinedAt: string;
   room: Room | null;
 }
-type Ws = ServerWebSocket<Player>;
+type Player = RawIdentity & PlayerExtra;
+type Ws = RawWs<PlayerExtra>;
 
 interface Result {
   player: Player;
@@ -89,16 +84,7 @@ for (let id = 1; id <= ROOMS; id++) {
   });
 }
 
-const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-const frame = (event: string, payload: unknown) => `42${JSON.stringify([event, payload])}`;
-let server: ReturnType<typeof Bun.serve<Player, never>>;
 const toRoom = (room: Room, event: string, payload: unknown) => server.publish(room.topic, frame(event, payload));
-
-function guestNickname(clientId: string) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < clientId.length; i++) hash = Math.imul(hash ^ clientId.charCodeAt(i), 0x01000193) >>> 0;
-  return `guest_${1000 + (hash % 9000)}`;
-}
 
 // --- game loop (same phases and timings as modules/rooms/sentence-race.ts) --------------------------------------
 
@@ -357,57 +343,20 @@ function onEvent(ws: Ws, name: string, payload: Record<string, unknown>) {
   }
 }
 
-let sequence = 0;
-server = Bun.serve<Player, never>({
-  hostname: HOST,
+const raw = serveRawSocketIo<PlayerExtra>({
+  host: HOST,
   port: PORT,
-  fetch(request, bunServer) {
-    if (!new URL(request.url).pathname.startsWith("/socket.io/")) return new Response("not found", { status: 404 });
-    const sid = `b${(++sequence).toString(36)}`;
-    const player: Player = { sid, clientId: sid, nickname: "", sessionId: "", joinedAt: "", room: null };
-    return bunServer.upgrade(request, { data: player }) ? undefined : new Response("upgrade failed", { status: 400 });
-  },
-  websocket: {
-    idleTimeout: Math.ceil(PING_INTERVAL_MS / 1000) + 35,
-    open(ws) {
-      ws.subscribe("all");
-      ws.send(
-        `0${JSON.stringify({ sid: ws.data.sid, upgrades: [], pingInterval: PING_INTERVAL_MS, pingTimeout: 20_000, maxPayload: 65_536 })}`,
-      );
-    },
-    message(ws, raw) {
-      const data = typeof raw === "string" ? raw : raw.toString();
-      if (data.startsWith("42")) {
-        try {
-          const [name, payload] = JSON.parse(data.slice(2)) as [string, Record<string, unknown>];
-          if (typeof name === "string" && payload && typeof payload === "object") onEvent(ws, name, payload);
-        } catch {}
-      } else if (data.startsWith("40")) {
-        let clientId = ws.data.sid;
-        try {
-          const auth = data.length > 2 ? JSON.parse(data.slice(2)) : {};
-          if (typeof auth.client_id === "string") clientId = auth.client_id;
-        } catch {}
-        ws.data.clientId = clientId;
-        ws.data.nickname = guestNickname(clientId);
-        ws.data.sessionId = `g_${createHash("sha256").update(clientId).digest("hex").slice(0, 12)}`;
-        ws.send(`40${JSON.stringify({ sid: ws.data.sid })}`);
-      }
-    },
-    close(ws) {
-      leaveRoom(ws);
-    },
-  },
+  extra: () => ({ joinedAt: "", room: null }),
+  onEvent: (ws, name, payload) => onEvent(ws, name, payload),
+  onClose: leaveRoom,
 });
-
-// One ping for everyone, like the engine's per-socket timer but without it (the baseline is the floor).
-setInterval(() => server.publish("all", "2"), PING_INTERVAL_MS);
+const server = raw.server;
 startLagLog("baseline");
 collectOnSignal();
 console.log(`BENCH_READY ${JSON.stringify({ port: server.port, rooms: [...rooms.keys()] })}`);
 
 const stop = () => {
-  server.stop(true);
+  raw.stop();
   process.exit(0);
 };
 process.on("SIGINT", stop);

@@ -20,22 +20,27 @@
  *        (variant A0 = our server with socket.io's own per-socket broadcast, BENCH_FAST_BROADCAST=0)
  * Writes bench/results/rooms-load-<timestamp>.json and prints a table.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keystrokes } from "../modules/kernel/typing";
 import { startLagLog } from "./lag-log";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
+import {
+  machine,
+  machineBusyMicros,
+  option,
+  pinSelf,
+  processCpuMicros,
+  processCpuSplit,
+  Samples,
+  startLagSampler,
+  waitForQuiet,
+} from "./measure";
 import { ProtocolClient, payloadOf } from "./protocol-client";
 
 // --- options ---------------------------------------------------------------------------------------------------
 
 type Variant = "A" | "B" | "A0";
-
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
-}
 
 const OPTIONS = {
   steps: option("steps", "1000,5000,10000").split(",").map(Number),
@@ -67,94 +72,6 @@ const BUN = process.execPath;
 const SERVER_CORE = "0";
 const GENERATOR_CORE = "1";
 const now = () => performance.now();
-
-// --- /proc readings --------------------------------------------------------------------------------------------
-
-const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
-
-/** utime and stime of a process (all its threads) in microseconds. */
-function processCpuSplit(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return {
-    user: (Number(fields[11]) * 1_000_000) / CLOCK_TICKS,
-    system: (Number(fields[12]) * 1_000_000) / CLOCK_TICKS,
-  };
-}
-
-function processCpuMicros(pid: number): number {
-  const { user, system } = processCpuSplit(pid);
-  return user + system;
-}
-
-/** Busy time of the whole machine (all cores) in microseconds, from /proc/stat. */
-function machineBusyMicros(): number {
-  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]; // "cpu  user nice system idle iowait irq softirq steal"
-  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
-  return ((user + nice + system + irq + softirq + steal) * 1_000_000) / CLOCK_TICKS;
-}
-
-/**
- * Other processes on this 2-core machine (other sessions' tests, browsers) would skew every figure. Waits
- * (bounded) until the machine is nearly idle before a run.
- */
-async function waitForQuiet(maxWaitS: number) {
-  const deadline = now() + maxWaitS * 1000;
-  for (;;) {
-    const before = machineBusyMicros();
-    await sleep(2000);
-    const busy = (machineBusyMicros() - before) / 2_000_000; // cores
-    if (busy < OPTIONS.foreignLimit) return busy;
-    if (now() > deadline) {
-      console.log(
-        `  machine still busy (${(busy * 100).toFixed(0)} % of a core used by other processes); running anyway`,
-      );
-      return busy;
-    }
-    console.log(`  waiting for a quiet machine: ${(busy * 100).toFixed(0)} % of a core busy with other processes`);
-    await sleep(5000);
-  }
-}
-
-function machine() {
-  const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
-  return {
-    nproc: cpus().length,
-    cpu_model: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? "unknown",
-    bun: Bun.version,
-    kernel: readFileSync("/proc/sys/kernel/osrelease", "utf8").trim(),
-    fd_limit: Number(Bun.spawnSync(["sh", "-c", "ulimit -n"]).stdout.toString().trim()),
-  };
-}
-
-function pinSelf(core: string) {
-  const done = Bun.spawnSync(["taskset", "-cp", core, String(process.pid)]);
-  if (done.exitCode !== 0) console.warn(`could not pin the generator to core ${core}`);
-}
-
-// --- statistics ------------------------------------------------------------------------------------------------
-
-class Samples {
-  private values = new Float64Array(1 << 16);
-  length = 0;
-  push(value: number) {
-    if (this.length === this.values.length) {
-      const bigger = new Float64Array(this.values.length * 2);
-      bigger.set(this.values);
-      this.values = bigger;
-    }
-    this.values[this.length++] = value;
-  }
-  concat(other: Samples) {
-    for (let i = 0; i < other.length; i++) this.push(other.values[i]);
-    return this;
-  }
-  percentiles(...ps: number[]): number[] {
-    if (this.length === 0) return ps.map(() => Number.NaN);
-    const sorted = this.values.slice(0, this.length).sort();
-    return ps.map((p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
-  }
-}
 
 // --- the server under test -------------------------------------------------------------------------------------
 
@@ -407,21 +324,6 @@ function startChat(players: Player[], rooms: Map<number, Player[]>, m: RunMetric
   return () => clearInterval(timer);
 }
 
-function startLagSampler(m: RunMetrics) {
-  const interval = 10;
-  let last = now();
-  const timer = setInterval(() => {
-    const t = now();
-    if (m.recording) {
-      const lag = Math.max(0, t - last - interval);
-      m.lag.push(lag);
-      if (lag > 5) m.stalledMs += lag;
-    }
-    last = t;
-  }, interval);
-  return () => clearInterval(timer);
-}
-
 /** Bytes queued in the kernel towards the players (Send-Q of the server's sockets). */
 function queuedBytes(port: number): number {
   const out = Bun.spawnSync(["ss", "-Htn", "state", "established", `( sport = :${port} )`]).stdout.toString();
@@ -654,7 +556,7 @@ const DISTURBED = "disturbed";
 async function runMeasured(variant: Variant, playerCount: number, round: number): Promise<RunResult> {
   let result: RunResult | undefined;
   for (let attempt = 0; attempt <= OPTIONS.retries; attempt++) {
-    await waitForQuiet(OPTIONS.quietWaitS);
+    await waitForQuiet(OPTIONS.quietWaitS, OPTIONS.foreignLimit);
     result = await runOnce(variant, playerCount, round);
     if (!result.invalid_reasons.some((r) => r.startsWith(DISTURBED))) return result;
     if (attempt < OPTIONS.retries) console.log("  run disturbed by other processes: repeating it");

@@ -6,6 +6,7 @@ import {
   type DuelMode,
   type DuelPlayer,
   type DuelResult,
+  type DuelState,
   duelView,
   type EndReason,
   otherSide,
@@ -58,53 +59,7 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
   constructor(private readonly env: PresenterEnv) {}
 
   effect(host: DuelGame, effect: DuelEffect) {
-    const session_id = host.state.sessionId;
-    const now = host.clock.now();
-    const rules = host.state.rules;
-    const blocks = (list: WordBlock[]) => list.map((b) => blockView(b, now, rules));
     switch (effect.type) {
-      case "ready":
-        return;
-      case "countdown":
-        host.broadcast("duel:countdown", { session_id, countdown: effect.number });
-        return;
-      case "started":
-        host.broadcast("duel:game_start", { session_id, state: duelView(host.state, now) });
-        return;
-      case "fired":
-        host.broadcast("duel:bullet_fired", {
-          session_id,
-          bullet: { side: effect.side, target_block_id: effect.block.id },
-        });
-        host.broadcast("duel:word_position_update", {
-          session_id,
-          block_id: effect.block.id,
-          status: effect.block.status,
-          speed: effect.block.speed,
-          x: effect.block.x0,
-          y: effect.block.y,
-          server_time: new Date(effect.block.movedAt).toISOString(),
-        });
-        return;
-      case "defended":
-        host.broadcast("duel:block_defended", {
-          session_id,
-          block_id: effect.blockId,
-          side: effect.side,
-          new_blocks: blocks(effect.newBlocks),
-        });
-        return;
-      case "hit":
-        host.broadcast("duel:life_update", { session_id, player_side: effect.side, remaining_lives: effect.lives });
-        host.broadcast("duel:new_word", {
-          session_id,
-          replaced_block_id: effect.blockId,
-          word_blocks: blocks([effect.newBlock]),
-        });
-        return;
-      case "time":
-        host.broadcast("duel:time_update", { session_id, remaining_time: effect.remaining });
-        return;
       case "gone":
         this.tellOpponent(host, effect.side, effect.how);
         return;
@@ -114,6 +69,9 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
       case "closed":
         this.env.expired(host);
         return;
+      default:
+        for (const [event, payload] of duelBroadcasts(host.state, effect, host.clock.now()))
+          host.broadcast(event, payload);
     }
   }
 
@@ -128,10 +86,7 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
   private over(host: DuelGame, result: DuelResult) {
     const state = host.state;
     const stored = isStored(state, result);
-    host.broadcast("duel:game_over", {
-      session_id: state.sessionId,
-      result: { ...result, reason_text: REASON_TEXT[result.reason], rated: stored },
-    });
+    host.broadcast("duel:game_over", gameOverPayload(state, result, stored));
     this.env.ended(host);
     if (!stored) return;
     const ref = host.gameRef()!;
@@ -184,6 +139,61 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
     for (const member of host.members()) for (const socketId of member.sockets) this.welcome(host, member, socketId);
   }
 }
+
+/**
+ * The `duel:*` events a mode effect sends to the whole duel, as [event, payload] pairs (spec part 2 §7). Pure, so
+ * the benchmark's raw baseline (bench/raw-duel-server.ts) sends byte-for-byte the same frames.
+ */
+export function duelBroadcasts(state: DuelState, effect: DuelEffect, now: number): [string, unknown][] {
+  const session_id = state.sessionId;
+  const blocks = (list: WordBlock[]) => list.map((b) => blockView(b, now, state.rules));
+  switch (effect.type) {
+    case "countdown":
+      return [["duel:countdown", { session_id, countdown: effect.number }]];
+    case "started":
+      return [["duel:game_start", { session_id, state: duelView(state, now) }]];
+    case "fired": {
+      const { block } = effect;
+      return [
+        ["duel:bullet_fired", { session_id, bullet: { side: effect.side, target_block_id: block.id } }],
+        [
+          "duel:word_position_update",
+          {
+            session_id,
+            block_id: block.id,
+            status: block.status,
+            speed: block.speed,
+            x: block.x0,
+            y: block.y,
+            server_time: new Date(block.movedAt).toISOString(),
+          },
+        ],
+      ];
+    }
+    case "defended":
+      return [
+        [
+          "duel:block_defended",
+          { session_id, block_id: effect.blockId, side: effect.side, new_blocks: blocks(effect.newBlocks) },
+        ],
+      ];
+    case "hit":
+      return [
+        ["duel:life_update", { session_id, player_side: effect.side, remaining_lives: effect.lives }],
+        ["duel:new_word", { session_id, replaced_block_id: effect.blockId, word_blocks: blocks([effect.newBlock]) }],
+      ];
+    case "time":
+      return [["duel:time_update", { session_id, remaining_time: effect.remaining }]];
+    default:
+      return [];
+  }
+}
+
+/** `duel:game_over` to the duel: the result with its Korean reason and whether it was rated. */
+export const gameOverPayload = (state: DuelState, result: DuelResult, rated: boolean) => ({
+  session_id: state.sessionId,
+  result: { ...result, reason_text: REASON_TEXT[result.reason], rated },
+});
 
 /** `duel:stats_update`: a member's figures after a stored duel (the rating rounded, its change to 1 place). */
 export const statsOf = (figures: PlayerFigures) => ({

@@ -1,0 +1,123 @@
+/**
+ * What every load benchmark measures with: command-line options, /proc CPU readings of a process and of the
+ * machine, waiting for a quiet machine, pinning, latency samples and the generator's event-loop lag.
+ */
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { sleep } from "./launch-server";
+
+const now = () => performance.now();
+
+export function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+}
+
+// --- /proc readings --------------------------------------------------------------------------------------------
+
+export const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+/** utime and stime of a process (all its threads) in microseconds. */
+export function processCpuSplit(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return {
+    user: (Number(fields[11]) * 1_000_000) / CLOCK_TICKS,
+    system: (Number(fields[12]) * 1_000_000) / CLOCK_TICKS,
+  };
+}
+
+export function processCpuMicros(pid: number): number {
+  const { user, system } = processCpuSplit(pid);
+  return user + system;
+}
+
+/** Busy time of the whole machine (all cores) in microseconds, from /proc/stat. */
+export function machineBusyMicros(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]; // "cpu  user nice system idle iowait irq softirq steal"
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return ((user + nice + system + irq + softirq + steal) * 1_000_000) / CLOCK_TICKS;
+}
+
+/**
+ * Other processes on this 2-core machine (other sessions' tests, browsers) would skew every figure. Waits
+ * (bounded) until the machine is nearly idle before a run.
+ */
+export async function waitForQuiet(maxWaitS: number, foreignLimit = 0.1) {
+  const deadline = now() + maxWaitS * 1000;
+  for (;;) {
+    const before = machineBusyMicros();
+    await sleep(2000);
+    const busy = (machineBusyMicros() - before) / 2_000_000; // cores
+    if (busy < foreignLimit) return busy;
+    if (now() > deadline) {
+      console.log(
+        `  machine still busy (${(busy * 100).toFixed(0)} % of a core used by other processes); running anyway`,
+      );
+      return busy;
+    }
+    console.log(`  waiting for a quiet machine: ${(busy * 100).toFixed(0)} % of a core busy with other processes`);
+    await sleep(5000);
+  }
+}
+
+export function machine() {
+  const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
+  return {
+    nproc: cpus().length,
+    cpu_model: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? "unknown",
+    bun: Bun.version,
+    kernel: readFileSync("/proc/sys/kernel/osrelease", "utf8").trim(),
+    fd_limit: Number(Bun.spawnSync(["sh", "-c", "ulimit -n"]).stdout.toString().trim()),
+  };
+}
+
+export function pinSelf(core: string) {
+  const done = Bun.spawnSync(["taskset", "-cp", core, String(process.pid)]);
+  if (done.exitCode !== 0) console.warn(`could not pin the generator to core ${core}`);
+}
+
+// --- statistics ------------------------------------------------------------------------------------------------
+
+export class Samples {
+  private values = new Float64Array(1 << 16);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = value;
+  }
+  concat(other: Samples) {
+    for (let i = 0; i < other.length; i++) this.push(other.values[i]);
+    return this;
+  }
+  mean(): number {
+    let sum = 0;
+    for (let i = 0; i < this.length; i++) sum += this.values[i];
+    return this.length === 0 ? Number.NaN : sum / this.length;
+  }
+  percentiles(...ps: number[]): number[] {
+    if (this.length === 0) return ps.map(() => Number.NaN);
+    const sorted = this.values.slice(0, this.length).sort();
+    return ps.map((p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+  }
+}
+
+/** Samples the event-loop lag of this process (a 10-ms timer) into `m` while `m.recording`. */
+export function startLagSampler(m: { recording: boolean; lag: Samples; stalledMs: number }) {
+  const interval = 10;
+  let last = now();
+  const timer = setInterval(() => {
+    const t = now();
+    if (m.recording) {
+      const lag = Math.max(0, t - last - interval);
+      m.lag.push(lag);
+      if (lag > 5) m.stalledMs += lag;
+    }
+    last = t;
+  }, interval);
+  return () => clearInterval(timer);
+}
