@@ -20,6 +20,15 @@ describe("madang names its database and never creates one by accident", () => {
     expect(existsSync(config.databaseFile)).toBe(false);
   });
 
+  test("help on a missing SQLite file shows every command and still creates nothing", async () => {
+    for (const args of [["--help"], ["users", "--help"], ["help"]]) {
+      const help = await runCliOn(sqlite, ...args);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toContain("사용법:");
+      expect(existsSync(config.databaseFile)).toBe(false);
+    }
+  });
+
   test("db migrate creates it; then every command names it (stderr for people, a `database` field in --json)", async () => {
     const migrated = await runCliOn(sqlite, "db", "migrate");
     expect(migrated.code, migrated.stderr).toBe(0);

@@ -29,15 +29,17 @@ export function databaseName(config: Pick<Config, "databaseUrl" | "databaseFile"
 
 /**
  * A mistyped DATA_DIR (or a command run from the wrong folder) would otherwise create an empty database and answer
- * "no users" as if all were well: only `db migrate` and `db seed` may create the SQLite file.
+ * "no users" as if all were well: only `db migrate` and `db seed` may create the SQLite file. Help is shown without
+ * one: the answer is true when the file is missing and only help was asked for (the caller must not open the file).
  */
 export function refuseMissingDatabase(
   config: Pick<Config, "databaseUrl" | "databaseFile" | "dataDir">,
   argv: string[],
-) {
-  if (config.databaseUrl || existsSync(config.databaseFile)) return;
+): boolean {
+  if (config.databaseUrl || existsSync(config.databaseFile)) return false;
   const words = commandWords(argv);
-  if (wantsHelp(argv, words) || CREATING.has(words.slice(0, 2).join(" "))) return;
+  if (CREATING.has(words.slice(0, 2).join(" "))) return false;
+  if (wantsHelp(argv, words)) return true;
   throw new AppError(
     404,
     `데이터베이스 파일이 없습니다: ${config.databaseFile} (DATA_DIR=${config.dataDir}). ` +

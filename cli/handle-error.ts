@@ -17,8 +17,10 @@ const USAGE_MESSAGES: Record<string, string> = {
 };
 
 function usageError(error: CommanderError): never {
-  // Help asked for (or a version) is a success; a group called without a sub-command printed its help as usage.
-  if (error.code === "commander.helpDisplayed" || error.code === "commander.version") process.exit(0);
+  // Help asked for (`--help`, `help`, a version) is a success; a group called without a sub-command printed its help
+  // as a usage error (commander gives that one a non-zero exitCode).
+  const asked = error.code === "commander.help" && error.exitCode === 0;
+  if (asked || error.code === "commander.helpDisplayed" || error.code === "commander.version") process.exit(0);
   if (error.code !== "commander.help") {
     const subject = /'([^']+)'/.exec(error.message)?.[1];
     const text = USAGE_MESSAGES[error.code] ?? error.message.replace(/^error:\s*/, "");

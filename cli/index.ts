@@ -4,6 +4,9 @@
  * else the SQLite file of DATA_DIR; both read from the environment like the server) through the
  * modules' own services, never over HTTP. Each module contributes commands; groups with the same name merge.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Command } from "commander";
 import { closeContext, createContext } from "../apps/server/context";
 import { modules } from "../apps/server/modules";
@@ -57,9 +60,12 @@ const HELP_TITLES: Record<string, string> = {
 };
 
 export async function runCli(argv: string[]) {
-  const config = loadConfig();
-  refuseMissingDatabase(config, argv.slice(2));
-  const database = databaseName(config);
+  const found = loadConfig();
+  // Help needs the command tree, which modules build from a context: on a missing file it gets a throwaway one.
+  const helpOnly = refuseMissingDatabase(found, argv.slice(2));
+  const scratch = helpOnly ? mkdtempSync(join(tmpdir(), "madang-help-")) : null;
+  const config = scratch ? { ...found, databaseFile: join(scratch, "help.sqlite") } : found;
+  const database = databaseName(found) + (helpOnly ? " (아직 없음)" : "");
   // Every command names its database: on stderr for people (stdout stays the answer), in `--json` answers as a field.
   if (argv.includes("--json")) console.log = withDatabaseField(database, console.log.bind(console));
   else console.error(`데이터베이스: ${database}`);
@@ -80,6 +86,7 @@ export async function runCli(argv: string[]) {
     await program.parseAsync(argv);
   } finally {
     await closeContext(ctx);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }
 
