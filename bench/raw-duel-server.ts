@@ -4,7 +4,8 @@
  * sends the same frames (`duelBroadcasts`, `gameOverPayload` of the duel's presenter), so bytes per delivered frame
  * are comparable:
  *
- *   duel_enter_menu → the menu topic; a coalesced `duel:user_list_update` (≤ 1/s) when the list changed;
+ *   duel_enter_menu → the menu topic (left while in a duel, as our server does); a coalesced
+ *   `duel:user_list_update` (≤ 1/s) when the list changed;
  *   duel_get_online_users (ack) and duel_update_user_list_force answer the list; duel_find_match pairs the first two
  *   waiting players (first in, red) → `duel:match_found` to each; duel_player_ready / duel_word_typed → the mode;
  *   its effects → the duel's topic; duel_leave_game → out of the duel (a forfeit before the end).
@@ -144,6 +145,7 @@ function startDuel(red: Ws, blue: Ws) {
     ws.data.duel = duel;
     duel.sockets.set(ws.data.sid, ws);
     ws.subscribe(duel.topic);
+    ws.unsubscribe("menu"); // as our server: no list pushes while in a duel
     state = duelMode.onPlayerJoin(state, playerOf(ws)).state;
     setStatus(ws, "in_game");
   }
@@ -198,6 +200,7 @@ function leaveDuel(ws: Ws) {
   ws.data.duel = null;
   duel.sockets.delete(ws.data.sid);
   ws.unsubscribe(duel.topic);
+  if (ws.data.inMenu) ws.subscribe("menu");
   if (duel.state.status !== "finished") apply(duel, duelMode.onPlayerLeave(duel.state, ws.data.sessionId, context()));
   if (duel.sockets.size === 0 && duel.timer) clearTimeout(duel.timer);
   setStatus(ws, "idle");
@@ -215,7 +218,7 @@ function onEvent(ws: Ws, name: string, payload: Record<string, unknown>, ack?: (
     case "duel_enter_menu":
       ws.data.inMenu = true;
       menu.add(ws);
-      ws.subscribe("menu");
+      if (!ws.data.duel) ws.subscribe("menu");
       ws.send(frame("duel:user_list_update", listFor(ws)));
       listChanged();
       return;

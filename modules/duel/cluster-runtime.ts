@@ -17,10 +17,19 @@ import { duelStore } from "./api";
 import { type DuelMove, type DuelPlayer, duelMode } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import { Matchmaker } from "./matchmaker";
-import { type DuelGame, type DuelMember, duelOfSocket, playerIdOf, playerOf, setDuelOfSocket } from "./members";
+import {
+  type DuelGame,
+  type DuelMember,
+  duelOfSocket,
+  followList,
+  MENU,
+  playerIdOf,
+  playerOf,
+  setDuelOfSocket,
+} from "./members";
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
-import { DUEL_MESSAGES, type DuelModuleSettings, MENU, type OnlineUser } from "./runtime";
+import { DUEL_MESSAGES, type DuelModuleSettings, type OnlineUser } from "./runtime";
 import { type ClosedAnnouncement, type MatchAnnouncement, SharedDuelLobby, type SharedWaiting } from "./shared-lobby";
 import type { DuelStore } from "./store";
 
@@ -103,7 +112,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
   async enterMenu(socket: AppSocket) {
     const player = playerOf(socket.data.identity);
     this.menu.set(socket.id, { player, beatAt: this.now });
-    socket.join(MENU);
+    followList(socket, true);
     this.armSweep();
     await this.lobby.list(player, this.now);
     await this.sendList(socket);
@@ -131,7 +140,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     this.menu.set(socket.id, { player, beatAt: this.now });
     await this.lobby.list(player, this.now);
     if (entry) return;
-    socket.join(MENU);
+    followList(socket, true);
     this.armSweep();
     this.listChanged();
   }
@@ -296,7 +305,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     const socket = this.local(socketId);
     if (socket) {
       await this.leaveGame(socket);
-      setDuelOfSocket(socket, sessionId);
+      setDuelOfSocket(socket, sessionId, this.menu.has(socket.id));
     }
     await this.input(sessionId, { type: "join", socketId, player, data: undefined });
     // Gone between the queue and the match: the player's place starts its grace period at once.
@@ -376,7 +385,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     if (result.ok) return;
     // The duel was closed on its owner (this process did not hear of it): the socket is in no duel any more.
     if (result.code === "game_stopped" || result.code === "not_in_game") {
-      if (duelOfSocket(socket) === sessionId) setDuelOfSocket(socket, undefined);
+      if (duelOfSocket(socket) === sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
       throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
     }
     throw new AppError(409, result.error, result.code);
@@ -384,7 +393,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
 
   async leaveGame(socket: AppSocket) {
     const sessionId = duelOfSocket(socket);
-    setDuelOfSocket(socket, undefined);
+    setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
     if (!sessionId) return;
     const playerId = playerIdOf(socket.data.identity);
     await this.input(sessionId, { type: "leave", playerId, socketId: socket.id });
@@ -397,7 +406,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     if (!sessionId || !socket.connected) return;
     const joined = await this.input(sessionId, { type: "join", socketId: socket.id, player, data: undefined });
     if (!joined.ok) return;
-    setDuelOfSocket(socket, sessionId);
+    setDuelOfSocket(socket, sessionId, this.menu.has(socket.id));
     await this.input(sessionId, { type: "move", playerId: player.id, move: { type: "connection", connected: true } });
   }
 
@@ -495,7 +504,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     for (const { socketId, playerId } of closed.sockets) {
       const socket = this.local(socketId);
       if (!socket) continue;
-      if (duelOfSocket(socket) === closed.sessionId) setDuelOfSocket(socket, undefined);
+      if (duelOfSocket(socket) === closed.sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
       this.input(closed.sessionId, { type: "leave", playerId, socketId }).catch(this.logged("leaving a duel failed"));
     }
   }

@@ -50,8 +50,9 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
   test("a member on A and one on B are listed together, matched, duel to a win; the result is stored once", async () => {
     const alice = await member(a);
     const bob = await member(b);
-    await alice.send("duel_enter_menu");
-    await bob.send("duel_enter_menu");
+    // A menu socket on each process that plays no duel (players in a duel get no list pushes).
+    const watchers = [await member(a), await member(b)];
+    for (const socket of [alice, bob, ...watchers]) await socket.send("duel_enter_menu");
     // One online list for both processes.
     const listed = await alice.send("duel_get_online_users");
     expect(nicknames(listed)).toEqual(expect.arrayContaining([alice.user.username, bob.user.username]));
@@ -69,8 +70,8 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     // The coalesced list reaches the menu sockets of both processes: the players on the other process are in game.
     const inGame = (name: string) => (p: { users: { nickname: string; status: string }[] }) =>
       p.users.some((u) => u.nickname === name && u.status === "in_game");
-    await bob.next("duel:user_list_update", inGame(alice.user.username), 5_000);
-    await alice.next("duel:user_list_update", inGame(bob.user.username), 5_000);
+    await watchers[1].next("duel:user_list_update", inGame(alice.user.username), 5_000);
+    await watchers[0].next("duel:user_list_update", inGame(bob.user.username), 5_000);
     const [red, blue] = foundA.your_side === "red" ? [alice, bob] : [bob, alice];
     expect(blue.side).toBe("blue");
 

@@ -83,16 +83,22 @@ describe("two members duel to a win", () => {
     expect(me).toMatchObject({ nickname: a.user.username, status: "idle", sid: `u_${a.user.id}` });
     expect(listed.users.map((u: { nickname: string }) => u.nickname)).toContain(b.user.username);
 
+    const watcher = await member();
+    await watcher.send("duel_enter_menu");
+    const pushesBefore = a.all("duel:user_list_update").length;
     const [red, blue] = await match(a, b);
     expect(red.all("duel:match_found")[0]).toMatchObject({ opponent_nickname: blue.user.username });
     // The menu hears of it, coalesced: both in game now.
     clock.advance(1_000);
-    const update = await a.next("duel:user_list_update", (p) =>
+    const update = await watcher.next("duel:user_list_update", (p) =>
       p.users.some(
         (u: { nickname: string; status: string }) => u.nickname === a.user.username && u.status === "in_game",
       ),
     );
     expect(update.waiting_count).toBe(0);
+    // The players themselves are in the duel: no list pushes until they leave it (they ask after the end).
+    expect(a.all("duel:user_list_update").length).toBe(pushesBefore);
+    expect((await a.send("duel_get_online_users")).users[0]).toMatchObject({ is_me: true, status: "in_game" });
 
     // A word before the start changes nothing (no error either).
     await red.send("duel_word_typed", { typed_word: "사과" });
@@ -139,6 +145,13 @@ describe("two members duel to a win", () => {
     // After the end a word changes nothing.
     await red.send("duel_word_typed", { typed_word: red.word("static").word });
     expect(red.all("duel:bullet_fired")).toHaveLength(6);
+    // Out of the duel, a player is back on the pushed list.
+    await red.send("duel_leave_game");
+    await watcher.send("duel_leave_menu");
+    clock.advance(1_000);
+    await red.next("duel:user_list_update", (p) =>
+      p.users.every((u: { nickname: string }) => u.nickname !== watcher.user.username),
+    );
 
     // Ratings and figures: each member hears their own.
     const [statsRed, statsBlue] = await Promise.all([red.next("duel:stats_update"), blue.next("duel:stats_update")]);

@@ -7,7 +7,16 @@ import { duelStore } from "./api";
 import { DEFAULT_DUEL_RULES, type DuelMove, type DuelPlayer, type DuelRules, duelMode } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import { DEFAULT_MATCH_RULES, Matchmaker, type MatchRules, type Pairing, type PlayerStatus } from "./matchmaker";
-import { type DuelGame, type DuelMember, duelOfSocket, playerIdOf, playerOf, setDuelOfSocket } from "./members";
+import {
+  type DuelGame,
+  type DuelMember,
+  duelOfSocket,
+  followList,
+  MENU,
+  playerIdOf,
+  playerOf,
+  setDuelOfSocket,
+} from "./members";
 import { DuelPresenter, type PresenterEnv } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
 import type { DuelStore } from "./store";
@@ -42,9 +51,6 @@ export const DUEL_MESSAGES = {
   alreadyInGame: "이미 대결 중입니다. 대결이 끝난 뒤에 다시 찾아주세요.",
 } as const;
 
-/** The socket.io room of the sockets in the duel menu (they get `duel:user_list_update`). */
-export const MENU = "duel:menu";
-
 /** Duel online user of spec part 2 §3. */
 export interface OnlineUser {
   sid: string;
@@ -64,6 +70,8 @@ interface Queued {
 }
 
 const STATUS_ORDER: Record<PlayerStatus, number> = { waiting: 0, idle: 1, in_game: 2 };
+/** `localeCompare`'s order without building a collator for every comparison. */
+const byName = new Intl.Collator().compare;
 
 /**
  * Every duel of one server and what surrounds them: the online list (menu sockets, heartbeats, the coalesced
@@ -79,6 +87,7 @@ export class DuelRuntime implements PresenterEnv {
   private readonly menu = new Map<string, MenuEntry>();
   private readonly presenter: DuelPresenter;
   private listTimer: TimerHandle | null = null;
+  private listOrder: { player: DuelPlayer; status: PlayerStatus }[] | null = null;
   private matchTimer: { handle: TimerHandle; at: number } | null = null;
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
@@ -102,7 +111,7 @@ export class DuelRuntime implements PresenterEnv {
 
   enterMenu(socket: AppSocket) {
     this.menu.set(socket.id, { player: playerOf(socket.data.identity), beatAt: this.now });
-    socket.join(MENU);
+    followList(socket, true);
     this.sendList(socket);
     this.listChanged();
     this.armSweep();
@@ -122,7 +131,7 @@ export class DuelRuntime implements PresenterEnv {
       return;
     }
     this.menu.set(socket.id, { player: playerOf(socket.data.identity), beatAt: this.now });
-    socket.join(MENU);
+    followList(socket, true);
     this.listChanged();
     this.armSweep();
   }
@@ -130,23 +139,38 @@ export class DuelRuntime implements PresenterEnv {
   /** The answer of `duel_get_online_users`, and what `duel:user_list_update` to one socket carries. */
   listFor(socket: AppSocket | null) {
     const me = socket ? playerOf(socket.data.identity) : null;
-    const players = new Map<string, DuelPlayer>();
-    for (const entry of this.menu.values()) players.set(entry.player.id, entry.player);
-    const entries = [...players.values()]
-      .map((p) => ({ player: p, status: this.matchmaker.status(p.id) }))
-      .sort(
-        (a, b) =>
-          Number(b.player.id === me?.id) - Number(a.player.id === me?.id) ||
-          STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
-          a.player.name.localeCompare(b.player.name),
-      );
-    const users: OnlineUser[] = entries.slice(0, this.settings.listLimit).map(({ player, status }) => ({
+    const ordered = this.listedInOrder();
+    const limit = this.settings.listLimit;
+    const mine = me ? ordered.find((entry) => entry.player.id === me.id) : undefined;
+    // The asker's own entry first (when listed), then the list's order.
+    const entries = mine ? [mine, ...ordered.slice(0, limit).filter((e) => e !== mine)] : ordered;
+    const users: OnlineUser[] = entries.slice(0, limit).map(({ player, status }) => ({
       sid: player.key,
       nickname: player.name,
       status,
-      is_me: player.id === me?.id,
+      is_me: player === mine?.player,
     }));
-    return { users, waiting_count: this.matchmaker.waitingCount, online_count: players.size, my_sid: me?.key ?? null };
+    return {
+      users,
+      waiting_count: this.matchmaker.waitingCount,
+      online_count: ordered.length,
+      my_sid: me?.key ?? null,
+    };
+  }
+
+  /**
+   * The menu's players in list order (waiting, idle, in game, then by name), kept until the list changes: every
+   * finished duel asks for the list twice per player (spec part 2 §4 step 7), and sorting thousands of names for
+   * each of those answers was most of the duel's CPU at 10,000 players (bench/README "1:1 duel").
+   */
+  private listedInOrder() {
+    if (this.listOrder) return this.listOrder;
+    const players = new Map<string, DuelPlayer>();
+    for (const entry of this.menu.values()) players.set(entry.player.id, entry.player);
+    this.listOrder = [...players.values()]
+      .map((player) => ({ player, status: this.matchmaker.status(player.id) }))
+      .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a.player.name, b.player.name));
+    return this.listOrder;
   }
 
   sendList(socket: AppSocket) {
@@ -155,6 +179,7 @@ export class DuelRuntime implements PresenterEnv {
 
   /** Coalesced: at most one `duel:user_list_update` per `listUpdateMs` to the whole menu. */
   private listChanged() {
+    this.listOrder = null;
     if (this.listTimer || this.stopped) return;
     this.listTimer = this.ctx.clock.setTimeout(() => this.flushList(), this.settings.listUpdateMs);
   }
@@ -271,7 +296,7 @@ export class DuelRuntime implements PresenterEnv {
     const socket = this.io.of("/").sockets.get(socketId);
     if (socket) this.leaveGame(socket);
     host.input({ type: "join", socketId, player, data: undefined });
-    if (socket) setDuelOfSocket(socket, host.sourceId as string);
+    if (socket) setDuelOfSocket(socket, host.sourceId as string, this.menu.has(socket.id));
     // A socket gone between the queue and the match: the player's place starts its grace period at once.
     if (!socket?.connected) host.input({ type: "drop", playerId: player.id, socketId });
   }
@@ -293,7 +318,7 @@ export class DuelRuntime implements PresenterEnv {
   /** duel_leave_game: out of the duel at once (before its end that is a forfeit). */
   leaveGame(socket: AppSocket) {
     const sessionId = duelOfSocket(socket);
-    setDuelOfSocket(socket, undefined);
+    setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
     const host = sessionId ? this.hosts.get(sessionId) : undefined;
     if (!host) return;
     const playerId = playerIdOf(socket.data.identity);
@@ -310,7 +335,7 @@ export class DuelRuntime implements PresenterEnv {
     if (!host || !member || member.sockets.length > 0) return;
     host.input({ type: "join", socketId: socket.id, player: member.player, data: undefined });
     host.input({ type: "move", playerId, move: { type: "connection", connected: true } });
-    setDuelOfSocket(socket, host.sourceId as string);
+    setDuelOfSocket(socket, host.sourceId as string, this.menu.has(socket.id));
   }
 
   disconnect(socket: AppSocket) {
@@ -331,7 +356,10 @@ export class DuelRuntime implements PresenterEnv {
 
   /** A halted duel (it kept failing) plays no end: its players are freed when they go. */
   private afterExit(host: DuelGame, playerId: string) {
-    if (!host.running && !host.member(playerId)) this.matchmaker.release(playerId);
+    if (!host.running && !host.member(playerId)) {
+      this.matchmaker.release(playerId);
+      this.listChanged();
+    }
     if (host.size === 0 && (!host.running || host.state.status === "finished")) this.close(host);
   }
 
@@ -361,7 +389,8 @@ export class DuelRuntime implements PresenterEnv {
       for (const socketId of member.sockets) {
         this.emitter.leave(socketId, host.channel);
         const socket = this.io.of("/").sockets.get(socketId);
-        if (socket && duelOfSocket(socket) === host.sourceId) setDuelOfSocket(socket, undefined);
+        if (socket && duelOfSocket(socket) === host.sourceId)
+          setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
       }
     }
     host.stop();
