@@ -24,11 +24,14 @@ const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: "성공", 201: "만�
 /** A route's errors: `true` takes the standard description, a string says what is missing or conflicts. */
 export type ErrorAnswers = Partial<Record<ErrorStatus, string | true>>;
 
-/** What accounts' `requireUser` guard adds: no or bad token, a deactivated account or a password to reset. */
-export const LOGIN_REQUIRED = {
-  401: true,
-  403: "비활성화된 계정이거나 비밀번호를 재설정해야 합니다",
-} as const satisfies ErrorAnswers;
+const ACCOUNT_REFUSED = "비활성화된 계정이거나 비밀번호를 재설정해야 합니다";
+
+/**
+ * What accounts' `requireUser` guard adds: 401 without a usable token, 403 for a deactivated account or one that
+ * must reset its password. `forbidden` names the route's own 403 (not the author, not a guild officer…).
+ */
+export const loginRequired = (forbidden?: string) =>
+  ({ 401: true, 403: forbidden ? `${forbidden} (또는 ${ACCOUNT_REFUSED})` : ACCOUNT_REFUSED }) as const;
 
 /** What accounts' `requireAdmin` guard adds to `requireUser`'s answers. */
 export const ADMIN_REQUIRED = {
@@ -79,7 +82,7 @@ const isNumericString = (schema: TSchema) =>
 /**
  * A route's `response`: its success answer (plain numbers, "성공"/"만들어짐" unless described) and exactly the
  * error statuses its handler and guards can answer, each `{ detail }` with a Korean description.
- * `apiResponses({ 201: PostSchema }, { ...LOGIN_REQUIRED, 404: "게시글을 찾을 수 없습니다", 422: true })`
+ * `apiResponses({ 201: PostSchema }, { ...loginRequired(), 404: "게시글을 찾을 수 없습니다", 422: true })`
  */
 export function apiResponses<
   const Ok extends Partial<Record<200 | 201, TSchema>>,
