@@ -36,7 +36,7 @@ export const loginRequired = (forbidden?: string) =>
 /** What accounts' `requireAdmin` guard adds to `requireUser`'s answers. */
 export const ADMIN_REQUIRED = {
   401: true,
-  403: "관리자 권한이 없거나 비활성화된 계정입니다",
+  403: "관리자가 아니거나, 비활성화된 계정이거나 비밀번호를 재설정해야 합니다",
 } as const satisfies ErrorAnswers;
 
 type DetailSchema = TObject<{ detail: TString }>;
