@@ -3,6 +3,7 @@ import { openapi } from "@elysiajs/openapi";
 import type { Server as Engine } from "@socket.io/bun-engine";
 import { Elysia, t } from "elysia";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
+import { apiResponses } from "../../modules/kernel/http";
 import { errorHandler, jsonResponse } from "./errors";
 import { securityHeaders } from "./security";
 import { staticWeb } from "./static-web";
@@ -16,7 +17,7 @@ function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
     "/health",
     async () => ({ status: "ok", version: ctx.config.version, database: await ctx.database.ping() }),
     {
-      response: t.Object({ status: t.String(), version: t.String(), database: t.Boolean() }),
+      response: apiResponses({ 200: t.Object({ status: t.String(), version: t.String(), database: t.Boolean() }) }),
       detail: { tags: ["system"], summary: "서버 상태", description: "버전과 데이터베이스 연결 여부" },
     },
   );
@@ -62,7 +63,10 @@ export function createApp(ctx: ModuleContext, modules: readonly AppModule[], eng
           info: {
             title: "타자마당 API",
             version: ctx.config.version,
-            description: "실시간 한국어 타자 게임 타자마당의 HTTP API. 실시간 이벤트는 /socket.io/ (모듈 README 참고).",
+            description:
+              "실시간 한국어 타자 게임 타자마당의 HTTP API. 실시간 이벤트는 /socket.io/ (모듈 README 참고). " +
+              "각 경로에는 그 경로가 실제로 돌려주는 응답만 적혀 있습니다. 이 밖에 본문이 올바른 JSON이 아니면 400, " +
+              "256KB를 넘으면 413이며, 오류 응답은 모두 한국어 detail을 담습니다.",
           },
           components: {
             securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },

@@ -93,7 +93,7 @@ export { ACCOUNT_CHANGES_POLL_MS, type AccountChange, SESSION_CLOSURE_POLL_MS } 
 export { accountsApi } from "./api";
 export type { AuthUser, Guards } from "./auth";
 export { guestNickname } from "./auth";
-export { ErrorSchema, UserSchema } from "./model";
+export { UserSchema } from "./model";
 export { type PublicUser, presentUser } from "./presenter";
 export {
   applyGameRewards,

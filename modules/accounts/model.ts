@@ -71,8 +71,6 @@ export const UserSchema = t.Object({
   created_at: t.String({ format: "date-time" }),
 });
 
-export { ErrorSchema } from "../kernel/http";
-
 export const LoginResponse = t.Object({
   access_token: t.String(),
   token_type: t.Literal("bearer"),

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
+import { apiResponses } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
 import { accountsApi } from "./api";
 import {
   DetailResponse,
-  ErrorSchema,
   ForgotPasswordBody,
   LoginBody,
   LoginResponse,
@@ -17,7 +17,6 @@ import {
   UserSchema,
 } from "./model";
 
-const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
 const bearer = [{ bearerAuth: [] }];
 
 export function accountsRoutes(ctx: ModuleContext) {
@@ -31,7 +30,10 @@ export function accountsRoutes(ctx: ModuleContext) {
       },
       {
         body: RegisterBody,
-        response: { 201: UserSchema, ...errors, 429: ErrorSchema },
+        response: apiResponses(
+          { 201: UserSchema },
+          { 409: "이미 사용 중인 아이디 또는 이메일입니다", 422: true, 429: true },
+        ),
         detail: {
           summary: "회원가입",
           description: "아이디 1~12자(한글·영문·숫자), 이메일, 비밀번호 6자 이상. 같은 주소에서 시간당 50회까지.",
@@ -48,7 +50,10 @@ export function accountsRoutes(ctx: ModuleContext) {
         }),
       {
         body: LoginBody,
-        response: { 200: LoginResponse, ...errors, 429: ErrorSchema },
+        response: apiResponses(
+          { 200: LoginResponse },
+          { 401: "이메일 또는 비밀번호가 올바르지 않습니다", 403: "비활성화된 계정입니다", 422: true, 429: true },
+        ),
         detail: {
           summary: "로그인",
           description:
@@ -61,13 +66,20 @@ export function accountsRoutes(ctx: ModuleContext) {
       "/me",
       async ({ headers }) => service.me((await guards.requireUser(headers, { allowPasswordReset: true })).id),
       {
-        response: { 200: UserSchema, ...errors },
-        detail: { summary: "내 정보", security: bearer },
+        response: apiResponses({ 200: UserSchema }, { 401: true, 403: "비활성화된 계정입니다" }),
+        detail: {
+          summary: "내 정보",
+          description: "로그인한 사용자의 계정 정보입니다. 비밀번호를 재설정해야 하는 계정도 볼 수 있습니다.",
+          security: bearer,
+        },
       },
     )
     .post("/refresh", ({ body }) => service.refresh(body.refresh_token), {
       body: RefreshBody,
-      response: { 200: RefreshResponse, ...errors },
+      response: apiResponses(
+        { 200: RefreshResponse },
+        { 401: "리프레시 토큰이 유효하지 않습니다", 403: "비활성화된 계정입니다", 422: true },
+      ),
       detail: {
         summary: "토큰 갱신",
         description: "리프레시 토큰을 회전합니다. 이미 회전된 토큰을 다시 내면 그 로그인의 모든 토큰이 폐기됩니다.",
@@ -75,7 +87,7 @@ export function accountsRoutes(ctx: ModuleContext) {
     })
     .post("/logout", ({ body }) => service.logout(body?.refresh_token), {
       body: LogoutBody,
-      response: { 200: DetailResponse, ...errors },
+      response: apiResponses({ 200: DetailResponse }, { 422: true }),
       detail: { summary: "로그아웃", description: "전달된 리프레시 토큰(과 같은 로그인의 토큰)을 폐기합니다." },
     })
     .post(
@@ -87,7 +99,10 @@ export function accountsRoutes(ctx: ModuleContext) {
       },
       {
         body: ResetPasswordBody,
-        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        response: apiResponses(
+          { 200: DetailResponse },
+          { 401: true, 403: "비활성화된 계정입니다", 422: true, 429: true },
+        ),
         detail: {
           summary: "비밀번호 재설정",
           description: "같은 주소에서 15분에 60회까지.",
@@ -101,7 +116,7 @@ export function accountsRoutes(ctx: ModuleContext) {
         service.forgotPassword(body.email, clientIp(request, server, ctx.config.trustProxy)),
       {
         body: ForgotPasswordBody,
-        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        response: apiResponses({ 200: DetailResponse }, { 422: true, 429: true }),
         detail: {
           summary: "비밀번호 찾기",
           description:
@@ -121,7 +136,10 @@ export function accountsRoutes(ctx: ModuleContext) {
         ),
       {
         body: ResetWithTokenBody,
-        response: { 200: DetailResponse, ...errors, 429: ErrorSchema },
+        response: apiResponses(
+          { 200: DetailResponse },
+          { 400: "재설정 링크가 유효하지 않거나 만료되었습니다", 422: true, 429: true },
+        ),
         detail: {
           summary: "링크로 비밀번호 재설정",
           description:

@@ -112,5 +112,3 @@ export const DashboardResponse = t.Object({
   /** The last 30 Seoul calendar days, oldest first, today last. */
   daily: t.Array(t.Object({ date: t.String(), registrations: t.Integer(), games: t.Integer() })),
 });
-
-export { ErrorSchema } from "../kernel/http";

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
+import { ADMIN_REQUIRED, apiResponses } from "../kernel/http";
 import { adminApi } from "./api";
 import {
   ActionBody,
   AdminUserSchema,
   DashboardResponse,
-  ErrorSchema,
   LoginHistoryResponse,
   LogListQuery,
   LogListResponse,
@@ -19,7 +19,8 @@ import {
 import type { Actor } from "./service";
 import { USER_ACTIONS } from "./user-actions";
 
-const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
+// Every route is behind requireAdmin (401, 403) before its own input is checked.
+const USER_NOT_FOUND = "사용자를 찾을 수 없습니다";
 const bearer = [{ bearerAuth: [] }];
 const doc = (summary: string, description?: string) => ({ summary, description, security: bearer });
 
@@ -37,7 +38,7 @@ export function adminRoutes(ctx: ModuleContext) {
       return { actor: { id: user.id, username: user.username, source: "web" } satisfies Actor };
     })
     .get("/dashboard", () => admin.dashboard(), {
-      response: { 200: DashboardResponse, ...errors },
+      response: apiResponses({ 200: DashboardResponse }, ADMIN_REQUIRED),
       detail: doc(
         "관리자 대시보드 통계",
         "전체·오늘 접속 사용자(서울 기준 오늘), 게임 수, 관리자 작업 수, 최근 7일 가입자, 최근 30일 일별 가입·게임 수.",
@@ -57,7 +58,7 @@ export function adminRoutes(ctx: ModuleContext) {
         }),
       {
         query: UserListQuery,
-        response: { 200: UserListResponse, ...errors },
+        response: apiResponses({ 200: UserListResponse }, { ...ADMIN_REQUIRED, 422: true }),
         detail: doc(
           "사용자 목록",
           "search는 아이디와 이메일을 함께 찾습니다(부분 일치). 기본 20개씩, 가입일 내림차순. 조회는 관리자 로그(view_users)에 남습니다.",
@@ -66,7 +67,7 @@ export function adminRoutes(ctx: ModuleContext) {
     )
     .get("/users/:userId", ({ actor, params }) => admin.showUser(actor, params.userId), {
       params: UserIdParams,
-      response: { 200: AdminUserSchema, ...errors },
+      response: apiResponses({ 200: AdminUserSchema }, { ...ADMIN_REQUIRED, 404: USER_NOT_FOUND, 422: true }),
       detail: doc("사용자 상세", "조회는 관리자 로그(view_user)에 남습니다."),
     })
     .put(
@@ -75,7 +76,16 @@ export function adminRoutes(ctx: ModuleContext) {
       {
         params: UserIdParams,
         body: RenameBody,
-        response: { 200: AdminUserSchema, ...errors, 409: ErrorSchema },
+        response: apiResponses(
+          { 200: AdminUserSchema },
+          {
+            ...ADMIN_REQUIRED,
+            400: "2자 미만이거나 현재 사용자명과 같습니다",
+            404: USER_NOT_FOUND,
+            409: "이미 사용 중인 아이디입니다",
+            422: true,
+          },
+        ),
         detail: doc(
           "사용자명 변경",
           "공백을 뺀 2자 이상, 가입 규칙(한글·영문·숫자 12자 이내, 숫자로만은 불가), 중복 불가. 변경과 관리자 로그(update_username)는 한 트랜잭션입니다.",
@@ -88,7 +98,7 @@ export function adminRoutes(ctx: ModuleContext) {
       {
         params: UserIdParams,
         query: PageQuery,
-        response: { 200: LoginHistoryResponse, ...errors },
+        response: apiResponses({ 200: LoginHistoryResponse }, { ...ADMIN_REQUIRED, 404: USER_NOT_FOUND, 422: true }),
         detail: doc("사용자 로그인 기록", "최근 로그인부터. 기본 1쪽, 10개."),
       },
     )
@@ -103,7 +113,7 @@ export function adminRoutes(ctx: ModuleContext) {
         }),
       {
         query: LogListQuery,
-        response: { 200: LogListResponse, ...errors },
+        response: apiResponses({ 200: LogListResponse }, { ...ADMIN_REQUIRED, 422: true }),
         detail: doc("관리자 로그", "최신순, 기본 20개씩. 웹 콘솔과 CLI(madang)의 작업이 모두 남습니다."),
       },
     );
@@ -115,7 +125,10 @@ export function adminRoutes(ctx: ModuleContext) {
       {
         params: UserIdParams,
         body: ActionBody,
-        response: { 200: AdminUserSchema, ...errors },
+        response: apiResponses(
+          { 200: AdminUserSchema },
+          { ...ADMIN_REQUIRED, ...(action.refusal ? { 400: action.refusal } : {}), 404: USER_NOT_FOUND, 422: true },
+        ),
         detail: doc(action.summary, `${action.description} 관리자 로그에 남습니다. 본문의 reason은 선택입니다.`),
       },
     );

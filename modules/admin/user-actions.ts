@@ -10,6 +10,8 @@ export interface UserAction {
   /** OpenAPI summary and description. */
   summary: string;
   description: string;
+  /** OpenAPI: the 400 the action answers when it refuses (an administrator acting on their own account). */
+  refusal?: string;
   /** CLI help line and the line printed when it is done. */
   cliDescription: string;
   done: string;
@@ -30,6 +32,7 @@ export const USER_ACTIONS: readonly UserAction[] = [
     name: "deactivate",
     summary: "사용자 비활성화",
     description: "로그인과 토큰 갱신을 막고 모든 세션과 소켓 연결을 끊습니다. 자기 자신은 비활성화할 수 없습니다.",
+    refusal: "자기 자신의 계정은 비활성화할 수 없습니다",
     cliDescription: "계정을 비활성화합니다 (로그인·토큰 갱신 차단, 세션과 소켓 종료)",
     done: "비활성화했습니다.",
     run: (admin, actor, id, reason) => admin.setActive(actor, id, false, reason),
@@ -46,6 +49,7 @@ export const USER_ACTIONS: readonly UserAction[] = [
     name: "revoke-admin",
     summary: "관리자 권한 해제",
     description: "즉시 관리자 화면과 API에 접근할 수 없게 됩니다. 자기 자신의 권한은 해제할 수 없습니다.",
+    refusal: "자기 자신의 관리자 권한은 해제할 수 없습니다",
     cliDescription: "관리자 권한을 해제합니다",
     done: "관리자 권한을 해제했습니다.",
     run: (admin, actor, id, reason) => admin.setAdmin(actor, id, false, reason),

@@ -79,5 +79,4 @@ export const CommentListSchema = t.Array(CommentSchema);
 
 export const ViewSchema = t.Object({ id: t.Integer(), view_count: t.Integer(), counted: t.Boolean() });
 
-export { ErrorSchema } from "../kernel/http";
 export const DetailResponse = t.Object({ detail: t.String() });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
+import { apiResponses, loginRequired } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
 import { boardApi } from "./api";
 import {
@@ -11,7 +12,6 @@ import {
   CommentParams,
   CommentSchema,
   DetailResponse,
-  ErrorSchema,
   ListQuery,
   PostBody,
   PostListSchema,
@@ -22,8 +22,8 @@ import {
 import { BOARD_PAGE_SIZE } from "./rules";
 import type { ListInput } from "./service";
 
-const readErrors = { 404: ErrorSchema, 422: ErrorSchema };
-const writeErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
+const POST_NOT_FOUND = { 404: "게시글을 찾을 수 없습니다", 422: true } as const;
+const COMMENT_NOT_FOUND = { 404: "댓글(또는 그 게시글)을 찾을 수 없습니다", 422: true } as const;
 const bearer = [{ bearerAuth: [] }];
 
 type Query = {
@@ -69,7 +69,11 @@ export function boardRoutes(ctx: ModuleContext) {
   }
 
   const list = ({ query }: { query: Query }) => service.list(listInput(query));
-  const listOptions = { query: ListQuery, response: { 200: PostListSchema, ...readErrors }, detail: listDetail };
+  const listOptions = {
+    query: ListQuery,
+    response: apiResponses({ 200: PostListSchema }, { 422: true }),
+    detail: listDetail,
+  };
 
   return new Elysia({ name: "board.routes", prefix: "/board", detail: { tags: ["board"] } })
     .get("/", list, listOptions)
@@ -83,7 +87,7 @@ export function boardRoutes(ctx: ModuleContext) {
       },
       {
         body: PostBody,
-        response: { 201: PostSchema, ...writeErrors },
+        response: apiResponses({ 201: PostSchema }, { ...loginRequired(), 422: true }),
         detail: {
           summary: "게시글 작성",
           description: "로그인이 필요합니다. 제목(공백 제외 필수, 255자 이내)과 내용(필수, 20,000자 이내).",
@@ -93,8 +97,11 @@ export function boardRoutes(ctx: ModuleContext) {
     )
     .get("/:postId", ({ params }) => service.get(params.postId), {
       params: PostParams,
-      response: { 200: PostSchema, ...readErrors },
-      detail: { summary: "게시글 보기" },
+      response: apiResponses({ 200: PostSchema }, POST_NOT_FOUND),
+      detail: {
+        summary: "게시글 보기",
+        description: "삭제되지 않은 게시글 하나를 내용과 함께 돌려줍니다. 조회수는 올리지 않습니다.",
+      },
     })
     .post(
       "/:postId/view",
@@ -102,7 +109,7 @@ export function boardRoutes(ctx: ModuleContext) {
         service.view(params.postId, await viewerKey(request, server, headers)),
       {
         params: PostParams,
-        response: { 200: ViewSchema, ...readErrors },
+        response: apiResponses({ 200: ViewSchema }, POST_NOT_FOUND),
         detail: {
           summary: "조회수 올리기",
           description: "같은 사람(로그인 사용자, 아니면 IP+브라우저)의 같은 글 조회는 10분에 한 번만 셉니다.",
@@ -115,7 +122,10 @@ export function boardRoutes(ctx: ModuleContext) {
       {
         params: PostParams,
         body: PostBody,
-        response: { 200: PostSchema, ...writeErrors },
+        response: apiResponses(
+          { 200: PostSchema },
+          { ...loginRequired("본인이 작성한 게시글이 아닙니다"), ...POST_NOT_FOUND },
+        ),
         detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
       },
     )
@@ -124,7 +134,10 @@ export function boardRoutes(ctx: ModuleContext) {
       async ({ params, headers }) => service.remove(await guards.requireUser(headers), params.postId),
       {
         params: PostParams,
-        response: { 200: DetailResponse, ...writeErrors },
+        response: apiResponses(
+          { 200: DetailResponse },
+          { ...loginRequired("본인이 작성한 게시글이 아니고 관리자도 아닙니다"), ...POST_NOT_FOUND },
+        ),
         detail: {
           summary: "게시글 삭제",
           description: "작성자나 관리자가 삭제합니다. 기록은 남고(소프트 삭제) 목록과 보기에서 사라집니다.",
@@ -134,7 +147,7 @@ export function boardRoutes(ctx: ModuleContext) {
     )
     .get("/:postId/comments", ({ params }) => service.comments(params.postId), {
       params: PostParams,
-      response: { 200: CommentListSchema, ...readErrors },
+      response: apiResponses({ 200: CommentListSchema }, POST_NOT_FOUND),
       detail: {
         summary: "댓글 목록",
         description:
@@ -151,7 +164,14 @@ export function boardRoutes(ctx: ModuleContext) {
       {
         params: PostParams,
         body: CommentBody,
-        response: { 201: CommentSchema, ...writeErrors },
+        response: apiResponses(
+          { 201: CommentSchema },
+          {
+            ...loginRequired(),
+            400: "답글을 달 수 없는 댓글입니다 (없는 댓글, 답글, 삭제된 댓글)",
+            ...POST_NOT_FOUND,
+          },
+        ),
         detail: {
           summary: "댓글·답글 작성",
           description: "parent_id가 있으면 그 최상위 댓글의 답글입니다. 답글에 답글은 달 수 없습니다(400).",
@@ -166,7 +186,10 @@ export function boardRoutes(ctx: ModuleContext) {
       {
         params: CommentParams,
         body: CommentEditBody,
-        response: { 200: CommentSchema, ...writeErrors },
+        response: apiResponses(
+          { 200: CommentSchema },
+          { ...loginRequired("본인이 작성한 댓글이 아닙니다"), ...COMMENT_NOT_FOUND },
+        ),
         detail: { summary: "댓글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
       },
     )
@@ -175,7 +198,10 @@ export function boardRoutes(ctx: ModuleContext) {
       async ({ params, headers }) => service.removeComment(await guards.requireUser(headers), params.commentId),
       {
         params: CommentParams,
-        response: { 200: DetailResponse, ...writeErrors },
+        response: apiResponses(
+          { 200: DetailResponse },
+          { ...loginRequired("본인이 작성한 댓글이 아니고 관리자도 아닙니다"), ...COMMENT_NOT_FOUND },
+        ),
         detail: { summary: "댓글 삭제", description: "작성자나 관리자가 삭제합니다(소프트 삭제).", security: bearer },
       },
     );

@@ -1,7 +1,5 @@
 import { t } from "elysia";
 
-export const ErrorSchema = t.Object({ detail: t.String() });
-
 /** Duel ranking entry of spec part 2 §3 (with `rating` and `draws` added). */
 export const DuelRankingEntrySchema = t.Object({
   user_id: t.Integer(),

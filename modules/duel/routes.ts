@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
+import { apiResponses } from "../kernel/http";
 import { duelRanking } from "./api";
-import { DuelRankingSchema, ErrorSchema, RankingQuery, WinRateQuery } from "./model";
+import { DuelRankingSchema, RankingQuery, WinRateQuery } from "./model";
 
-const response = { 200: DuelRankingSchema, 422: ErrorSchema };
+const response = apiResponses({ 200: DuelRankingSchema }, { 422: true });
 
 /**
  * The four duel rankings of spec part 2 §7 (`/api/rankings/duel/…`), members only, open to everyone (a token is

@@ -1,8 +1,6 @@
 import { t } from "elysia";
 import { RESULTS_LIMIT } from "./rules";
 
-export { ErrorSchema } from "../kernel/http";
-
 /** Spec part 2 "Game result record", plus the game's `mode` and the result's `medal`. */
 export const GameResultRecordSchema = t.Object({
   id: t.Integer(),

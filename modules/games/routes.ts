@@ -2,8 +2,9 @@ import { Elysia, t } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { forbidden } from "../kernel/errors";
+import { apiResponses, loginRequired } from "../kernel/http";
 import { resultsOfUser } from "./api";
-import { ErrorSchema, GameResultRecordSchema, UserResultsParams, UserResultsQuery } from "./model";
+import { GameResultRecordSchema, UserResultsParams, UserResultsQuery } from "./model";
 import type { UserResult } from "./store";
 
 export const OTHERS_RECORDS_FORBIDDEN = "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다.";
@@ -36,12 +37,10 @@ export function gamesRoutes(ctx: ModuleContext) {
     {
       params: UserResultsParams,
       query: UserResultsQuery,
-      response: {
-        200: t.Array(GameResultRecordSchema),
-        401: ErrorSchema,
-        403: ErrorSchema,
-        422: ErrorSchema,
-      },
+      response: apiResponses(
+        { 200: t.Array(GameResultRecordSchema) },
+        { ...loginRequired("다른 사용자의 기록은 관리자만 볼 수 있습니다"), 422: true },
+      ),
       detail: {
         summary: "사용자 게임 기록",
         description:

@@ -252,4 +252,3 @@ export const CommentSchema = t.Object({
 
 export const KickSchema = t.Object({ detail: t.String(), member_id: t.Integer(), user_id: t.Integer() });
 export const DetailResponse = t.Object({ detail: t.String() });
-export { ErrorSchema } from "../kernel/http";

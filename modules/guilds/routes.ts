@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { type AuthUser, accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { unprocessable } from "../kernel/errors";
+import { apiResponses, loginRequired } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
 import { guildsApi } from "./api";
 import {
@@ -19,7 +20,6 @@ import {
   CommentSchema,
   CreateGuildBody,
   DetailResponse,
-  ErrorSchema,
   GuildListQuery,
   GuildListSchema,
   GuildParams,
@@ -50,9 +50,16 @@ import { BOARD_PAGE_SIZE, checkProblemsFile, LIST_PAGE_SIZE } from "./rules";
 import type { Actor } from "./service";
 
 const bearer = [{ bearerAuth: [] }];
-const readErrors = { 404: ErrorSchema, 422: ErrorSchema };
-const authErrors = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema };
-const writeErrors = { ...authErrors, 409: ErrorSchema };
+const GUILD_NOT_FOUND = "길드를 찾을 수 없습니다";
+const NOT_MEMBER = "이 길드의 회원이 아닙니다";
+const NOT_ADMIN = "이 길드의 관리자가 아닙니다";
+const NOT_STAFF = "이 길드의 관리자·부관리자가 아닙니다";
+const NOT_MODERATOR = "작성자나 이 길드의 관리자·부관리자가 아닙니다";
+const INVITATION_NOT_YOURS = "본인 이메일로 온 초대가 아닙니다";
+
+/** A route of one guild: the login guard, the service's role check (403) and its guild lookup (404). */
+const inGuild = (forbidden: string, notFound = GUILD_NOT_FOUND) =>
+  ({ ...loginRequired(forbidden), 404: notFound, 422: true }) as const;
 
 const actorOf = (user: AuthUser): Actor => ({ id: user.id, username: user.username });
 const page = (query: { page?: number; size?: number }, size: number) => ({
@@ -105,7 +112,10 @@ export function guildsRoutes(ctx: ModuleContext) {
   };
   const createOptions = {
     body: CreateGuildBody,
-    response: { 201: GuildSchema, ...writeErrors },
+    response: apiResponses(
+      { 201: GuildSchema },
+      { ...loginRequired(), 409: "이미 길드에 가입했거나 같은 이름의 길드가 있습니다", 422: true },
+    ),
     detail: {
       summary: "길드 만들기",
       description:
@@ -116,16 +126,20 @@ export function guildsRoutes(ctx: ModuleContext) {
 
   return (
     new Elysia({ name: "guilds.routes", prefix: "/guilds", detail: { tags: ["guilds"] } })
-      .get("/", list, { query: GuildListQuery, response: { 200: GuildListSchema, ...readErrors }, detail: listDetail })
+      .get("/", list, {
+        query: GuildListQuery,
+        response: apiResponses({ 200: GuildListSchema }, { 422: true }),
+        detail: listDetail,
+      })
       .get("", list, {
         query: GuildListQuery,
-        response: { 200: GuildListSchema, ...readErrors },
+        response: apiResponses({ 200: GuildListSchema }, { 422: true }),
         detail: { ...listDetail, hide: true },
       })
       .post("/", create, createOptions)
       .post("", create, { ...createOptions, detail: { ...createOptions.detail, hide: true } })
       .get("/my", async ({ headers }) => service.my(await actor(headers)), {
-        response: { 200: MyGuildSchema, ...authErrors },
+        response: apiResponses({ 200: MyGuildSchema }, loginRequired()),
         detail: {
           summary: "내 길드",
           description: "내 길드, 역할, 회원, 최근 활동(최근 20개), 내 이메일로 온 초대. 길드가 없으면 guild는 null.",
@@ -135,7 +149,7 @@ export function guildsRoutes(ctx: ModuleContext) {
       // ---- recruitment
       .get("/recruitment", ({ query }) => service.recruitmentList(page(query, LIST_PAGE_SIZE)), {
         query: RecruitmentListQuery,
-        response: { 200: RecruitmentListSchema, ...readErrors },
+        response: apiResponses({ 200: RecruitmentListSchema }, { 422: true }),
         detail: { summary: "길드원 모집 게시판", description: "해산되지 않은 길드의 모집글, 최신순." },
       })
       .post(
@@ -147,7 +161,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         },
         {
           body: RecruitmentBody,
-          response: { 201: RecruitmentSchema, ...writeErrors },
+          response: apiResponses({ 201: RecruitmentSchema }, inGuild(NOT_STAFF)),
           detail: {
             summary: "모집글 쓰기",
             description: "그 길드의 관리자와 부관리자만 씁니다. 모든 필드가 필요합니다(제목 100자, 내용 2,000자 이내).",
@@ -157,8 +171,11 @@ export function guildsRoutes(ctx: ModuleContext) {
       )
       .get("/recruitment/:postId", ({ params }) => service.recruitment(params.postId), {
         params: RecruitmentParams,
-        response: { 200: RecruitmentSchema, ...readErrors },
-        detail: { summary: "모집글 보기" },
+        response: apiResponses({ 200: RecruitmentSchema }, { 404: "모집글을 찾을 수 없습니다", 422: true }),
+        detail: {
+          summary: "모집글 보기",
+          description: "해산되지 않은 길드의 모집글 하나를 내용과 함께 돌려줍니다. 조회수는 올리지 않습니다.",
+        },
       })
       .post(
         "/recruitment/:postId/view",
@@ -166,7 +183,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           service.viewRecruitment(params.postId, await viewerKey(request, server, headers)),
         {
           params: RecruitmentParams,
-          response: { 200: ViewSchema, ...readErrors },
+          response: apiResponses({ 200: ViewSchema }, { 404: "모집글을 찾을 수 없습니다", 422: true }),
           detail: {
             summary: "모집글 조회수 올리기",
             description: "같은 사람(로그인 사용자, 아니면 IP+브라우저)의 같은 글 조회는 10분에 한 번만 셉니다.",
@@ -183,7 +200,15 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: RecruitmentParams,
           body: ApplyBody,
-          response: { 201: ApplicationSchema, ...writeErrors },
+          response: apiResponses(
+            { 201: ApplicationSchema },
+            {
+              ...loginRequired(),
+              404: "모집글을 찾을 수 없습니다",
+              409: "이미 길드에 가입했거나 이 길드에 대기 중인 신청이 있습니다",
+              422: true,
+            },
+          ),
           detail: {
             summary: "길드 가입 신청",
             description:
@@ -198,7 +223,13 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.acceptInvitation(await actor(headers), params.invitationId),
         {
           params: InvitationParams,
-          response: { 200: GuildSchema, ...writeErrors },
+          response: apiResponses(
+            { 200: GuildSchema },
+            {
+              ...inGuild(INVITATION_NOT_YOURS, "초대(또는 그 길드)를 찾을 수 없습니다"),
+              409: "이미 처리된 초대이거나, 이미 길드에 가입했거나, 길드가 가득 찼습니다",
+            },
+          ),
           detail: {
             summary: "길드 초대 수락",
             description: "초대받은 이메일의 계정만 수락합니다. 이미 길드에 가입했거나 길드가 가득 차면 409.",
@@ -211,19 +242,22 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.declineInvitation(await actor(headers), params.invitationId),
         {
           params: InvitationParams,
-          response: { 200: DetailResponse, ...writeErrors },
+          response: apiResponses(
+            { 200: DetailResponse },
+            { ...inGuild(INVITATION_NOT_YOURS, "초대를 찾을 수 없습니다"), 409: "이미 처리된 초대입니다" },
+          ),
           detail: { summary: "길드 초대 거절", description: "초대받은 이메일의 계정만 거절합니다.", security: bearer },
         },
       )
       // ---- one guild
       .get("/:id", ({ params }) => service.get(params.id), {
         params: GuildParams,
-        response: { 200: GuildSchema, ...readErrors },
-        detail: { summary: "길드 정보" },
+        response: apiResponses({ 200: GuildSchema }, { 404: GUILD_NOT_FOUND, 422: true }),
+        detail: { summary: "길드 정보", description: "해산되지 않은 길드 하나와 현재 회원 수, 게임 설정." },
       })
       .delete("/:id", async ({ params, headers }) => service.disband(await actor(headers), params.id), {
         params: GuildParams,
-        response: { 200: DetailResponse, ...writeErrors },
+        response: apiResponses({ 200: DetailResponse }, inGuild(NOT_ADMIN)),
         detail: {
           summary: "길드 해산",
           description: "길드 관리자만. 기록은 남고(소프트 삭제) 모든 회원이 탈퇴 처리됩니다.",
@@ -232,7 +266,10 @@ export function guildsRoutes(ctx: ModuleContext) {
       })
       .post("/:id/leave", async ({ params, headers }) => service.leave(await actor(headers), params.id), {
         params: GuildParams,
-        response: { 200: DetailResponse, ...writeErrors },
+        response: apiResponses(
+          { 200: DetailResponse },
+          { ...inGuild(NOT_MEMBER), 409: "마지막 관리자는 떠날 수 없습니다" },
+        ),
         detail: {
           summary: "길드 탈퇴",
           description: "마지막 관리자는 역할을 넘기거나 길드를 해산하기 전에는 떠날 수 없습니다(409).",
@@ -241,12 +278,12 @@ export function guildsRoutes(ctx: ModuleContext) {
       })
       .get("/:id/members", async ({ params, headers }) => service.members(await actor(headers), params.id), {
         params: GuildParams,
-        response: { 200: MemberListSchema, ...authErrors },
+        response: apiResponses({ 200: MemberListSchema }, inGuild(NOT_MEMBER)),
         detail: { summary: "길드 회원 목록", description: "길드 회원만 봅니다.", security: bearer },
       })
       .get("/:id/members/me", async ({ params, headers }) => service.myRole(await actor(headers), params.id), {
         params: GuildParams,
-        response: { 200: MyRoleSchema, ...authErrors },
+        response: apiResponses({ 200: MyRoleSchema }, { ...loginRequired(), 404: GUILD_NOT_FOUND, 422: true }),
         detail: {
           summary: "이 길드에서 내 역할",
           description: "회원이 아니면 role은 null입니다.",
@@ -260,7 +297,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: MemberParams,
           body: RoleBody,
-          response: { 200: MemberSchema, ...writeErrors },
+          response: apiResponses(
+            { 200: MemberSchema },
+            inGuild("이 길드의 관리자가 아니거나 대상이 관리자입니다", "길드 또는 회원을 찾을 수 없습니다"),
+          ),
           detail: {
             summary: "회원 역할 변경",
             description: "길드 관리자만. 관리자의 역할은 바꿀 수 없습니다. memberId는 길드 회원의 id입니다.",
@@ -273,7 +313,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.kick(await actor(headers), params.id, params.memberId),
         {
           params: MemberParams,
-          response: { 200: KickSchema, ...writeErrors },
+          response: apiResponses(
+            { 200: KickSchema },
+            inGuild("이 회원을 추방할 권한이 없습니다", "길드 또는 회원을 찾을 수 없습니다"),
+          ),
           detail: {
             summary: "회원 추방",
             description:
@@ -288,7 +331,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           body: SettingsBody,
-          response: { 200: GuildSchema, ...writeErrors },
+          response: apiResponses({ 200: GuildSchema }, inGuild(NOT_ADMIN)),
           detail: {
             summary: "길드 설정",
             description:
@@ -299,7 +342,7 @@ export function guildsRoutes(ctx: ModuleContext) {
       )
       .get("/:id/problems", async ({ params, headers }) => service.problems(await actor(headers), params.id), {
         params: GuildParams,
-        response: { 200: ProblemsSchema, ...authErrors },
+        response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_MEMBER)),
         detail: { summary: "길드 문제 목록", description: "길드 회원만 봅니다.", security: bearer },
       })
       .put(
@@ -308,7 +351,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           body: ProblemsBody,
-          response: { 200: ProblemsSchema, ...writeErrors },
+          response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
           detail: {
             summary: "길드 문제 저장",
             description:
@@ -328,7 +371,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           body: ProblemsFileBody,
-          response: { 200: ProblemsSchema, ...writeErrors },
+          response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
           detail: {
             summary: "길드 문제 파일 올리기",
             description: "길드 관리자만. multipart의 file: 문자열 배열을 담은 JSON 파일. 목록을 통째로 바꿉니다.",
@@ -341,7 +384,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.sentInvitations(await actor(headers), params.id),
         {
           params: GuildParams,
-          response: { 200: t.Array(SentInvitationSchema), ...authErrors },
+          response: apiResponses({ 200: t.Array(SentInvitationSchema) }, inGuild(NOT_ADMIN)),
           detail: { summary: "보낸 초대(대기 중)", description: "길드 관리자만.", security: bearer },
         },
       )
@@ -355,7 +398,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           body: InvitesBody,
-          response: { 201: SentInvitationsSchema, ...writeErrors },
+          response: apiResponses(
+            { 201: SentInvitationsSchema },
+            { ...inGuild(NOT_ADMIN), 409: "이미 초대했거나 이미 회원인 이메일이 있습니다" },
+          ),
           detail: {
             summary: "이메일로 초대",
             description:
@@ -370,7 +416,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           query: ApplicationListQuery,
-          response: { 200: t.Array(ApplicationSchema), ...authErrors },
+          response: apiResponses({ 200: t.Array(ApplicationSchema) }, inGuild(NOT_STAFF)),
           detail: { summary: "가입 신청 목록", description: "길드 관리자와 부관리자만. 최신순.", security: bearer },
         },
       )
@@ -379,7 +425,13 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.approve(await actor(headers), params.id, params.applicationId),
         {
           params: ApplicationParams,
-          response: { 200: MemberSchema, ...writeErrors },
+          response: apiResponses(
+            { 200: MemberSchema },
+            {
+              ...inGuild(NOT_STAFF, "길드 또는 가입 신청을 찾을 수 없습니다"),
+              409: "이미 처리된 신청이거나, 신청자가 다른 길드에 가입했거나, 길드가 가득 찼습니다",
+            },
+          ),
           detail: {
             summary: "가입 신청 승인",
             description: "길드 관리자와 부관리자만. 신청자가 다른 길드에 가입했거나 길드가 가득 차면 409.",
@@ -392,7 +444,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.reject(await actor(headers), params.id, params.applicationId),
         {
           params: ApplicationParams,
-          response: { 200: DetailResponse, ...writeErrors },
+          response: apiResponses(
+            { 200: DetailResponse },
+            { ...inGuild(NOT_STAFF, "길드 또는 가입 신청을 찾을 수 없습니다"), 409: "이미 처리된 신청입니다" },
+          ),
           detail: { summary: "가입 신청 거절", description: "길드 관리자와 부관리자만.", security: bearer },
         },
       )
@@ -404,7 +459,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           query: BoardListQuery,
-          response: { 200: t.Array(BoardPostSchema), ...authErrors },
+          response: apiResponses({ 200: t.Array(BoardPostSchema) }, inGuild(NOT_MEMBER)),
           detail: { summary: "길드 게시판 목록", description: "길드 회원만. 최신순(기본 50개).", security: bearer },
         },
       )
@@ -418,7 +473,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: GuildParams,
           body: BoardPostBody,
-          response: { 201: BoardPostSchema, ...writeErrors },
+          response: apiResponses({ 201: BoardPostSchema }, inGuild(NOT_MEMBER)),
           detail: {
             summary: "길드 게시글 쓰기",
             description: "길드 회원만. 제목과 내용을 모두 입력해야 합니다.",
@@ -431,7 +486,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.boardGet(await actor(headers), params.id, params.postId),
         {
           params: BoardPostParams,
-          response: { 200: BoardPostSchema, ...authErrors },
+          response: apiResponses({ 200: BoardPostSchema }, inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다")),
           detail: { summary: "길드 게시글 보기", description: "길드 회원만.", security: bearer },
         },
       )
@@ -441,7 +496,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: BoardPostParams,
           body: BoardPostBody,
-          response: { 200: BoardPostSchema, ...writeErrors },
+          response: apiResponses(
+            { 200: BoardPostSchema },
+            inGuild(NOT_MODERATOR, "길드 또는 게시글을 찾을 수 없습니다"),
+          ),
           detail: {
             summary: "길드 게시글 수정",
             description: "작성자나 길드 관리자·부관리자만.",
@@ -454,7 +512,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.boardDelete(await actor(headers), params.id, params.postId),
         {
           params: BoardPostParams,
-          response: { 200: DetailResponse, ...writeErrors },
+          response: apiResponses(
+            { 200: DetailResponse },
+            inGuild(NOT_MODERATOR, "길드 또는 게시글을 찾을 수 없습니다"),
+          ),
           detail: {
             summary: "길드 게시글 삭제",
             description: "작성자나 길드 관리자·부관리자만(소프트 삭제).",
@@ -467,7 +528,10 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) => service.comments(await actor(headers), params.id, params.postId),
         {
           params: BoardPostParams,
-          response: { 200: t.Array(CommentSchema), ...authErrors },
+          response: apiResponses(
+            { 200: t.Array(CommentSchema) },
+            inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다"),
+          ),
           detail: { summary: "길드 게시글 댓글", description: "길드 회원만. 오래된 순.", security: bearer },
         },
       )
@@ -481,7 +545,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         {
           params: BoardPostParams,
           body: CommentBody,
-          response: { 201: CommentSchema, ...writeErrors },
+          response: apiResponses({ 201: CommentSchema }, inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다")),
           detail: { summary: "길드 댓글 쓰기", description: "길드 회원만. 빈 댓글은 안 됩니다.", security: bearer },
         },
       )
@@ -491,7 +555,10 @@ export function guildsRoutes(ctx: ModuleContext) {
           service.deleteComment(await actor(headers), params.id, params.postId, params.commentId),
         {
           params: CommentParams,
-          response: { 200: DetailResponse, ...writeErrors },
+          response: apiResponses(
+            { 200: DetailResponse },
+            inGuild(NOT_MODERATOR, "길드, 게시글 또는 댓글을 찾을 수 없습니다"),
+          ),
           detail: {
             summary: "길드 댓글 삭제",
             description: "작성자나 길드 관리자·부관리자만(소프트 삭제).",

@@ -1,8 +1,6 @@
 import { t } from "elysia";
 import { RANKING_LIMIT } from "./rules";
 
-export { ErrorSchema } from "../kernel/http";
-
 /** Spec part 2 §3 "User ranking entry" (both names of the games count), with the rank and the player key. */
 export const UserRankingEntrySchema = t.Object({
   rank: t.Integer({ description: "순위 (1부터)" }),

@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
+import { apiResponses } from "../kernel/http";
 import { levelsRanking, medalsRanking, usersRanking } from "./api";
-import { ErrorSchema, LimitQuery, UserRankingSchema, UsersRankingQuery } from "./model";
+import { LimitQuery, UserRankingSchema, UsersRankingQuery } from "./model";
 
-const response = { 200: UserRankingSchema, 422: ErrorSchema };
+const response = apiResponses({ 200: UserRankingSchema }, { 422: true });
 
 /**
  * The user rankings of spec part 2 §7, open to everyone (a token is not needed). Bad query values (a limit outside

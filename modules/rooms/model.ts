@@ -1,7 +1,5 @@
 import { t } from "elysia";
 
-export { ErrorSchema } from "../kernel/http";
-
 const GameStatus = t.Union([
   t.Literal("waiting"),
   t.Literal("countdown"),

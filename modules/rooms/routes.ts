@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
 import { notFound } from "../kernel/errors";
-import { ErrorSchema, RoomParams, RoomSchema } from "./model";
+import { apiResponses } from "../kernel/http";
+import { RoomParams, RoomSchema } from "./model";
 import { presentIdleRoom } from "./room-view";
 import type { RoomsRuntime } from "./runtime";
 import { DEFAULT_RACE_SETTINGS } from "./sentence-race";
@@ -29,7 +30,7 @@ export function roomsRoutes(ctx: ModuleContext, runtime: () => RoomsRuntime | un
   const rooms = roomReader(ctx, runtime);
   const roomRoutes = new Elysia({ name: "rooms.routes.rooms", prefix: "/rooms", detail: { tags: ["rooms"] } })
     .get("/", () => rooms.list(), {
-      response: { 200: t.Array(RoomSchema) },
+      response: apiResponses({ 200: t.Array(RoomSchema) }),
       detail: {
         summary: "방 목록",
         description: "공개 타자 방과 현재 인원, 게임 상태. /api/rooms 와 /api/rooms/ 모두 응답합니다.",
@@ -45,7 +46,7 @@ export function roomsRoutes(ctx: ModuleContext, runtime: () => RoomsRuntime | un
       },
       {
         params: RoomParams,
-        response: { 200: RoomSchema, 404: ErrorSchema },
+        response: apiResponses({ 200: RoomSchema }, { 404: "방을 찾을 수 없습니다" }),
         detail: { summary: "방 정보", description: "방 하나의 현재 인원과 게임 상태." },
       },
     );
