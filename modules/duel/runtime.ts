@@ -70,8 +70,14 @@ interface Queued {
 }
 
 const STATUS_ORDER: Record<PlayerStatus, number> = { waiting: 0, idle: 1, in_game: 2 };
-/** `localeCompare`'s order without building a collator for every comparison. */
-const byName = new Intl.Collator().compare;
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** A list longer than the shown window is rebuilt at most this often (see `listedInOrder`). */
+const LIST_REBUILD_MS = 250;
+
+interface ListedInOrder {
+  ordered: { player: DuelPlayer; status: PlayerStatus }[];
+  byId: Map<string, { player: DuelPlayer; status: PlayerStatus }>;
+}
 
 /**
  * Every duel of one server and what surrounds them: the online list (menu sockets, heartbeats, the coalesced
@@ -87,7 +93,9 @@ export class DuelRuntime implements PresenterEnv {
   private readonly menu = new Map<string, MenuEntry>();
   private readonly presenter: DuelPresenter;
   private listTimer: TimerHandle | null = null;
-  private listOrder: { player: DuelPlayer; status: PlayerStatus }[] | null = null;
+  private list: ListedInOrder = { ordered: [], byId: new Map() };
+  private listDirty = true;
+  private listBuiltAt = 0;
   private matchTimer: { handle: TimerHandle; at: number } | null = null;
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
@@ -139,12 +147,13 @@ export class DuelRuntime implements PresenterEnv {
   /** The answer of `duel_get_online_users`, and what `duel:user_list_update` to one socket carries. */
   listFor(socket: AppSocket | null) {
     const me = socket ? playerOf(socket.data.identity) : null;
-    const ordered = this.listedInOrder();
+    const { ordered, byId } = this.listedInOrder();
     const limit = this.settings.listLimit;
-    const mine = me ? ordered.find((entry) => entry.player.id === me.id) : undefined;
-    // The asker's own entry first (when listed), then the list's order.
-    const entries = mine ? [mine, ...ordered.slice(0, limit).filter((e) => e !== mine)] : ordered;
-    const users: OnlineUser[] = entries.slice(0, limit).map(({ player, status }) => ({
+    // The asker's own entry first, with its status as of now (the rest may be a moment old, see listedInOrder).
+    const listed = me && (byId.has(me.id) || (socket !== null && this.menu.has(socket.id)));
+    const mine = listed ? { player: me, status: this.matchmaker.status(me.id) } : undefined;
+    const others = ordered.slice(0, limit + 1).filter((entry) => entry.player.id !== mine?.player.id);
+    const users: OnlineUser[] = (mine ? [mine, ...others] : others).slice(0, limit).map(({ player, status }) => ({
       sid: player.key,
       nickname: player.name,
       status,
@@ -153,24 +162,38 @@ export class DuelRuntime implements PresenterEnv {
     return {
       users,
       waiting_count: this.matchmaker.waitingCount,
-      online_count: ordered.length,
+      online_count: ordered.length + (mine && !byId.has(mine.player.id) ? 1 : 0),
       my_sid: me?.key ?? null,
     };
   }
 
   /**
-   * The menu's players in list order (waiting, idle, in game, then by name), kept until the list changes: every
-   * finished duel asks for the list twice per player (spec part 2 §4 step 7), and sorting thousands of names for
-   * each of those answers was most of the duel's CPU at 10,000 players (bench/README "1:1 duel").
+   * The menu's players in list order (waiting, idle, in game, then by name). Every finished duel asks for the list
+   * twice per player (spec part 2 §4 step 7), a few hundred answers a second at 10,000 players, and the list
+   * changes about as often: sorting the whole menu for each answer was a third of the duel's CPU (bench/README
+   * "1:1 duel"). So a list longer than `listLimit` (a window on the menu anyway) is rebuilt at most every
+   * `LIST_REBUILD_MS`; a shorter one whenever it changed. Names compare by code unit: Hangul syllables are in
+   * 가나다 order there, and it costs a fraction of a collator.
    */
   private listedInOrder() {
-    if (this.listOrder) return this.listOrder;
-    const players = new Map<string, DuelPlayer>();
-    for (const entry of this.menu.values()) players.set(entry.player.id, entry.player);
-    this.listOrder = [...players.values()]
-      .map((player) => ({ player, status: this.matchmaker.status(player.id) }))
-      .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a.player.name, b.player.name));
-    return this.listOrder;
+    const current = this.list;
+    const fresh =
+      !this.listDirty ||
+      (current.ordered.length > this.settings.listLimit && this.now < this.listBuiltAt + LIST_REBUILD_MS);
+    if (fresh) return current;
+    const byId = new Map<string, { player: DuelPlayer; status: PlayerStatus }>();
+    for (const entry of this.menu.values()) {
+      if (!byId.has(entry.player.id)) {
+        byId.set(entry.player.id, { player: entry.player, status: this.matchmaker.status(entry.player.id) });
+      }
+    }
+    const ordered = [...byId.values()].sort(
+      (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a.player.name, b.player.name),
+    );
+    this.list = { ordered, byId };
+    this.listDirty = false;
+    this.listBuiltAt = this.now;
+    return this.list;
   }
 
   sendList(socket: AppSocket) {
@@ -179,7 +202,7 @@ export class DuelRuntime implements PresenterEnv {
 
   /** Coalesced: at most one `duel:user_list_update` per `listUpdateMs` to the whole menu. */
   private listChanged() {
-    this.listOrder = null;
+    this.listDirty = true;
     if (this.listTimer || this.stopped) return;
     this.listTimer = this.ctx.clock.setTimeout(() => this.flushList(), this.settings.listUpdateMs);
   }
@@ -188,7 +211,9 @@ export class DuelRuntime implements PresenterEnv {
   private flushList() {
     this.listTimer = null;
     try {
-      // One payload for everyone (one encode): `is_me` is false in it; a client knows its own `my_sid`.
+      // One payload for everyone (one encode): `is_me` is false in it; a client knows its own `my_sid`. Always as
+      // of now: no later push may come to correct a list that missed the last change.
+      this.listBuiltAt = Number.NEGATIVE_INFINITY;
       if (this.menu.size > 0) this.io.to(MENU).emit("duel:user_list_update", this.listFor(null));
     } catch (error) {
       this.ctx.log.error("duel user list update failed", { error: String(error) });
