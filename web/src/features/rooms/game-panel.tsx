@@ -127,7 +127,8 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
   if (!game) {
     return (
       <section className="stage card" aria-label="게임">
-        <p className="stage-text muted">방에 입장하는 중...</p>
+        {/* As long as what replaces it, so the page's largest text is painted at once, not when the socket answers. */}
+        <p className="stage-text muted">방에 입장하는 중입니다. 잠시만 기다려 주세요.</p>
       </section>
     );
   }
