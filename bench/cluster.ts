@@ -4,7 +4,9 @@
  *   R1 — one process on PostgreSQL + Redis (the Redis streams adapter on every broadcast), pinned to core 0;
  *   R2 — two processes on PostgreSQL + Redis, pinned to cores 0 and 1, every room's players split between them
  *        (half of every room's deliveries cross processes, the worst case of a load balancer without room
- *        affinity).
+ *        affinity);
+ *   R2A — the same two processes with room affinity: a room's players all on one process (rooms alternate), what a
+ *        load balancer routing by room gives (bench/README "Several processes").
  * Players are guests in rooms of 20 chatting at 0.1 message/s each (one Poisson process), from one generator
  * process (bench/protocol-client.ts). Measured in the window: server CPU (utime + stime of every server process)
  * per delivered event frame, Redis's CPU apart; chat latency p50/p99 at every receiver, split by whether the
@@ -13,7 +15,7 @@
  * This machine has 2 cores, so R2's servers share them with the generator, Redis and PostgreSQL: its latencies are
  * pessimistic and "players at 1 core each" is projected from CPU per frame, not searched for (see bench/README.md).
  *
- * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2]
+ * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2,R2A]
  */
 import { createPgTestDatabase } from "../db/testing-pg";
 import { startPostgres, startRedis, type TestService } from "../scripts/test-services";
@@ -24,7 +26,7 @@ import { ProtocolClient } from "./protocol-client";
 const PLAYERS = Number(option("players", "2000"));
 const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
-const VARIANTS = option("variants", "S,R1,R2").split(",");
+const VARIANTS = option("variants", "S,R1,R2,R2A").split(",");
 const ROOM_SIZE = 20;
 /** BENCH_CPU_PROF=<dir>: a CPU profile of every server process (Bun `--cpu-prof --cpu-prof-md`). */
 const BUN_ARGS = process.env.BENCH_CPU_PROF
@@ -68,7 +70,7 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   servers.push(
     await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env, bunArgs: BUN_ARGS }),
   );
-  if (variant === "R2") {
+  if (variant === "R2" || variant === "R2A") {
     servers.push(
       await launchServer({
         entry: "bench/server-under-test.ts",
@@ -85,7 +87,8 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   let delivered = 0;
 
   const players: Player[] = Array.from({ length: PLAYERS }, (_, i) => {
-    const process = variant === "R2" ? i % 2 : 0;
+    // R2: every room split between the processes; R2A: room affinity (a room's players all on one process).
+    const process = variant === "R2" ? i % 2 : variant === "R2A" ? Math.floor(i / ROOM_SIZE) % 2 : 0;
     const player: Player = {
       roomId: rooms[Math.floor(i / ROOM_SIZE)],
       process,
@@ -186,11 +189,13 @@ try {
     results.push(result);
   }
   const single = results.find((r) => r.variant === "S");
-  const two = results.find((r) => r.variant === "R2");
-  if (single && two) {
+  for (const two of results.filter((r) => r.variant.startsWith("R2"))) {
+    if (!single) break;
     // Each process gets one core: players scale with the frames one core of CPU can deliver.
     const ratio = (2 * single.usPerFrame) / two.usPerFrame;
-    console.log(`projected players on 2 processes (1 core each) vs 1 process on 1 core: ${ratio.toFixed(2)}×`);
+    console.log(
+      `${two.variant}: projected players on 2 processes (1 core each) vs 1 process on 1 core: ${ratio.toFixed(2)}×`,
+    );
   }
 } finally {
   await services.pg?.stop();

@@ -4,12 +4,12 @@ import type { ModuleContext } from "../kernel/define-module";
 import { AppError, badRequest, conflict } from "../kernel/errors";
 import {
   type AnyGameInput,
-  adapterEmitter,
   type GameEmitter,
   GameHost,
   type GameOwnerLease,
   GameOwnership,
   type InputResult,
+  localFirstEmitter,
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
@@ -73,7 +73,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     readonly settings: DuelModuleSettings,
     cluster: Cluster,
   ) {
-    this.emitter = adapterEmitter(io);
+    this.emitter = localFirstEmitter(io);
     this.processId = cluster.processId;
     this.store = duelStore(ctx);
     this.lobby = new SharedDuelLobby(cluster);

@@ -4,7 +4,7 @@ import { lastRound } from "../games";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
-import { adapterEmitter, type GameEmitter, type GameOwnerLease, socketIoEmitter } from "../kernel/game-host";
+import { type GameEmitter, type GameOwnerLease, localFirstEmitter, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
 import { playerIdOf, roomOfSocket } from "./members";
@@ -52,7 +52,7 @@ export class RoomsRuntime implements HostEnv {
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
   ) {
-    this.emitter = ctx.cluster ? adapterEmitter(io) : socketIoEmitter(io);
+    this.emitter = ctx.cluster ? localFirstEmitter(io) : socketIoEmitter(io);
     this.owned = ctx.cluster
       ? new OwnedRooms(
           {

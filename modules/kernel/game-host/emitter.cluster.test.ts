@@ -4,7 +4,7 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import type { AppServer } from "../socket";
-import { adapterEmitter, type GameEmitter, userChannel } from "./emitter";
+import { adapterEmitter, type GameEmitter, localFirstEmitter, userChannel } from "./emitter";
 import { testRedis } from "./redis-testing";
 
 /**
@@ -95,4 +95,33 @@ test("the adapter emitter on A reaches sockets on B: channel, sockets by id, use
   expect(toy(onB)).toEqual(['toy:hello:{"to":"channel"}', 'toy:hello:{"to":"user"}']);
   expect(toy(alsoOnB)).toEqual(['toy:hello:{"to":"b2"}']);
   expect(toy(onA)).toEqual(['toy:hello:{"to":"channel"}', 'toy:hello:{"to":"channel again"}']);
+});
+
+test("the local-first emitter: a channel with no socket elsewhere stays on its process; one joined elsewhere gets every broadcast until it leaves", async () => {
+  const stream = `socket.io-test-${crypto.randomUUID().slice(0, 8)}`;
+  const a = await startNode(stream);
+  const b = await startNode(stream);
+  const owner = localFirstEmitter(a.io);
+  const onA = await open(a.url, {});
+  const player = await open(b.url, {});
+  // A socket on B in a room of the same name that the emitter never joined: it shows what crossed the stream.
+  const eavesdropper = await open(b.url, {});
+  for (let tries = 0; (await a.io.fetchSockets()).length < 3 && tries < 50; tries++) await Bun.sleep(100);
+  b.io.of("/").sockets.get(eavesdropper.socket.id!)!.join("toy:2");
+
+  owner.join(onA.socket.id!, "toy:2");
+  owner.toChannel("toy:2", "toy:hello", { to: "only here" });
+  owner.join(player.socket.id!, "toy:2");
+  owner.toChannel("toy:2", "toy:hello", { to: "everywhere" });
+  owner.toSockets([onA.socket.id!, player.socket.id!], "toy:hello", { to: "both by id" });
+  owner.leave(player.socket.id!, "toy:2");
+  owner.toChannel("toy:2", "toy:hello", { to: "here again" });
+  await flush(owner, [onA, player, eavesdropper]);
+  await Bun.sleep(200); // this bare test server delivers an adapter broadcast locally once Redis has it
+
+  const toy = (c: Client) => c.seen.filter((e) => e.startsWith("toy:hello")).map((e) => JSON.parse(e.slice(10)).to);
+  // Order on A is the fast broadcast's business (apps/server/fast-broadcast.ts delivers locally at once).
+  expect(toy(onA).sort()).toEqual(["both by id", "everywhere", "here again", "only here"]);
+  expect(toy(player)).toEqual(["everywhere", "both by id"]);
+  expect(toy(eavesdropper)).toEqual(["everywhere"]);
 });

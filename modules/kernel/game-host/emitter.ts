@@ -71,3 +71,54 @@ export function adapterEmitter(io: AppServer): GameEmitter {
     },
   };
 }
+
+/**
+ * The emitter for several processes of a mode whose channels are joined only through it (rooms, duels; not the guild
+ * room, which sockets join themselves). It knows which of a channel's sockets live on other processes, so a game
+ * whose players are all on its owner's process — what a load balancer with room affinity gives — broadcasts with
+ * Bun's local pub/sub alone and writes nothing to the Redis stream; once a socket on another process joins, the
+ * channel's broadcasts go through the adapter again until it leaves. A socket of a process that died is never seen
+ * leaving: its channel keeps the adapter (correct, only slower). Ordering: a remote socket's join, the broadcasts
+ * after it and its leave travel on the one stream, as with `adapterEmitter`.
+ */
+export function localFirstEmitter(io: AppServer): GameEmitter {
+  const adapter = adapterEmitter(io);
+  /** channel → ids of its sockets on other processes. */
+  const remote = new Map<string, Set<string>>();
+  const local = (socketId: string) => io.of("/").sockets.get(socketId);
+  return {
+    toChannel: (channel, event, payload) => {
+      if (remote.has(channel)) io.to(channel).emit(event, payload);
+      else io.local.to(channel).emit(event, payload);
+    },
+    toSockets: (socketIds, event, payload) => {
+      const elsewhere: string[] = [];
+      for (const id of socketIds) {
+        const socket = local(id);
+        if (socket) socket.emit(event, payload);
+        else elsewhere.push(id);
+      }
+      adapter.toSockets(elsewhere, event, payload);
+    },
+    toUser: adapter.toUser,
+    join: (socketId, channel) => {
+      const socket = local(socketId);
+      if (socket) {
+        socket.join(channel);
+        return;
+      }
+      const away = remote.get(channel) ?? new Set<string>();
+      remote.set(channel, away.add(socketId));
+      adapter.join(socketId, channel);
+    },
+    leave: (socketId, channel) => {
+      const away = remote.get(channel);
+      if (away?.delete(socketId)) {
+        if (away.size === 0) remote.delete(channel);
+        adapter.leave(socketId, channel);
+      } else {
+        local(socketId)?.leave(channel);
+      }
+    },
+  };
+}

@@ -1,5 +1,5 @@
 /** The generic game host: one live game of any mode on the process's one shared scheduler (README.md). */
-export { adapterEmitter, type GameEmitter, socketIoEmitter, userChannel } from "./emitter";
+export { adapterEmitter, type GameEmitter, localFirstEmitter, socketIoEmitter, userChannel } from "./emitter";
 export { GAME_HOST_MESSAGES, type InputResult, isStaleOwnerError, refusal, StaleOwnerError } from "./errors";
 export {
   GameHost,
