@@ -201,6 +201,9 @@ export class GameOwnership {
     const giveUpAt = performance.now() + this.moveWaitMs;
     for (;;) {
       if (this.stopped) return MOVING;
+      // The common case, without a promise: the game runs here.
+      const running = this.owned.get(game)?.game;
+      if (running) return running.input(input);
       const local = await this.ownedGame(game);
       if (local) return local.input(input);
       const answer = await this.forward(game, input);
