@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { DEFAULT_DUEL_RULES } from "../modules/duel/duel-mode";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import {
+  eachConcurrently,
   machine,
   machineBusyMicros,
   option,
@@ -36,6 +37,7 @@ import {
   processCpuMicros,
   Samples,
   startLagSampler,
+  WindowMetrics,
   waitForQuiet,
 } from "./measure";
 import { ProtocolClient, payloadOf } from "./protocol-client";
@@ -66,13 +68,7 @@ const uniform = (low: number, high: number) => low + Math.random() * (high - low
 
 // --- metrics ---------------------------------------------------------------------------------------------------
 
-class RunMetrics {
-  recording = false;
-  windowStart = Number.POSITIVE_INFINITY;
-  windowEnd = Number.POSITIVE_INFINITY;
-  delivered = 0;
-  deliveredChars = 0;
-  byEvent = new Map<string, number>();
+class RunMetrics extends WindowMetrics {
   wordsSent = 0;
   wordsAnswered = 0;
   wordLatency = new Samples();
@@ -80,15 +76,7 @@ class RunMetrics {
   duelsStarted = 0;
   duelsOver = 0;
   reasons = new Map<string, number>();
-  errors = new Map<string, number>();
   concurrentDuels = new Samples();
-  lag = new Samples();
-  stalledMs = 0;
-  closedUnexpectedly = 0;
-  inWindow = (at: number) => at >= this.windowStart && at < this.windowEnd;
-  count(map: Map<string, number>, key: string) {
-    map.set(key, (map.get(key) ?? 0) + 1);
-  }
 }
 
 // --- simulated players -----------------------------------------------------------------------------------------
@@ -277,23 +265,12 @@ function gameOver(player: Player, result: { reason: string }, at: number, m: Run
   });
 }
 
-async function connectAll(players: Player[]) {
-  let next = 0;
-  let failed = 0;
-  const worker = async () => {
-    while (next < players.length) {
-      const player = players[next++];
-      try {
-        await player.client.connect();
-        player.client.emit("duel_enter_menu", {});
-        later(player, uniform(0, OPTIONS.searchSpreadMs), () => player.client.emit("duel_find_match", {}));
-      } catch {
-        failed++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: OPTIONS.connectConcurrency }, worker));
-  return failed;
+function connectAll(players: Player[]) {
+  return eachConcurrently(players, OPTIONS.connectConcurrency, async (player) => {
+    await player.client.connect();
+    player.client.emit("duel_enter_menu", {});
+    later(player, uniform(0, OPTIONS.searchSpreadMs), () => player.client.emit("duel_find_match", {}));
+  });
 }
 
 /** Every player sends `duel_heartbeat` every 5 s, spread evenly over the 5 s. */

@@ -121,3 +121,41 @@ export function startLagSampler(m: { recording: boolean; lag: Samples; stalledMs
   }, interval);
   return () => clearInterval(timer);
 }
+
+/** What every load run counts, in its measurement window (counters count inside it unless said otherwise). */
+export class WindowMetrics {
+  recording = false;
+  windowStart = Number.POSITIVE_INFINITY;
+  windowEnd = Number.POSITIVE_INFINITY;
+  /** Frames the players received in the window, their characters, and how many of each event. */
+  delivered = 0;
+  deliveredChars = 0;
+  byEvent = new Map<string, number>();
+  errors = new Map<string, number>();
+  lag = new Samples();
+  /** Time the generator's event loop was blocked by more than 5 ms at a stretch. */
+  stalledMs = 0;
+  closedUnexpectedly = 0;
+  inWindow = (at: number) => at >= this.windowStart && at < this.windowEnd;
+  count(map: Map<string, number>, key: string) {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  }
+}
+
+/** Runs `step` for every item, `concurrency` at a time (connecting thousands of players); answers the failures. */
+export async function eachConcurrently<T>(items: readonly T[], concurrency: number, step: (item: T) => Promise<void>) {
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        await step(item);
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return failed;
+}

@@ -26,6 +26,7 @@ import { keystrokes } from "../modules/kernel/typing";
 import { startLagLog } from "./lag-log";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import {
+  eachConcurrently,
   machine,
   machineBusyMicros,
   option,
@@ -34,6 +35,7 @@ import {
   processCpuSplit,
   Samples,
   startLagSampler,
+  WindowMetrics,
   waitForQuiet,
 } from "./measure";
 import { ProtocolClient, payloadOf } from "./protocol-client";
@@ -125,13 +127,7 @@ interface Player {
 }
 
 /** Everything one run counts. Counters only count inside the measurement window unless said otherwise. */
-class RunMetrics {
-  recording = false;
-  windowStart = Number.POSITIVE_INFINITY;
-  windowEnd = Number.POSITIVE_INFINITY;
-  delivered = 0;
-  deliveredChars = 0;
-  byEvent = new Map<string, number>();
+class RunMetrics extends WindowMetrics {
   chatSent = 0;
   chatExpected = 0;
   chatReceived = 0;
@@ -141,12 +137,6 @@ class RunMetrics {
   submissionsCompleted = 0;
   submissionLatency = new Samples();
   feedback = 0;
-  errors = new Map<string, number>();
-  lag = new Samples();
-  /** Time the generator's event loop was blocked by more than 5 ms at a stretch. */
-  stalledMs = 0;
-  closedUnexpectedly = 0;
-  inWindow = (at: number) => at >= this.windowStart && at < this.windowEnd;
 }
 
 function typo(text: string, random: () => number): string {
@@ -271,20 +261,10 @@ function scheduleSubmission(
 }
 
 async function connectAll(players: Player[], concurrency: number) {
-  let next = 0;
-  let failed = 0;
-  const worker = async () => {
-    while (next < players.length) {
-      const player = players[next++];
-      try {
-        await player.client.connect();
-        player.client.emit("join_anonymous", { room_id: player.roomId });
-      } catch {
-        failed++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const failed = await eachConcurrently(players, concurrency, async (player) => {
+    await player.client.connect();
+    player.client.emit("join_anonymous", { room_id: player.roomId });
+  });
   // Joins are answered by room:joined:anonymous; wait for them (bounded).
   const deadline = now() + 60_000;
   while (players.some((p) => !p.joined && p.client.connected) && now() < deadline) await sleep(100);
