@@ -478,15 +478,11 @@ export class ClusterDuelRuntime implements PresenterEnv {
     this.giveBack(sessionId);
   }
 
-  /**
-   * The closed duel's lease goes back, with its input subscription (queued writes still complete). GameOwnership
-   * has no `close(mode, sourceId)` yet (asked of the kernel): the owner lease's `lost` is the one public way to hand
-   * a game back; it logs "game given up" (reason "fenced"), and a later input would find the duel over.
-   */
+  /** The closed duel's lease goes back, with its input subscription and seats (queued writes still complete). */
   private giveBack(sessionId: string) {
     const lease = this.leases.get(sessionId);
     this.leases.delete(sessionId);
-    lease?.lost("fenced");
+    lease?.close();
   }
 
   /**

@@ -675,7 +675,7 @@ describe("under a lease (several processes)", () => {
     const owner = { epoch, held: true, losses: [] as string[] };
     return {
       owner,
-      lease: { epoch, holds: () => owner.held, lost: (reason: "fenced") => owner.losses.push(reason) },
+      lease: { epoch, holds: () => owner.held, lost: (reason: "fenced") => owner.losses.push(reason), close() {} },
     };
   }
 

@@ -118,6 +118,11 @@ export interface GameOwnerLease {
   holds(): boolean;
   /** Storage refused a write as stale: a newer owner has written, this process must give the game up. */
   lost(reason: "fenced"): void;
+  /**
+   * The game is over for good (a closed duel): hand it back — the lease, the input subscription and this process's
+   * seats in it — without the warning a lost game gets. Its host must be stopped already.
+   */
+  close(): void;
 }
 
 export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { GamePlayer } from "../game-mode";
 import { GAME_HOST_MESSAGES } from "./errors";
+import type { GameOwnerLease } from "./game-host";
 import { leaseHolder } from "./lease";
-import { type AnyGameInput, GameOwnership, OWNERS_CHANNEL } from "./ownership";
+import { type AnyGameInput, type GameOpener, GameOwnership, OWNERS_CHANNEL } from "./ownership";
 import { eventually, type TestRedisClient, testRedis } from "./redis-testing";
 import {
   FakeStore,
@@ -63,7 +64,7 @@ const shared = (): Shared => ({ clock: new TestClock(), emitter: new RecordingEm
 async function startProcess(
   name: string,
   common: Shared,
-  options: { hosts?: boolean; capacity?: number } = {},
+  options: { hosts?: boolean; capacity?: number; onOpen?: (sourceId: string, owner: GameOwnerLease) => void } = {},
 ): Promise<Process> {
   const world = toyWorld(common);
   const commands = await redis.client();
@@ -72,7 +73,7 @@ async function startProcess(
     processId: `${name}-${crypto.randomUUID().slice(0, 8)}`,
     redis: commands,
     subscriber,
-    games: options.hosts === false ? {} : { sentence_race: toyOpener(world, { capacity: options.capacity }) },
+    games: options.hosts === false ? {} : { sentence_race: recording(toyOpener(world, options), options.onOpen) },
     log: world.log,
     lease: TIMINGS,
   });
@@ -96,6 +97,17 @@ async function startProcess(
   };
   running.push(process);
   return process;
+}
+
+/** The opener, telling the test of every lease it is given. */
+function recording(opener: GameOpener, onOpen?: (sourceId: string, owner: GameOwnerLease) => void): GameOpener {
+  return {
+    ...opener,
+    open: (sourceId, owner) => {
+      onOpen?.(sourceId, owner);
+      return opener.open(sourceId, owner);
+    },
+  };
 }
 
 const alice = player("alice", 1);
@@ -342,5 +354,25 @@ describe("takeover", () => {
     // Finished already: nothing to close again.
     expect(common.emitter.received("bob-1", "toy:round_closed")).toEqual([]);
     expect(b.host(source)!.state.players).toEqual([bob.id]);
+  });
+});
+
+describe("closing a game over for good", () => {
+  test("close hands it back quietly: the lease is free, the seats forgotten (never taken again), no warning", async () => {
+    const common = shared();
+    const owners = new Map<string, GameOwnerLease>();
+    const a = await startProcess("a", common, { onOpen: (sourceId, owner) => owners.set(sourceId, owner) });
+    const source = newSource();
+    expect(await a.input(source, join(alice))).toEqual({ ok: true });
+    expect(await leaseHolder(observer, channelOf(source))).toMatchObject({ processId: a.ownership.processId });
+
+    a.host(source)?.stop();
+    owners.get(String(source))!.close();
+    await eventually(async () => (await leaseHolder(observer, channelOf(source))) === null);
+    expect(a.host(source)).toBeNull();
+    // The process's watcher looks for free games with its seats every 200 ms: alice's seat is gone, so it stays free.
+    await Bun.sleep(TIMINGS.renewEveryMs * 4);
+    expect(await leaseHolder(observer, channelOf(source))).toBeNull();
+    expect(a.world.log.lines.filter((line) => line.message === "game given up")).toEqual([]);
   });
 });

@@ -376,6 +376,11 @@ export class GameOwnership {
         epoch: lease.epoch,
         holds: () => lease.check(),
         lost: (reason) => this.lose(game, entry, reason),
+        close: () => {
+          this.seats.delete(game);
+          this.knownOwners.delete(game);
+          this.lose(game, entry, "closed", false);
+        },
       };
       const host = await opener.open(sourceId, owner);
       entry.game = host;
@@ -414,7 +419,7 @@ export class GameOwnership {
   }
 
   /** The game is not this process's any more: its host stops stepping, forwarded input goes elsewhere. */
-  private lose(game: string, entry: Owned, reason: string) {
+  private lose(game: string, entry: Owned, reason: string, unexpected = true) {
     if (this.owned.get(game) !== entry) return;
     this.owned.delete(game);
     entry.game?.giveUp();
@@ -424,7 +429,7 @@ export class GameOwnership {
         .unsubscribe(inputChannel(game, this.prefix), entry.listener)
         .catch((error) => this.log.warn("unsubscribing a game failed", { game, error: describeError(error) }));
     }
-    this.log.warn("game given up", { game, epoch: entry.lease?.epoch ?? null, reason });
+    if (unexpected) this.log.warn("game given up", { game, epoch: entry.lease?.epoch ?? null, reason });
   }
 
   // --- looking after the games this process has seats in -------------------------------------------------------
