@@ -12,7 +12,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createAccessTokens } from "../modules/accounts/tokens";
-import * as guildRoom from "../modules/guilds/room";
 import {
   DESKTOP,
   type E2E,
@@ -26,12 +25,6 @@ import {
 } from "./helpers";
 
 let e2e: E2E;
-/**
- * The guild game's server (modules/guilds README "Guild game") is built on another branch; until it lands the server
- * answers a start with "길드 게임은 아직 준비 중입니다." (that export goes away with it). Each game test runs against
- * the server it finds.
- */
-const gameServerLanded = !("GUILD_GAME_NOT_READY" in guildRoom);
 const SHOTS = process.env.GUILDS_SCREENSHOTS;
 
 async function shot(page: Page, name: string) {
@@ -354,104 +347,81 @@ describe("guilds in the browser", () => {
     await anonymous.waitForURL(`${e2e.url}/login`);
   });
 
-  test.skipIf(gameServerLanded)(
-    "game tab: the admin picks a problem and starts; the server's answer is shown",
-    async () => {
-      const admin = await e2e.createUser(uniqueUser("게임"));
-      const guild = await guildWith(admin);
-      await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["길드 게임 문제입니다"] });
-      const page = await signedIn(admin);
-      await openRoom(page, guild.id);
-      await page.getByRole("tab", { name: "길드 게임" }).click();
-      await page.getByLabel("문제 선택").selectOption("길드 게임 문제입니다");
-      await page.getByRole("button", { name: "게임 시작" }).click();
-      // Until the guild game server lands (modules/guilds README "Guild game") the server answers that it is not ready.
-      await page.getByRole("alert").getByText("길드 게임은 아직 준비 중입니다.").waitFor();
-      await shot(page, "desktop-room-game");
-    },
-  );
+  test("guild game between two members: countdown, live progress bars, the exact-text rule, positions and results", async () => {
+    const admin = await e2e.createUser(uniqueUser("겜장"));
+    const member = await e2e.createUser(uniqueUser("겜원"));
+    const guild = await guildWith(admin, [member]);
+    const problem = "하나 둘 셋";
+    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["다른 문제입니다", problem] });
+    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 2 });
+    const a = await signedIn(admin);
+    const b = await signedIn(member);
+    await openRoom(a, guild.id);
+    await openRoom(b, guild.id);
+    // A plain member has no start controls.
+    await b.getByRole("tab", { name: "길드 게임" }).click();
+    await b.getByText("길드 관리자가 게임을 시작하면", { exact: false }).waitFor();
+    expect(await b.getByRole("button", { name: "게임 시작" }).count()).toBe(0);
+    await b.getByRole("tab", { name: "길드 채팅" }).click();
 
-  test.skipIf(!gameServerLanded)(
-    "guild game between two members: countdown, live progress bars, the exact-text rule, positions and results",
-    async () => {
-      const admin = await e2e.createUser(uniqueUser("겜장"));
-      const member = await e2e.createUser(uniqueUser("겜원"));
-      const guild = await guildWith(admin, [member]);
-      const problem = "하나 둘 셋";
-      await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["다른 문제입니다", problem] });
-      await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 2 });
-      const a = await signedIn(admin);
-      const b = await signedIn(member);
-      await openRoom(a, guild.id);
-      await openRoom(b, guild.id);
-      // A plain member has no start controls.
-      await b.getByRole("tab", { name: "길드 게임" }).click();
-      await b.getByText("길드 관리자가 게임을 시작하면", { exact: false }).waitFor();
-      expect(await b.getByRole("button", { name: "게임 시작" }).count()).toBe(0);
-      await b.getByRole("tab", { name: "길드 채팅" }).click();
+    await a.getByRole("tab", { name: "길드 게임" }).click();
+    await a.getByLabel("문제 선택").selectOption(problem);
+    await a.getByRole("button", { name: "게임 시작" }).click();
+    // Everyone in the room is taken to the game tab for the countdown, then sees the problem.
+    await b.getByText(/\d초 후 게임이 시작됩니다!/).waitFor();
+    for (const page of [a, b]) await page.getByTestId("guild-problem").getByText(problem).waitFor();
 
-      await a.getByRole("tab", { name: "길드 게임" }).click();
-      await a.getByLabel("문제 선택").selectOption(problem);
-      await a.getByRole("button", { name: "게임 시작" }).click();
-      // Everyone in the room is taken to the game tab for the countdown, then sees the problem.
-      await b.getByText(/\d초 후 게임이 시작됩니다!/).waitFor();
-      for (const page of [a, b]) await page.getByTestId("guild-problem").getByText(problem).waitFor();
+    // The member's progress reaches the admin's screen as a bar.
+    const answerB = b.getByRole("textbox", { name: "답 입력" });
+    await answerB.fill("하나 둘");
+    const memberBar = a.getByRole("progressbar", { name: `${member.username} 진행률` });
+    await a.waitForFunction(
+      (name) => Number(document.querySelector(`[aria-label="${name} 진행률"]`)?.getAttribute("aria-valuenow")) > 0,
+      member.username,
+    );
+    expect(Number(await memberBar.getAttribute("aria-valuenow"))).toBeLessThan(100);
 
-      // The member's progress reaches the admin's screen as a bar.
-      const answerB = b.getByRole("textbox", { name: "답 입력" });
-      await answerB.fill("하나 둘");
-      const memberBar = a.getByRole("progressbar", { name: `${member.username} 진행률` });
-      await a.waitForFunction(
-        (name) => Number(document.querySelector(`[aria-label="${name} 진행률"]`)?.getAttribute("aria-valuenow")) > 0,
-        member.username,
-      );
-      expect(Number(await memberBar.getAttribute("aria-valuenow"))).toBeLessThan(100);
+    // Only the exact text counts: a wrong answer is refused and the player goes on.
+    await answerB.fill("하나 둘 넷");
+    await answerB.press("Enter");
+    await b.getByRole("alert").getByText("입력한 내용이 문제와 일치하지 않습니다.").waitFor();
+    // Typed at a human pace: the server never counts an implausibly fast answer (over 1,500 keystrokes a minute).
+    await answerB.fill("");
+    await answerB.pressSequentially(problem, { delay: 150 });
+    await answerB.press("Enter");
+    await b.getByText("완료! 1위").waitFor();
 
-      // Only the exact text counts: a wrong answer is refused and the player goes on.
-      await answerB.fill("하나 둘 넷");
-      await answerB.press("Enter");
-      await b.getByRole("alert").getByText("입력한 내용이 문제와 일치하지 않습니다.").waitFor();
-      // Typed at a human pace: the server never counts an implausibly fast answer (over 1,500 keystrokes a minute).
-      await answerB.fill("");
-      await answerB.pressSequentially(problem, { delay: 150 });
-      await answerB.press("Enter");
-      await b.getByText("완료! 1위").waitFor();
+    const answerA = a.getByRole("textbox", { name: "답 입력" });
+    await answerA.pressSequentially(problem, { delay: 150 });
+    await answerA.press("Enter");
 
-      const answerA = a.getByRole("textbox", { name: "답 입력" });
-      await answerA.pressSequentially(problem, { delay: 150 });
-      await answerA.press("Enter");
+    // Everyone present finished: the game ends with the results on both screens.
+    for (const page of [a, b]) {
+      const results = page.getByRole("region", { name: "게임 결과" });
+      await results.waitFor();
+      await results.locator(".guild-result", { hasText: member.username }).getByText("1위").waitFor();
+      await results.locator(".guild-result", { hasText: admin.username }).getByText("2위").waitFor();
+    }
+    await shot(a, "desktop-room-game-results");
+  });
 
-      // Everyone present finished: the game ends with the results on both screens.
-      for (const page of [a, b]) {
-        const results = page.getByRole("region", { name: "게임 결과" });
-        await results.waitFor();
-        await results.locator(".guild-result", { hasText: member.username }).getByText("1위").waitFor();
-        await results.locator(".guild-result", { hasText: admin.username }).getByText("2위").waitFor();
-      }
-      await shot(a, "desktop-room-game-results");
-    },
-  );
-
-  test.skipIf(!gameServerLanded)(
-    "guild game: an answer typed implausibly fast is not counted and ends that player's input",
-    async () => {
-      const admin = await e2e.createUser(uniqueUser("빠른"));
-      const guild = await guildWith(admin);
-      const problem = "이 문장은 한 번에 붙여 넣으면 너무 빠릅니다";
-      await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
-      await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
-      const a = await signedIn(admin);
-      await openRoom(a, guild.id);
-      await a.getByRole("tab", { name: "길드 게임" }).click();
-      await a.getByRole("button", { name: "게임 시작" }).click();
-      const answer = a.getByRole("textbox", { name: "답 입력" });
-      await answer.fill(problem);
-      await answer.press("Enter");
-      await a.getByRole("alert").getByText("비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.").waitFor();
-      await answer.waitFor({ state: "detached" });
-      expect(await a.getByText("완료!", { exact: false }).count()).toBe(0);
-    },
-  );
+  test("guild game: an answer typed implausibly fast is not counted and ends that player's input", async () => {
+    const admin = await e2e.createUser(uniqueUser("빠른"));
+    const guild = await guildWith(admin);
+    const problem = "이 문장은 한 번에 붙여 넣으면 너무 빠릅니다";
+    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
+    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+    const a = await signedIn(admin);
+    await openRoom(a, guild.id);
+    await a.getByRole("tab", { name: "길드 게임" }).click();
+    await a.getByRole("button", { name: "게임 시작" }).click();
+    const answer = a.getByRole("textbox", { name: "답 입력" });
+    await answer.fill(problem);
+    await answer.press("Enter");
+    await a.getByRole("alert").getByText("비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.").waitFor();
+    await answer.waitFor({ state: "detached" });
+    expect(await a.getByText("완료!", { exact: false }).count()).toBe(0);
+  });
 
   test("375 px: the guild pages have no horizontal scroll", async () => {
     const admin = await e2e.createUser(uniqueUser("폰"));
