@@ -16,7 +16,7 @@ import type { AppServer, AppSocket } from "../kernel/socket";
 import { duelStore } from "./api";
 import { type DuelMove, type DuelPlayer, duelMode } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
-import { Matchmaker } from "./matchmaker";
+import { Matchmaker, type PlayerStatus } from "./matchmaker";
 import {
   type DuelGame,
   type DuelMember,
@@ -29,7 +29,14 @@ import {
 } from "./members";
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
-import { DUEL_MESSAGES, type DuelModuleSettings, type OnlineUser } from "./runtime";
+import {
+  byName,
+  DUEL_MESSAGES,
+  type DuelModuleSettings,
+  LIST_REBUILD_MS,
+  type OnlineUser,
+  STATUS_ORDER,
+} from "./runtime";
 import { type ClosedAnnouncement, type MatchAnnouncement, SharedDuelLobby, type SharedWaiting } from "./shared-lobby";
 import type { DuelStore } from "./store";
 
@@ -38,8 +45,6 @@ const MODE = "duel";
 const MATCHER_TTL_MS = 2_000;
 /** A pass that found the matcher busy tries again this much later (the other pass may have missed a new search). */
 const MATCHER_RETRY_MS = 100;
-
-const STATUS_ORDER = { waiting: 0, idle: 1, in_game: 2 } as const;
 
 /**
  * The duel on several processes (`ctx.cluster`; README "Several processes"): the same socket events as
@@ -58,6 +63,11 @@ export class ClusterDuelRuntime implements PresenterEnv {
   /** This process's sockets in the menu (their heartbeats; the shared list has the players). */
   private readonly menu = new Map<string, { player: DuelPlayer; beatAt: number }>();
   private listTimer: TimerHandle | null = null;
+  private lastOnline: {
+    at: number;
+    online: { player: DuelPlayer; status: PlayerStatus }[];
+    waitingCount: number;
+  } | null = null;
   private matchTimer: TimerHandle | null = null;
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
@@ -145,25 +155,38 @@ export class ClusterDuelRuntime implements PresenterEnv {
     this.listChanged();
   }
 
-  async listFor(socket: AppSocket | null) {
+  /** `fresh`: read now (a push); an answer may use a read up to `LIST_REBUILD_MS` old when the list is long. */
+  async listFor(socket: AppSocket | null, fresh = false) {
     const me = socket ? playerOf(socket.data.identity) : null;
-    const [online, waitingCount] = await Promise.all([
-      this.lobby.online(this.now - this.settings.heartbeatTimeoutMs),
-      this.lobby.waitingCount(),
-    ]);
-    online.sort(
-      (a, b) =>
-        Number(b.player.id === me?.id) - Number(a.player.id === me?.id) ||
-        STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
-        a.player.name.localeCompare(b.player.name),
-    );
-    const users: OnlineUser[] = online.slice(0, this.settings.listLimit).map(({ player, status }) => ({
+    const { online, waitingCount } = await this.readOnline(fresh);
+    const limit = this.settings.listLimit;
+    const mine = me ? online.find((entry) => entry.player.id === me.id) : undefined;
+    const ordered = mine ? [mine, ...online.slice(0, limit + 1).filter((entry) => entry !== mine)] : online;
+    const users: OnlineUser[] = ordered.slice(0, limit).map(({ player, status }) => ({
       sid: player.key,
       nickname: player.name,
       status,
       is_me: player.id === me?.id,
     }));
     return { users, waiting_count: waitingCount, online_count: online.length, my_sid: me?.key ?? null };
+  }
+
+  /**
+   * The shared online list in list order. As on one process (runtime.ts `listedInOrder`), a list longer than its
+   * window is read and sorted at most every `LIST_REBUILD_MS` for the answers every finished duel asks for; changes
+   * come from every process, so the rule is by time alone.
+   */
+  private async readOnline(fresh: boolean) {
+    const last = this.lastOnline;
+    const long = last && last.online.length > this.settings.listLimit;
+    if (!fresh && long && this.now < last.at + LIST_REBUILD_MS) return last;
+    const [online, waitingCount] = await Promise.all([
+      this.lobby.online(this.now - this.settings.heartbeatTimeoutMs),
+      this.lobby.waitingCount(),
+    ]);
+    online.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a.player.name, b.player.name));
+    this.lastOnline = { at: this.now, online, waitingCount };
+    return this.lastOnline;
   }
 
   async sendList(socket: AppSocket) {
@@ -190,7 +213,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
       this.listChanged();
       return;
     }
-    this.io.to(MENU).emit("duel:user_list_update", await this.listFor(null));
+    this.io.to(MENU).emit("duel:user_list_update", await this.listFor(null, true));
   }
 
   private armSweep() {

@@ -69,10 +69,10 @@ interface Queued {
   socketId: string;
 }
 
-const STATUS_ORDER: Record<PlayerStatus, number> = { waiting: 0, idle: 1, in_game: 2 };
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const STATUS_ORDER: Record<PlayerStatus, number> = { waiting: 0, idle: 1, in_game: 2 };
+export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** A list longer than the shown window is rebuilt at most this often (see `listedInOrder`). */
-const LIST_REBUILD_MS = 250;
+export const LIST_REBUILD_MS = 250;
 
 interface ListedInOrder {
   ordered: { player: DuelPlayer; status: PlayerStatus }[];
