@@ -180,3 +180,39 @@ test("a namespace disconnect that keeps the connection open stops the room's fra
 
   expect(frames.some((frame) => frame.includes("after-disconnect"))).toBe(false);
 });
+
+test("every member on websocket: no per-socket walk, each gets a broadcast once; outgoing listeners still hear it", async () => {
+  // A server of its own: the other tests' polling clients would keep the per-socket walk on.
+  const own = await startTestServer();
+  try {
+    const connectWs = async () => {
+      const client = connect(own.url, { path: "/socket.io/", transports: ["websocket"], forceNew: true });
+      await new Promise<void>((resolve, reject) => {
+        client.once("connect", resolve);
+        client.once("connect_error", reject);
+      });
+      return client;
+    };
+    const [a, b] = [await connectWs(), await connectWs()];
+    const seen = [a, b].map(record);
+    const socketOf = (client: Socket) => own.io.of("/").sockets.get(client.id!)!;
+    for (const client of [a, b]) socketOf(client).join("fb-own");
+    own.io.to("fb-own").emit("probe", "one");
+    const heard: unknown[][] = [];
+    socketOf(a).onAnyOutgoing((...args: unknown[]) => heard.push(args));
+    own.io.to("fb-own").emit("probe", "two");
+    await Promise.all(
+      [a, b].map((client) => new Promise<void>((resolve) => client.on("probe", (v) => v === "two" && resolve()))),
+    );
+    await Bun.sleep(50);
+    expect(seen).toEqual([
+      ["one", "two"],
+      ["one", "two"],
+    ]);
+    expect(heard).toEqual([["probe", "two"]]);
+    a.disconnect();
+    b.disconnect();
+  } finally {
+    await own.stop();
+  }
+});
