@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { guildApi } from "./guild-api";
 import type { Application } from "./types";
-import { failureText, Loading, When } from "./ui";
+import { failureText, Loading, When, YesOrNo } from "./ui";
 
 export function ApplicationsPanel({ guildId, onChanged }: { guildId: number; onChanged?: () => void }) {
   const [items, setItems] = useState<Application[] | null>(null);
@@ -62,24 +62,7 @@ export function ApplicationsPanel({ guildId, onChanged }: { guildId: number; onC
                   <When value={application.created_at} />
                 </span>
               </div>
-              <div className="guild-actions">
-                <button
-                  type="button"
-                  className="btn btn-primary btn-small"
-                  disabled={busy === application.id}
-                  onClick={() => decide(application, true)}
-                >
-                  승인
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-small"
-                  disabled={busy === application.id}
-                  onClick={() => decide(application, false)}
-                >
-                  거절
-                </button>
-              </div>
+              <YesOrNo yes="승인" busy={busy === application.id} onAnswer={(yes) => decide(application, yes)} />
             </li>
           ))}
         </ul>

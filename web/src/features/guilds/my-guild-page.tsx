@@ -9,7 +9,7 @@ import { useDocumentTitle } from "../../lib/title";
 import { ApplicationsPanel } from "./applications-panel";
 import { guildApi } from "./guild-api";
 import type { Guild, GuildMember, MyGuild, MyInvitation } from "./types";
-import { failureText, isStaff, Loading, ROLE_LABELS, RoleIcon, When } from "./ui";
+import { failureText, isStaff, Loading, ROLE_LABELS, RoleIcon, When, YesOrNo } from "./ui";
 
 function Invitations({ items, onDone }: { items: MyInvitation[]; onDone: (joined: boolean) => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -49,24 +49,7 @@ function Invitations({ items, onDone }: { items: MyInvitation[]; onDone: (joined
                   {invitation.invited_by}님의 초대 · <When value={invitation.created_at} />
                 </span>
               </div>
-              <div className="guild-actions">
-                <button
-                  type="button"
-                  className="btn btn-primary btn-small"
-                  disabled={busy === invitation.id}
-                  onClick={() => answer(invitation, true)}
-                >
-                  수락
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-small"
-                  disabled={busy === invitation.id}
-                  onClick={() => answer(invitation, false)}
-                >
-                  거절
-                </button>
-              </div>
+              <YesOrNo yes="수락" busy={busy === invitation.id} onAnswer={(yes) => answer(invitation, yes)} />
             </li>
           ))}
         </ul>

@@ -103,3 +103,17 @@ export function SimplePager({
     </nav>
   );
 }
+
+/** The two answers to an invitation or an application: yes (`yes` says which) or 거절, both off while one is sent. */
+export function YesOrNo({ yes, busy, onAnswer }: { yes: string; busy: boolean; onAnswer: (yes: boolean) => void }) {
+  return (
+    <div className="guild-actions">
+      <button type="button" className="btn btn-primary btn-small" disabled={busy} onClick={() => onAnswer(true)}>
+        {yes}
+      </button>
+      <button type="button" className="btn btn-ghost btn-small" disabled={busy} onClick={() => onAnswer(false)}>
+        거절
+      </button>
+    </div>
+  );
+}
