@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { tempConfig } from "../db/testing";
-import { runCliOn } from "../modules/admin/test-helpers";
 import { commandWords, databaseName } from "./database-name";
+import { runCliOn } from "./testing";
 
 // The CLI as an operator runs it, in its own process, on a SQLite data folder of its own (the file's existence is
 // the point here, so always SQLite).

@@ -1,11 +1,10 @@
-import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
+import { runCliOn } from "../../cli/testing";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import { storeDb, tablesFor } from "../../db/store";
 import { FakeClock } from "../kernel/clock";
-import type { Config } from "../kernel/config";
 import type { ModuleContext } from "../kernel/define-module";
 
 export type { TestUser };
@@ -33,36 +32,12 @@ export async function startAdminServer(options: { systemClock?: boolean } = {}) 
   return { server, clock, user, login };
 }
 
-const root = resolve(import.meta.dir, "../..");
-
 /**
  * Runs the `madang` CLI as its own process on the test server's database (its SQLite file or its PostgreSQL
  * database), exactly as an operator's terminal next to a live server.
  */
+export { runCliOn };
 export const runCli = (server: TestServer, ...args: string[]) => runCliOn(server.ctx.config, ...args);
-
-/** Runs the `madang` CLI on the database of a configuration: its PostgreSQL database, else its SQLite file. */
-export async function runCliOn(config: Pick<Config, "dataDir" | "databaseUrl">, ...args: string[]) {
-  const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: config.dataDir,
-      // Empty means no PostgreSQL: the SQLite file of DATA_DIR.
-      DATABASE_URL: config.databaseUrl ?? "",
-      LOG_LEVEL: "error",
-      NODE_ENV: "test",
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
 
 /** Sets a user's stored figures directly (dashboard and sort tests), on either engine. */
 export async function setUserFigures(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
+import { runCliWith } from "../../cli/testing";
 import { storeDb, tablesFor } from "../../db/store";
 import { accountsModule } from "../accounts";
 import { createGamesModule } from "../games";
@@ -14,31 +14,10 @@ import { member, playResult } from "./test-support";
  * `madang rankings rebuild` as an operator runs it: its own process on the server's database, recounting the
  * rankings from games' records after the rankings' own rows were lost.
  */
-const root = resolve(import.meta.dir, "../..");
 let server: TestServer;
 let player: TestUser;
 
-async function madang(...args: string[]) {
-  const proc = Bun.spawn([process.execPath, "cli/index.ts", ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: server.ctx.config.dataDir,
-      DATABASE_URL: server.ctx.config.databaseUrl ?? "",
-      REDIS_URL: "",
-      LOG_LEVEL: "error",
-      NODE_ENV: "test",
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
+const madang = (...args: string[]) => runCliWith(server.ctx.config, { REDIS_URL: "" }, ...args);
 
 const ranking = async (period: string) =>
   (await server.api("GET", `/api/rankings/users?period=${period}`)).body.map(
