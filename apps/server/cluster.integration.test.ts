@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { testEngine } from "../../db/testing";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { eventually } from "../../modules/kernel/game-host/redis-testing";
 import { keystrokes } from "../../modules/kernel/typing";
 import { type Client, openClient } from "../../modules/rooms/test-support";
-import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "./cluster-testing";
+import { twoProcessSuite } from "./cluster-suite";
+import { type ClusterProcess, clusterUser, type TestCluster } from "./cluster-testing";
 
 // Two real server processes (as `npm start` runs them) on one PostgreSQL and one Redis: what a player does on one
 // is seen by players on the other. Runs in the PostgreSQL pass of `npm test` (several processes need PostgreSQL).
-const onPostgres = testEngine() === "postgres";
+const suite = twoProcessSuite<Client>();
+const { onPostgres, clients } = suite;
 
 let cluster: TestCluster;
 let a: ClusterProcess;
 let b: ClusterProcess;
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  if (!onPostgres) return;
-  cluster = await startCluster(2);
-  [a, b] = cluster.processes;
-}, 60_000);
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await cluster?.stop();
+beforeAll(() => {
+  if (!suite.cluster) return;
+  cluster = suite.cluster;
+  [a, b] = suite.processes;
 });
 
 async function player(process: ClusterProcess, token?: string) {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "redis";
-import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "../../apps/server/cluster-testing";
-import { testEngine } from "../../db/testing";
+import { twoProcessSuite } from "../../apps/server/cluster-suite";
+import { type ClusterProcess, clusterUser, type TestCluster } from "../../apps/server/cluster-testing";
 import { leaseHolder } from "../kernel/game-host";
 import { eventually } from "../kernel/game-host/redis-testing";
 import { type DuelClient, openDuelClient } from "./test-support";
@@ -9,21 +9,16 @@ import { type DuelClient, openDuelClient } from "./test-support";
 // Two real server processes (as `npm start` runs them) on one PostgreSQL and one Redis, with the duel's default
 // rules on real time: a member on each process finds the other, they duel to a win, the result is stored once.
 // Runs in the PostgreSQL pass of `npm test` (several processes need PostgreSQL).
-const onPostgres = testEngine() === "postgres";
+const suite = twoProcessSuite<DuelClient>();
+const { onPostgres, clients } = suite;
 
 let cluster: TestCluster;
 let a: ClusterProcess;
 let b: ClusterProcess;
-const clients: DuelClient[] = [];
-
-beforeAll(async () => {
-  if (!onPostgres) return;
-  cluster = await startCluster(2);
-  [a, b] = cluster.processes;
-}, 60_000);
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await cluster?.stop();
+beforeAll(() => {
+  if (!suite.cluster) return;
+  cluster = suite.cluster;
+  [a, b] = suite.processes;
 });
 
 async function member(process: ClusterProcess) {

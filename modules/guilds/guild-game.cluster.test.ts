@@ -1,28 +1,23 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type ClusterProcess, clusterUser, startCluster, type TestCluster } from "../../apps/server/cluster-testing";
-import { testEngine } from "../../db/testing";
+import { beforeAll, expect, test } from "bun:test";
+import { twoProcessSuite } from "../../apps/server/cluster-suite";
+import { type ClusterProcess, clusterUser, type TestCluster } from "../../apps/server/cluster-testing";
 import { keystrokes } from "../kernel/typing";
 import { type GuildClient, openGuildClient, type TestServer } from "./test-support";
 
 // Two real server processes on one PostgreSQL and one Redis: a guild's admin on one process and a member on the
 // other play one guild game (owned by one of them), and a kick made on one process takes the member's socket on
 // the other out of the room at once. Runs in the PostgreSQL pass of `npm test`.
-const onPostgres = testEngine() === "postgres";
+const suite = twoProcessSuite<GuildClient>();
+const { onPostgres, clients } = suite;
 const PROBLEM = "가는 말이 고와야 오는 말이 곱다";
 
 let cluster: TestCluster;
 let a: ClusterProcess;
 let b: ClusterProcess;
-const clients: GuildClient[] = [];
-
-beforeAll(async () => {
-  if (!onPostgres) return;
-  cluster = await startCluster(2);
-  [a, b] = cluster.processes;
-}, 60_000);
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await cluster?.stop();
+beforeAll(() => {
+  if (!suite.cluster) return;
+  cluster = suite.cluster;
+  [a, b] = suite.processes;
 });
 
 async function ok(
