@@ -22,3 +22,19 @@ export const inTransaction = <T>(database: SqlDatabase, fn: (db: StoreDb) => Pro
  */
 export const tablesFor = <Sqlite extends object>(database: SqlDatabase, sqlite: Sqlite, pg: object): Sqlite =>
   database.dialect === "pg" ? (pg as Sqlite) : sqlite;
+
+/**
+ * A module's store, made once per database and kept as long as it (its SQLite statements are prepared once per
+ * connection): `export const thingsStoreOf = onePerDatabase(createThingsStore)`.
+ */
+export function onePerDatabase<Store>(create: (database: SqlDatabase) => Store): (database: SqlDatabase) => Store {
+  const stores = new WeakMap<SqlDatabase, Store>();
+  return (database) => {
+    let store = stores.get(database);
+    if (!store) {
+      store = create(database);
+      stores.set(database, store);
+    }
+    return store;
+  };
+}

@@ -4,7 +4,7 @@ import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { isUniqueViolation, type PgDb } from "../../db/postgres";
-import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
+import { inTransaction, onePerDatabase, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import * as sqliteTables from "./schema";
 import * as pgTables from "./schema.pg";
 import { hashToken, newOpaqueToken, REFRESH_TTL_REMEMBER_MS, REFRESH_TTL_SESSION_MS } from "./tokens";
@@ -63,17 +63,8 @@ export type GameFigures = Pick<
 /** How one member's game is paid: their new figures from their row, or null when a grant row says it was. */
 export type PaidMember = { row: UserRow; next: GameFigures | null };
 
-const stores = new WeakMap<SqlDatabase, AccountsStore>();
-
-/** The store of this database, made once (prepared statements live as long as the connection). */
-export function accountsStore(database: SqlDatabase): AccountsStore {
-  let store = stores.get(database);
-  if (!store) {
-    store = createAccountsStore(database);
-    stores.set(database, store);
-  }
-  return store;
-}
+/** The store of this database, made once (`onePerDatabase`). */
+export const accountsStore = onePerDatabase(createAccountsStore);
 
 export function createAccountsStore(database: SqlDatabase) {
   const { users } = tablesFor(database, coreSqlite, corePg);

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
-import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
+import { inTransaction, onePerDatabase, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import { StaleOwnerError } from "../kernel/game-host/errors";
 import type { GameModeId } from "../kernel/game-mode";
 import {
@@ -141,17 +141,8 @@ export interface PlayerPeriodStats {
 
 // --- the store ---------------------------------------------------------------------------------------------------
 
-const stores = new WeakMap<SqlDatabase, GamesStore>();
-
-/** The games store of this database, made once (its SQLite statements are prepared once per connection). */
-export function gamesStoreOf(database: SqlDatabase): GamesStore {
-  let store = stores.get(database);
-  if (!store) {
-    store = createGamesStore(database);
-    stores.set(database, store);
-  }
-  return store;
-}
+/** The store of this database, made once (`onePerDatabase`). */
+export const gamesStoreOf = onePerDatabase(createGamesStore);
 
 /**
  * The games store on either engine (db/README.md "Writing a store once for both engines"). Every write method is

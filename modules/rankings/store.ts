@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
-import { inTransaction, storeDb, tablesFor } from "../../db/store";
+import { inTransaction, onePerDatabase, storeDb, tablesFor } from "../../db/store";
 import type { UsersSort } from "./rules";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
@@ -62,16 +62,8 @@ export interface RankingsStore {
   levelsTop(limit: number): Promise<MemberFigures[]>;
 }
 
-const stores = new WeakMap<SqlDatabase, RankingsStore>();
-
-export function rankingsStoreOf(database: SqlDatabase): RankingsStore {
-  let store = stores.get(database);
-  if (!store) {
-    store = createRankingsStore(database);
-    stores.set(database, store);
-  }
-  return store;
-}
+/** The store of this database, made once (`onePerDatabase`). */
+export const rankingsStoreOf = onePerDatabase(createRankingsStore);
 
 const INSERT_BATCH = 500;
 

@@ -2,7 +2,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SqlDatabase } from "../../db/database";
 import { isUniqueViolation } from "../../db/postgres";
-import { inTransaction, storeDb, tablesFor } from "../../db/store";
+import { inTransaction, onePerDatabase, storeDb, tablesFor } from "../../db/store";
 import type { RoomRow } from "./schema";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
@@ -12,17 +12,8 @@ export type NewRoom = Pick<RoomRow, "name" | "description" | "maxUsers" | "theme
 
 const SENTENCES_PER_INSERT = 500;
 
-const stores = new WeakMap<SqlDatabase, RoomsStore>();
-
-/** The rooms store of this database, made once. */
-export function roomsStoreOf(database: SqlDatabase): RoomsStore {
-  let store = stores.get(database);
-  if (!store) {
-    store = createRoomsStore(database);
-    stores.set(database, store);
-  }
-  return store;
-}
+/** The store of this database, made once (`onePerDatabase`). */
+export const roomsStoreOf = onePerDatabase(createRoomsStore);
 
 /**
  * The rooms' tables (rooms, sentences) on either engine, written once (db/README.md). Each write method is one
