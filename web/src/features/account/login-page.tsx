@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { MSG } from "../../../../modules/kernel/account-rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { TextField } from "../../ui/text-field";
 import { session, sessionErrorAtom, sessionStatusAtom } from "../session/atoms";
 import { isPasswordResetRequired, LOGIN_FAILED } from "../session/machine";
@@ -70,11 +71,7 @@ export function LoginPage() {
             {notice}
           </p>
         )}
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <TextField
           label="이메일"
           type="email"

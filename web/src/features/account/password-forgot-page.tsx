@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { checkPassword, MSG } from "../../../../modules/kernel/account-rules";
 import { api, isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { TextField } from "../../ui/text-field";
 import { RESET_TEXT } from "./password-reset-page";
 
@@ -62,11 +63,7 @@ export function PasswordForgotPage() {
           </p>
         ) : (
           <>
-            {error && (
-              <p className="notice notice-error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorNotice text={error} />
             <TextField
               label="이메일"
               type="email"
@@ -155,11 +152,7 @@ export function ResetWithLinkPage() {
             {FORGOT_TEXT.noToken}
           </p>
         )}
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <TextField
           label="새 비밀번호"
           type="password"

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { checkPassword, checkUsername, MSG, USERNAME_MAX } from "../../../../modules/kernel/account-rules";
 import { api, isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { TextField } from "../../ui/text-field";
 import { sessionStatusAtom } from "../session/atoms";
 
@@ -86,11 +87,7 @@ export function RegisterPage() {
       <form className="card auth-card" onSubmit={submit} noValidate>
         <h1 className="auth-title">회원가입</h1>
         <p className="auth-subtitle muted">아이디와 이메일만 있으면 바로 시작할 수 있어요.</p>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <TextField
           label="아이디"
           name="username"

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api";
+import { ErrorNotice } from "../../ui/error-notice";
 import { adminApi } from "./admin-api";
 import type { AdminUser } from "./types";
 
@@ -112,11 +113,7 @@ export function UsernameModal({
             onChange={(e) => setReason(e.target.value)}
           />
         </label>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <div className="button-row admin-modal-actions">
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={saving}>
             취소

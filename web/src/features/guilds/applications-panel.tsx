@@ -1,5 +1,6 @@
 /** The pending applications of a guild, approved or rejected by its admins and moderators (product-rules "Guilds"). */
 import { useCallback, useEffect, useState } from "react";
+import { ErrorNotice } from "../../ui/error-notice";
 import { guildApi } from "./guild-api";
 import type { Application } from "./types";
 import { failureText, Loading, When, YesOrNo } from "./ui";
@@ -44,11 +45,7 @@ export function ApplicationsPanel({ guildId, onChanged }: { guildId: number; onC
       <h2 id="guild-applications-title" className="guild-section-title">
         가입 신청
       </h2>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       {!items && !error && <Loading />}
       {items && items.length === 0 && <p className="muted">대기 중인 가입 신청이 없습니다.</p>}
       {items && items.length > 0 && (

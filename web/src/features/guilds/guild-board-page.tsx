@@ -9,6 +9,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { BOARD_TITLE_MAX, COMMENT_MAX, GUILD_MSG } from "../../../../modules/guilds/rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { currentUserAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
 import type { Guild, GuildComment, GuildPost, Standing } from "./types";
@@ -268,11 +269,7 @@ function Comments({ guildId, postId, standing }: { guildId: number; postId: numb
   return (
     <section className="guild-comments" aria-label="댓글">
       <h3 className="guild-section-title">댓글 {comments ? comments.length : ""}</h3>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       {comments && comments.length === 0 && <p className="muted">첫 댓글을 남겨보세요.</p>}
       {comments && comments.length > 0 && (
         <ul className="guild-rows">
@@ -344,11 +341,7 @@ function PostForm({
   return (
     <form className="card guild-form" onSubmit={submit} noValidate aria-label={post ? "글 수정" : "글쓰기"}>
       <h2 className="guild-section-title">{post ? "글 수정" : "글쓰기"}</h2>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div className="field">
         <label className="field-label" htmlFor="guild-post-title">
           제목

@@ -4,6 +4,7 @@
  * sent as typed, Enter submits; only the exact text counts), a progress bar for every participant, and the results.
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { ErrorNotice } from "../../ui/error-notice";
 import { isSendingEnter } from "./guild-chat";
 import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
 
@@ -194,11 +195,7 @@ export function GuildGamePanel({
         </span>
         {secondsLeft !== null && <span className="guild-game-timer">남은 시간 {secondsLeft}초</span>}
       </div>
-      {notice && (
-        <p className="notice notice-error" role="alert">
-          {notice}
-        </p>
-      )}
+      <ErrorNotice text={notice} />
       {isAdmin && !running && (
         <StartControls
           problems={problems}

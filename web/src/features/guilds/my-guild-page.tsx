@@ -6,6 +6,7 @@
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useState } from "react";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { ApplicationsPanel } from "./applications-panel";
 import { guildApi } from "./guild-api";
 import type { Guild, GuildMember, MyGuild, MyInvitation } from "./types";
@@ -32,11 +33,7 @@ function Invitations({ items, onDone }: { items: MyInvitation[]; onDone: (joined
       <h2 id="guild-invitations-title" className="guild-section-title">
         받은 초대
       </h2>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       {items.length === 0 ? (
         <p className="muted">받은 초대가 없습니다.</p>
       ) : (
@@ -116,11 +113,7 @@ function GuildSummary({ guild, role, onLeft }: { guild: Guild; role: MyGuild["ro
           <dd>{role ? ROLE_LABELS[role] : "-"}</dd>
         </div>
       </dl>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div className="guild-actions">
         <Link to="/guilds/$guildId/room" params={{ guildId: String(guild.id) }} className="btn btn-primary">
           길드 방

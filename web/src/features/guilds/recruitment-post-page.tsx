@@ -8,6 +8,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { APPLICATION_MESSAGE_MAX } from "../../../../modules/guilds/rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { isAuthenticatedAtom } from "../session/atoms";
 import { ApplicationsPanel } from "./applications-panel";
 import { guildApi } from "./guild-api";
@@ -36,11 +37,7 @@ function ApplyForm({ postId }: { postId: number }) {
   }
   return (
     <form className="guild-form" onSubmit={submit} aria-label="가입 신청">
-      {state.error && (
-        <p className="notice notice-error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <ErrorNotice text={state.error} />
       <div className="field">
         <label className="field-label" htmlFor="apply-message">
           신청 메시지 (선택)
