@@ -118,6 +118,48 @@ describe("renew and release", () => {
   });
 });
 
+describe("one process's leases together", () => {
+  test("every lease due in a turn is renewed by one script: calls per turn, not per game", async () => {
+    const client = await redis.client();
+    let scripts = 0;
+    const counting = {
+      eval: (script: string, options: { keys: string[]; arguments: string[] }) => {
+        scripts++;
+        return client.eval(script, options);
+      },
+      get: (key: string) => client.get(key),
+    };
+    const a = new LeaseKeeper({ redis: counting, processId: "proc-a", timings: TIMINGS, log: recordingLogger() });
+    keepers.push(a);
+    const games = Array.from({ length: 20 }, (_, i) => uniqueGame(`many${i}`));
+    const leases = await Promise.all(games.map((game) => a.acquire(game, losses())));
+    scripts = 0;
+    await Bun.sleep(TIMINGS.ttlMs * 3);
+    // 20 games over 12 renewal periods: 240 calls one per game; one per turn is at most 4 a period.
+    expect(scripts).toBeGreaterThan(0);
+    expect(scripts).toBeLessThanOrEqual((4 * TIMINGS.ttlMs * 3) / TIMINGS.renewEveryMs + 1);
+    for (const [i, lease] of leases.entries()) {
+      expect(lease?.check()).toBe(true);
+      expect(await observer.get(leaseKey(games[i]))).toBe(lease!.token);
+    }
+    await a.stop();
+  });
+
+  test("renewed together, a lease taken over is lost alone: the others stay held", async () => {
+    const a = await keeper("proc-a");
+    const games = [uniqueGame("kept1"), uniqueGame("stolen"), uniqueGame("kept2")];
+    const lost = games.map(() => losses());
+    const leases = await Promise.all(games.map((game, i) => a.acquire(game, lost[i])));
+    await observer.set(leaseKey(games[1]), "proc-z:99", { expiration: { type: "PX", value: 60_000 } });
+    expect(await eventually(() => lost[1].seen.length > 0)).toBe(true);
+    await Bun.sleep(TIMINGS.ttlMs * 2);
+    expect(lost.map((l) => l.seen)).toEqual([[], ["taken"], []]);
+    expect(leases.map((lease) => lease?.check())).toEqual([true, false, true]);
+    expect(await observer.get(leaseKey(games[0]))).toBe(leases[0]!.token);
+    expect(await observer.get(leaseKey(games[2]))).toBe(leases[2]!.token);
+  });
+});
+
 describe("losing the lease", () => {
   test("renewals failing: the owner gives the game up BEFORE Redis lets the lease expire", async () => {
     const game = uniqueGame("partition");
