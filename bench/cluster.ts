@@ -16,6 +16,8 @@
  * pessimistic and "players at 1 core each" is projected from CPU per frame, not searched for (see bench/README.md).
  *
  * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2,R2A]
+ * A variant may name its own player count: `--variants S@2500,R2A@5000` compares two processes with one at the same
+ * load per process (each R2A process then carries what S carries).
  */
 import { createPgTestDatabase } from "../db/testing-pg";
 import { startPostgres, startRedis, type TestService } from "../scripts/test-services";
@@ -23,7 +25,7 @@ import { type LaunchedProcess, launchServer, sleep } from "./launch-server";
 import { processCpuMicros as cpuMicros, option } from "./measure";
 import { ProtocolClient } from "./protocol-client";
 
-const PLAYERS = Number(option("players", "2000"));
+const DEFAULT_PLAYERS = Number(option("players", "2000"));
 const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
 const VARIANTS = option("variants", "S,R1,R2,R2A").split(",");
@@ -57,7 +59,26 @@ interface Player {
   chatTimes: number[];
 }
 
-async function runVariant(variant: string, services: { pg?: TestService; redis?: TestService }) {
+/** Commands Redis ran, by name (`INFO commandstats`): what the processes ask of it per frame. */
+function redisCommandCounts(url: string): Map<string, number> {
+  const out = Bun.spawnSync(["redis-cli", "-u", url, "INFO", "commandstats"]).stdout.toString();
+  const counts = new Map<string, number>();
+  for (const match of out.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) counts.set(match[1], Number(match[2]));
+  return counts;
+}
+
+function commandsPerSecond(before: Map<string, number>, after: Map<string, number>, seconds: number) {
+  const rates: Record<string, number> = {};
+  for (const [name, calls] of after) {
+    const rate = (calls - (before.get(name) ?? 0)) / seconds;
+    if (rate >= 0.5) rates[name] = Math.round(rate);
+  }
+  return Object.fromEntries(Object.entries(rates).sort((a, b) => b[1] - a[1]));
+}
+
+async function runVariant(spec: string, services: { pg?: TestService; redis?: TestService }) {
+  const [variant, playersText] = spec.split("@");
+  const playerCount = Number(playersText ?? DEFAULT_PLAYERS);
   const clustered = variant !== "S";
   // A fresh database per variant (on the PostgreSQL server started for the run).
   const database = clustered ? await createPgTestDatabase() : undefined;
@@ -65,7 +86,7 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
     ? { DATABASE_URL: database.url, REDIS_URL: services.redis!.url, REDIS_PREFIX: `bench:${crypto.randomUUID()}:` }
     : {};
   if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
-  const roomCount = Math.ceil(PLAYERS / ROOM_SIZE);
+  const roomCount = Math.ceil(playerCount / ROOM_SIZE);
   const servers: LaunchedProcess[] = [];
   servers.push(
     await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env, bunArgs: BUN_ARGS }),
@@ -86,7 +107,7 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   const latency = { same: [] as number[], cross: [] as number[] };
   let delivered = 0;
 
-  const players: Player[] = Array.from({ length: PLAYERS }, (_, i) => {
+  const players: Player[] = Array.from({ length: playerCount }, (_, i) => {
     // R2: every room split between the processes; R2A: room affinity (a room's players all on one process).
     const process = variant === "R2" ? i % 2 : variant === "R2A" ? Math.floor(i / ROOM_SIZE) % 2 : 0;
     const player: Player = {
@@ -150,11 +171,15 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   const redisPid = services.redis ? pidOfPort(Number(new URL(services.redis.url).port)) : undefined;
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const redisBefore = redisPid ? cpuMicros(redisPid) : 0;
+  const commandsBefore = clustered ? redisCommandCounts(services.redis!.url) : new Map<string, number>();
   const start = now();
   inWindow = (at) => at >= start && at < start + WINDOW_S * 1000;
   await sleep(WINDOW_S * 1000);
   const serverCpu = servers.map((s, i) => cpuMicros(s.pid) - cpuBefore[i]);
   const redisCpu = redisPid ? cpuMicros(redisPid) - redisBefore : 0;
+  const redisCommands = clustered
+    ? commandsPerSecond(commandsBefore, redisCommandCounts(services.redis!.url), WINDOW_S)
+    : {};
   await sleep(2_000); // frames in flight
   clearInterval(chat);
   for (const player of players) player.client.close();
@@ -164,7 +189,7 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
   const totalCpu = serverCpu.reduce((a, b) => a + b, 0);
   return {
     variant,
-    players: PLAYERS,
+    players: playerCount,
     joined,
     frames: delivered,
     serverCoresUsed: serverCpu.map((c) => +(c / (WINDOW_S * 1e6)).toFixed(3)),
@@ -172,6 +197,7 @@ async function runVariant(variant: string, services: { pg?: TestService; redis?:
     redisUsPerFrame: +(redisCpu / delivered).toFixed(2),
     chatSame: { p50: +quantile(latency.same, 0.5).toFixed(2), p99: +quantile(latency.same, 0.99).toFixed(2) },
     chatCross: { p50: +quantile(latency.cross, 0.5).toFixed(2), p99: +quantile(latency.cross, 0.99).toFixed(2) },
+    redisCommandsPerSecond: redisCommands,
   };
 }
 
@@ -188,14 +214,16 @@ try {
     console.log(JSON.stringify(result));
     results.push(result);
   }
-  const single = results.find((r) => r.variant === "S");
   for (const two of results.filter((r) => r.variant.startsWith("R2"))) {
-    if (!single) break;
-    // Each process gets one core: players scale with the frames one core of CPU can deliver.
-    const ratio = (2 * single.usPerFrame) / two.usPerFrame;
-    console.log(
-      `${two.variant}: projected players on 2 processes (1 core each) vs 1 process on 1 core: ${ratio.toFixed(2)}×`,
-    );
+    // Each process gets one core: players scale with the frames one core of CPU can deliver. Compared with the S
+    // run at the same total load, and with the one at half of it (the same load per process) when there is one.
+    for (const single of results.filter((r) => r.variant === "S")) {
+      const ratio = (2 * single.usPerFrame) / two.usPerFrame;
+      const perProcess = single.players * 2 === two.players ? " (same load per process)" : "";
+      console.log(
+        `${two.variant}@${two.players} vs S@${single.players}${perProcess}: projected players on 2 processes (1 core each) vs 1 process on 1 core: ${ratio.toFixed(2)}×`,
+      );
+    }
   }
 } finally {
   await services.pg?.stop();
