@@ -6,7 +6,7 @@ import { createRoot } from "react-dom/client";
 import { session, sessionStatusAtom, wireSession } from "./features/session/atoms";
 import { Splash } from "./features/shell/splash";
 import { setNavigator, setRouteRevalidator } from "./lib/navigation";
-import { socketManager } from "./lib/socket";
+import { routeOfPath, socketManager } from "./lib/socket";
 import { appStore } from "./lib/store";
 import { router } from "./router";
 
@@ -43,4 +43,6 @@ createRoot(document.getElementById("root")!).render(
   </StrictMode>,
 );
 
+// A page opened at a room connects for that room at once (room affinity), instead of reconnecting once it mounts.
+socketManager.route(routeOfPath(window.location.pathname));
 void session.start().finally(() => socketManager.start());

@@ -5,6 +5,7 @@ import type { SocketLike } from "./socket";
 /** A stand-in for socket.io-client's socket that writes down what was done to it, in order. */
 function recordingSocket(calls: string[]): SocketLike {
   let connected = false;
+  const opts: { query?: Record<string, string> } = {};
   return {
     get connected() {
       return connected;
@@ -13,14 +14,14 @@ function recordingSocket(calls: string[]): SocketLike {
       return connected;
     },
     connect: () => {
-      calls.push("connect");
+      calls.push(`connect ${new URLSearchParams(opts.query).toString()}`);
       connected = true;
     },
     disconnect: () => calls.push("disconnect"),
     on: (event: string) => calls.push(`on ${event}`),
     off: (event: string) => calls.push(`off ${event}`),
     emit: (event: string) => calls.push(`emit ${event}`),
-    io: { on: (event: string) => calls.push(`io.on ${event}`) },
+    io: { on: (event: string) => calls.push(`io.on ${event}`), opts },
   };
 }
 
@@ -31,7 +32,9 @@ describe("lazySocket", () => {
     const socket = lazySocket(() => new Promise((resolve) => (arrive = resolve)));
     socket.on("connect", () => {});
     socket.io.on("reconnect_attempt", () => {});
+    socket.io.opts.query = { room: "1" };
     socket.connect();
+    socket.io.opts.query = { room: "2" };
     socket.emit("join_room", { room_id: 1 });
     socket.off("connect");
     expect(socket.connected).toBe(false);
@@ -39,8 +42,9 @@ describe("lazySocket", () => {
 
     arrive(() => recordingSocket(calls));
     await Bun.sleep(0);
-    expect(calls).toEqual(["on connect", "io.on reconnect_attempt", "connect", "emit join_room", "off connect"]);
+    expect(calls).toEqual(["on connect", "io.on reconnect_attempt", "connect room=1", "emit join_room", "off connect"]);
     expect(socket.connected).toBe(true);
+    expect(socket.io.opts.query).toEqual({ room: "2" }); // the real socket's, for its next connection
   });
 
   test("once the library is there, calls go straight through", async () => {

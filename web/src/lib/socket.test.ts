@@ -3,6 +3,7 @@ import {
   CONNECTION_TEXT,
   type ConnectionState,
   createSocketManager,
+  routeOfPath,
   SERVER_CLOSED,
   type SocketLike,
   type Timers,
@@ -26,22 +27,48 @@ class FakeEmitter {
   }
 }
 
+/** socket.io-client's Manager: its `opts.query` goes into the URL of every connection it opens. */
+class FakeManager extends FakeEmitter {
+  opts: { query?: Record<string, string> } = {};
+}
+
 /** Stands in for socket.io-client: records handshakes and emits, lets the test play the server. */
 class FakeSocket extends FakeEmitter implements SocketLike {
   connected = false;
   active = false;
-  io = new FakeEmitter();
+  io = new FakeManager();
   handshakes: Record<string, unknown>[] = [];
+  /** The handshake URL's query of every connection opened, read when it opens (as socket.io-client does). */
+  queries: Record<string, string>[] = [];
   emitted: { event: string; args: unknown[] }[] = [];
+  /** Emits, disconnects and connects in the order they happened. */
+  calls: string[] = [];
   disconnects = 0;
   constructor(private auth: (cb: (d: Record<string, unknown>) => void) => void) {
     super();
   }
   connect() {
+    this.calls.push("connect");
+    this.open();
+  }
+  private open() {
     this.active = true;
+    this.queries.push({ ...this.io.opts.query });
     this.auth((data) => this.handshakes.push(data));
   }
+  /** The network dropped the connection: socket.io-client reconnects by itself (`reconnect_attempt`, then opens). */
+  networkDrops() {
+    this.connected = false;
+    this.fire("disconnect", "transport close");
+    this.io.fire("reconnect_attempt", 1);
+    this.open();
+  }
+  /** The server announces that a proxy routes sockets by these query parameters (ROOM_AFFINITY). */
+  serverAnnouncesRouting(params = ["room", "guild"]) {
+    this.fire("server:routing", { params });
+  }
   disconnect() {
+    this.calls.push("disconnect");
     this.disconnects++;
     const was = this.connected;
     this.connected = false;
@@ -49,6 +76,7 @@ class FakeSocket extends FakeEmitter implements SocketLike {
     if (was) this.fire("disconnect", "io client disconnect");
   }
   emit(event: string, ...args: unknown[]) {
+    this.calls.push(`emit ${event}`);
     this.emitted.push({ event, args });
   }
   serverAccepts() {
@@ -414,5 +442,137 @@ describe("server-side disconnect", () => {
     h.clock.advance(60_000);
     expect(h.socket().handshakes).toHaveLength(1);
     expect(h.errors.at(-1)).toBe(CONNECTION_TEXT.failed(SERVER_CLOSED));
+  });
+});
+
+describe("room affinity (the handshake query and routing reconnects)", () => {
+  /** Connected on the lobby (no route); `announced`: the server said a proxy routes by room and guild. */
+  function onTheLobby(announced: boolean) {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    if (announced) h.socket().serverAnnouncesRouting();
+    return h;
+  }
+
+  test("the page's route is in the handshake query: room=<id>, guild=<id>, nothing elsewhere", () => {
+    const room = harness();
+    room.manager.route({ room: 5 });
+    room.manager.start();
+    const guild = harness();
+    guild.manager.route({ guild: 3 });
+    guild.manager.start();
+    const lobby = harness();
+    lobby.manager.start();
+    expect([room, guild, lobby].map((h) => h.socket().queries)).toEqual([[{ room: "5" }], [{ guild: "3" }], [{}]]);
+  });
+
+  test("the route of a page address: a room, a guild room, and none for every other page", () => {
+    expect(routeOfPath("/rooms/5")).toEqual({ room: 5 });
+    expect(routeOfPath("/guilds/3/room")).toEqual({ guild: 3 });
+    for (const path of ["/", "/rooms", "/rooms/abc", "/rooms/0", "/guilds/3/board", "/guilds/my", "/duel"]) {
+      expect(routeOfPath(path)).toBeNull();
+    }
+  });
+
+  test("announced routable: entering a room reconnects exactly once, with the room in the query", () => {
+    const h = onTheLobby(true);
+    const statesBefore = h.states.length;
+    expect(h.manager.route({ room: 5 })).toBe(true);
+    expect(h.socket().disconnects).toBe(1);
+    expect(h.socket().queries).toEqual([{}, { room: "5" }]);
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting(); // the new connection is announced too: it already carries the route
+    expect(h.socket().queries).toHaveLength(2);
+    expect(h.states.slice(statesBefore)).toEqual(["opening", "open"]);
+  });
+
+  test("not announced (ROOM_AFFINITY off, one process): entering a room keeps the connection", () => {
+    const h = onTheLobby(false);
+    expect(h.manager.route({ room: 5 })).toBe(false);
+    expect(h.manager.route({ guild: 3 })).toBe(false);
+    expect(h.socket().disconnects).toBe(0);
+    expect(h.socket().queries).toHaveLength(1);
+  });
+
+  test("a route the connection already carries never reconnects, however often it is asked for", () => {
+    const h = harness();
+    h.manager.route({ room: 5 });
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting();
+    expect(h.manager.route({ room: 5 })).toBe(false);
+    expect(h.manager.route({ room: 5 })).toBe(false);
+    expect(h.socket().disconnects).toBe(0);
+  });
+
+  test("leaving a room for the lobby keeps the connection; the same room again too; another room moves", () => {
+    const h = onTheLobby(true);
+    h.manager.route({ room: 5 });
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting();
+    expect(h.manager.route(null)).toBe(false);
+    expect(h.manager.route({ room: 5 })).toBe(false);
+    expect(h.socket().disconnects).toBe(1);
+    expect(h.manager.route({ room: 6 })).toBe(true);
+    expect(h.socket().queries).toEqual([{}, { room: "5" }, { room: "6" }]);
+  });
+
+  test("from room 1 to room 2: the leave of room 1 goes out on its connection before that connection closes", () => {
+    const h = onTheLobby(true);
+    h.manager.route({ room: 1 });
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting();
+    h.socket().calls.length = 0;
+    h.manager.emit("leave_room", { room_id: 1 }); // what the room page's cleanup does, before the next page mounts
+    h.manager.route(null);
+    h.manager.route({ room: 2 });
+    expect(h.socket().calls).toEqual(["emit leave_room", "disconnect", "connect"]);
+  });
+
+  test("socket.io-client's own reconnects (network loss) carry the route the page wants at that time", () => {
+    const h = onTheLobby(true);
+    h.manager.route({ room: 5 });
+    h.socket().serverAccepts();
+    h.socket().networkDrops();
+    expect(h.socket().queries.at(-1)).toEqual({ room: "5" });
+    h.socket().serverAccepts();
+    h.manager.route(null);
+    h.socket().networkDrops();
+    expect(h.socket().queries.at(-1)).toEqual({});
+    // That connection is known to carry no route: entering room 5 again moves it.
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting();
+    expect(h.manager.route({ room: 5 })).toBe(true);
+  });
+
+  test("a route asked for while a connection opens for another moves once that connection is announced", () => {
+    const h = harness();
+    h.manager.start(); // opening for the lobby
+    expect(h.manager.route({ room: 5 })).toBe(false); // not connected yet: nothing to move
+    h.socket().serverAccepts();
+    expect(h.socket().queries).toEqual([{}]);
+    h.socket().serverAnnouncesRouting();
+    expect(h.socket().queries).toEqual([{}, { room: "5" }]);
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting();
+    expect(h.socket().queries).toHaveLength(2);
+  });
+
+  test("a parameter the proxy does not route by is no reason to move", () => {
+    const h = harness();
+    h.manager.start();
+    h.socket().serverAccepts();
+    h.socket().serverAnnouncesRouting(["room"]);
+    expect(h.manager.route({ guild: 3 })).toBe(false);
+    expect(h.manager.route({ room: 5 })).toBe(true);
+  });
+
+  test("an announcement holds for its own connection only: after a reconnect, no move until announced again", () => {
+    const h = onTheLobby(true);
+    h.socket().networkDrops();
+    h.socket().serverAccepts();
+    expect(h.manager.route({ room: 5 })).toBe(false);
+    expect(h.socket().disconnects).toBe(0);
   });
 });

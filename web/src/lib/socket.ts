@@ -5,9 +5,13 @@
  * token and the anonymous id; a refused token (`auth_failed`) renews the session through the API client and
  * reconnects. Logging in or out reconnects with the new identity. Pages subscribe with `socketManager.subscribe`
  * or `useSocketEvent`; listeners survive reconnects (the Socket object is kept for the app's lifetime).
+ * Room affinity: the handshake URL carries the page's route (`room=<id>`, `guild=<id>`); when the server announces
+ * that a proxy routes by it (`server:routing`), entering a room on a connection opened for another route reconnects
+ * once with the new query (see `route`).
  */
 import { atom } from "jotai";
 import { useEffect, useRef } from "react";
+import { ROUTING_EVENT, type RoutingAnnouncement } from "../../../modules/kernel/routing";
 import { anonymousId } from "./anonymous-id";
 import { api } from "./api";
 import { lazySocket } from "./lazy-socket";
@@ -55,7 +59,38 @@ export interface SocketLike {
   on(event: string, handler: Handler): unknown;
   off(event: string, handler?: Handler): unknown;
   emit(event: string, ...args: unknown[]): unknown;
-  io: { on(event: string, handler: Handler): unknown };
+  /** socket.io-client's Manager: its `opts.query` is read each time it opens a connection (reconnects too). */
+  io: { on(event: string, handler: Handler): unknown; opts: { query?: Record<string, string> } };
+}
+
+/**
+ * What the page's connection is for: a typing room or a guild room (a proxy may send a room's players to one
+ * process by it), or nothing in particular (the lobby and every other page).
+ */
+export type SocketRoute = { room: number } | { guild: number } | null;
+
+/** The handshake query of a route: `room=<id>`, `guild=<id>`, or nothing. */
+export function routeQuery(route: SocketRoute): Record<string, string> {
+  if (!route) return {};
+  return "room" in route ? { room: String(route.room) } : { guild: String(route.guild) };
+}
+
+const routeKey = (route: SocketRoute) => new URLSearchParams(routeQuery(route)).toString();
+
+const validId = (text: string | undefined) => {
+  const id = Number(text);
+  return Number.isSafeInteger(id) && id >= 1 ? id : null;
+};
+
+/**
+ * The route of a page address (/rooms/<id>, /guilds/<id>/room), so that the first connection of a page opened at a
+ * room already carries it (main.tsx) instead of reconnecting once the page has mounted.
+ */
+export function routeOfPath(pathname: string): SocketRoute {
+  const room = validId(/^\/rooms\/(\d+)\/?$/.exec(pathname)?.[1]);
+  if (room) return { room };
+  const guild = validId(/^\/guilds\/(\d+)\/room\/?$/.exec(pathname)?.[1]);
+  return guild ? { guild } : null;
 }
 
 export interface Timers {
@@ -104,6 +139,16 @@ export function createSocketManager(deps: SocketManagerDeps) {
   let sentToken: string | null = null;
   let connectedAt = 0;
   let heartbeatTimers: unknown[] = [];
+  /** The route the current page wants (`route`). */
+  let wanted: SocketRoute = null;
+  /** The query of the connection attempt under way (or of the last one): what the next `connect` is opened with. */
+  let attemptRoute = "";
+  /** The query the open connection was opened with; null while not connected. */
+  let connectionRoute: string | null = null;
+  /** The parameters a proxy routes by, as announced on the open connection (`server:routing`); empty: none. */
+  let routedBy: readonly string[] = [];
+  /** A deliberate reconnect is dropping the connection: the state stays "opening", not "closed" in between. */
+  let switching = false;
   const awaiting = new Map<string, unknown>();
   const identityListeners = new Set<() => void>();
 
@@ -117,8 +162,11 @@ export function createSocketManager(deps: SocketManagerDeps) {
     created.on("connect", onConnect);
     created.on("disconnect", onDisconnect as Handler);
     created.on("connect_error", onConnectError as Handler);
+    created.on(ROUTING_EVENT, onRouting as Handler);
     for (const beat of HEARTBEATS) created.on(beat.answer, () => answered(beat.answer));
     created.io.on("reconnect_attempt", () => {
+      // socket.io-client opens the new engine right after this event, with the query set here.
+      openWithRoute(created);
       reconnecting = true;
       deps.setState("opening");
     });
@@ -137,6 +185,8 @@ export function createSocketManager(deps: SocketManagerDeps) {
   }
 
   function onConnect() {
+    connectionRoute = attemptRoute;
+    routedBy = [];
     connectedAt = now();
     reconnecting = false;
     authRetried = false;
@@ -147,6 +197,9 @@ export function createSocketManager(deps: SocketManagerDeps) {
 
   function onDisconnect(reason: string) {
     stopHeartbeats();
+    connectionRoute = null;
+    routedBy = [];
+    if (switching) return;
     if (reason === "io server disconnect" && sentToken && deps.sessionEnded) {
       // The server ends a member's sockets when the account is deactivated or its password changes: ask first,
       // so the player learns that instead of a connection failure, and no reconnect with a dead session follows.
@@ -223,8 +276,44 @@ export function createSocketManager(deps: SocketManagerDeps) {
     const current = ensureSocket();
     if (!current.connected && !current.active) {
       deps.setState("opening");
+      openWithRoute(current);
       current.connect();
     }
+  }
+
+  /** The next connection (ours or socket.io-client's own reconnect) is opened with the route the page wants now. */
+  function openWithRoute(current: SocketLike) {
+    current.io.opts.query = routeQuery(wanted);
+    attemptRoute = routeKey(wanted);
+  }
+
+  /** The server says a proxy routes by these parameters (ROOM_AFFINITY): a connection off its route moves now. */
+  function onRouting(announcement: RoutingAnnouncement) {
+    routedBy = Array.isArray(announcement?.params) ? announcement.params : [];
+    if (offRoute()) reconnect();
+  }
+
+  /**
+   * Worth a reconnect: the open connection was announced routable by the wanted route's parameter and was opened
+   * for another route. The lobby and other pages want no route: any process will do, so they never move.
+   */
+  function offRoute(): boolean {
+    if (!started || !socket?.connected || connectionRoute === null || !wanted) return false;
+    const param = Object.keys(routeQuery(wanted))[0] ?? "";
+    return routedBy.includes(param) && routeKey(wanted) !== connectionRoute;
+  }
+
+  /**
+   * The page's route (a room page on mount, null when it unmounts). Later handshakes carry it; true when it starts a
+   * reconnect to reach it (the page then joins on the next `connect`, not on the connection being dropped).
+   */
+  function route(next: SocketRoute): boolean {
+    wanted = next;
+    // Also socket.io-client's own reconnects (after a network loss) must carry the route the page wants now.
+    ensureSocket().io.opts.query = routeQuery(next);
+    if (!offRoute()) return false;
+    reconnect();
+    return true;
   }
 
   function startHeartbeats() {
@@ -275,8 +364,14 @@ export function createSocketManager(deps: SocketManagerDeps) {
     stopHeartbeats();
     authRetried = false;
     reconnecting = false;
-    if (current.connected || current.active) current.disconnect();
+    switching = true;
+    try {
+      if (current.connected || current.active) current.disconnect();
+    } finally {
+      switching = false;
+    }
     deps.setState("opening");
+    openWithRoute(current);
     current.connect();
   }
 
@@ -288,6 +383,7 @@ export function createSocketManager(deps: SocketManagerDeps) {
       connectIfIdle();
     },
     reconnect,
+    route,
     changeIdentity,
     /** Runs before the connection changes identity, while the old one is still open (see changeIdentity). */
     onIdentityChange(listener: () => void): () => void {

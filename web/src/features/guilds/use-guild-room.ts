@@ -122,14 +122,17 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
     };
   }, [guildId, addLine]);
 
-  // Join now and after every (re)connect; leave on unmount.
+  // Join now and after every (re)connect; leave on unmount. Room affinity: a connection a routing proxy placed for
+  // another route moves first, and the join waits for the new connection (lib/socket.ts `route`).
   useEffect(() => {
+    const moving = socketManager.route({ guild: guildId });
     const join = () => socketManager.emit("guild:join", { guild_id: guildId });
-    if (socketManager.getSocket().connected) join();
+    if (!moving && socketManager.getSocket().connected) join();
     const offConnect = socketManager.subscribe("connect", join);
     return () => {
       offConnect();
       if (socketManager.getSocket().connected) socketManager.emit("guild:leave", { guild_id: guildId });
+      socketManager.route(null);
     };
   }, [guildId]);
 

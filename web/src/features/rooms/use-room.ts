@@ -1,6 +1,7 @@
 /**
- * One room's live state: joins through the app's one socket (again after every reconnect), leaves on unmount,
- * feeds the room's events into `roomReducer`, and sends chat lines and answers.
+ * One room's live state: joins through the app's one socket (again after every reconnect; on a connection routed
+ * for this room when a proxy routes by room, see lib/socket.ts `route`), leaves on unmount, feeds the room's events
+ * into `roomReducer`, and sends chat lines and answers.
  */
 import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
@@ -128,6 +129,9 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
   // Join now and after every (re)connect, with whoever is signed in at that moment; leave on unmount.
   useEffect(() => {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
+    // Room affinity: a connection a routing proxy placed for another route moves first; the join then waits for
+    // the new connection instead of being sent on the one being dropped.
+    const moving = socketManager.route({ room: roomId });
     const join = () => {
       // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
       const current = appStore.get(currentUserAtom);
@@ -135,7 +139,7 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
         socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
       else socketManager.emit("join_anonymous", { room_id: roomId });
     };
-    if (socketManager.getSocket().connected) join();
+    if (!moving && socketManager.getSocket().connected) join();
     const offConnect = socketManager.subscribe("connect", join);
     // A login or logout (here or in another tab) takes the old identity out of the room at once, so its place and
     // its answers end now; the new identity joins on the next connect.
@@ -147,12 +151,16 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
       offConnect();
       offIdentity();
       window.removeEventListener("pagehide", onPageHide);
-      if (!socketManager.getSocket().connected) return;
-      const current = userRef.current;
-      socketManager.emit("leave_room", {
-        room_id: roomId,
-        ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
-      });
+      // The leave goes out on the connection it is for, before the next room's route may replace that connection;
+      // the lobby wants no route, so the connection stays where it is.
+      if (socketManager.getSocket().connected) {
+        const current = userRef.current;
+        socketManager.emit("leave_room", {
+          room_id: roomId,
+          ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
+        });
+      }
+      socketManager.route(null);
     };
   }, [roomId]);
 
