@@ -3,6 +3,7 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Server as BunServer } from "bun";
 import { Server } from "socket.io";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
+import { ROUTE_PARAMS, ROUTING_EVENT, type RoutingAnnouncement } from "../../modules/kernel/routing";
 import { type AppServer, type AppSocket, createSocketDispatcher, type SocketEvent } from "../../modules/kernel/socket";
 import { ConnectionLimiter } from "./connection-limit";
 import { isAllowedOrigin } from "./security";
@@ -48,6 +49,7 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
   const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx);
+  const routing = routingAnnouncement(ctx);
   const connecting = ordered.filter((m) => m.onConnect);
   const disconnecting = ordered.filter((m) => m.onDisconnect);
   // Shared listeners (socket.io calls them with `this` = the socket): nothing is allocated per connection here.
@@ -55,11 +57,26 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
     for (const module of disconnecting) module.onDisconnect?.(this, reason, ctx);
   }
   io.on("connection", (socket) => {
+    if (routing) socket.emit(ROUTING_EVENT, routing);
     socket.onAny(dispatch);
     if (disconnecting.length > 0) socket.on("disconnect", onDisconnect);
     for (const module of connecting) module.onConnect?.(socket, ctx);
   });
   return { engine, io };
+}
+
+/**
+ * Room affinity (README "Several processes"): with ROOM_AFFINITY and REDIS_URL, every new connection hears which
+ * handshake query parameters the proxy routes by, and the web client then moves a room's players onto one process.
+ * Off (the default, and always on one process): nothing is sent, so no client ever reconnects for routing.
+ */
+export function routingAnnouncement(ctx: ModuleContext): RoutingAnnouncement | null {
+  if (!ctx.config.roomAffinity) return null;
+  if (!ctx.cluster) {
+    ctx.log.warn("ROOM_AFFINITY is ignored without REDIS_URL: one process has nothing to route between");
+    return null;
+  }
+  return { params: ROUTE_PARAMS };
 }
 
 /**

@@ -18,6 +18,12 @@ export interface Config {
    * deployments (or two test servers) can share one Redis without hearing each other.
    */
   redisPrefix: string;
+  /**
+   * ROOM_AFFINITY (`1`/`0`, default 0): a proxy in front routes sockets by the handshake's `room`/`guild` query, so the
+   * server tells every new connection (`server:routing`) and the web client moves a room's players together. Only
+   * meaningful with `redisUrl`: without it the server warns and ignores it (apps/server/io.ts).
+   */
+  roomAffinity: boolean;
   jwtSecret: string;
   /** Origins allowed by CORS and by the socket.io origin check, besides the server's own origin. */
   corsOrigins: string[];
@@ -78,6 +84,13 @@ function loadTrustedProxies(env: Record<string, string | undefined>): TrustedPro
   return parseTrustedProxies(listed.length > 0 ? listed : DEFAULT_TRUSTED_PROXIES);
 }
 
+function onOff(env: Record<string, string | undefined>, name: string): boolean {
+  const text = env[name] ?? "";
+  if (text === "" || text === "0" || text === "false") return false;
+  if (text === "1" || text === "true") return true;
+  throw new Error(`${name} must be 1 or 0: ${text}`);
+}
+
 function postgresUrl(text: string | undefined): string | null {
   if (!text) return null;
   if (!/^postgres(ql)?:\/\//.test(text)) throw new Error("DATABASE_URL must be a postgres:// URL");
@@ -103,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: postgresUrl(env.DATABASE_URL),
     redisUrl: redisUrl(env.REDIS_URL),
     redisPrefix: env.REDIS_PREFIX || "madang:",
+    roomAffinity: onOff(env, "ROOM_AFFINITY"),
     jwtSecret: loadJwtSecret(dataDir, env.JWT_SECRET),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
