@@ -105,8 +105,8 @@ async function throughput(label: string, send: () => Promise<unknown>) {
   console.log(`${label.padEnd(44)} ${Math.round(INPUTS / seconds).toLocaleString("en")} inputs/s`);
 }
 
-const local = () => a.input("sentence_race", source, shout(alice, "alice-1"));
-const forwarded = () => b.input("sentence_race", source, shout(bob, "bob-1"));
+const local = async () => a.input("sentence_race", source, shout(alice, "alice-1"));
+const forwarded = async () => b.input("sentence_race", source, shout(bob, "bob-1"));
 await latency("input on the owner (local)", local);
 await latency("input forwarded through Redis", forwarded);
 await throughput(`local, ${CONCURRENCY} in flight`, local);

@@ -335,7 +335,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
     if (!socket?.connected) await this.input(sessionId, { type: "drop", playerId: player.id, socketId });
   }
 
-  private input(sessionId: string, input: AnyGameInput): Promise<InputResult> {
+  private async input(sessionId: string, input: AnyGameInput): Promise<InputResult> {
     return this.ownership.input(MODE, sessionId, input);
   }
 

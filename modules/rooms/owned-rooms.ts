@@ -41,6 +41,7 @@ export const SUMMARY_REFRESH_MS = 20_000;
 export class OwnedRooms {
   readonly ownership: GameOwnership;
   private readonly started: Promise<void>;
+  private isStarted = false;
   private readonly mode: string;
 
   constructor(
@@ -56,9 +57,14 @@ export class OwnedRooms {
       games: { [this.mode]: this.opener() },
       log: env.ctx.log,
     });
-    this.started = this.ownership.start().catch((error) => {
-      env.ctx.log.error("room ownership did not start", { error: String(error) });
-    });
+    this.started = this.ownership.start().then(
+      () => {
+        this.isStarted = true;
+      },
+      (error) => {
+        env.ctx.log.error("room ownership did not start", { error: String(error) });
+      },
+    );
   }
 
   private opener(): GameOpener {
@@ -106,9 +112,12 @@ export class OwnedRooms {
     };
   }
 
-  /** Input for a room, run by its owner wherever it is (this process takes the room when nobody owns it). */
-  async input(roomId: number, input: AnyGameInput): Promise<InputResult> {
-    await this.started;
+  /**
+   * Input for a room, run by its owner wherever it is (this process takes the room when nobody owns it). Answered
+   * at once, without a promise, when the room runs here.
+   */
+  input(roomId: number, input: AnyGameInput): InputResult | Promise<InputResult> {
+    if (!this.isStarted) return this.started.then(() => this.ownership.input(this.mode, String(roomId), input));
     return this.ownership.input(this.mode, String(roomId), input);
   }
 

@@ -351,14 +351,15 @@ export class RoomsRuntime implements HostEnv {
     return this.ownedInput(socket, roomId, { type: "move" as const, move });
   }
 
-  private async ownedInput(
+  private ownedInput(
     socket: AppSocket,
     roomId: number,
     input: { type: "command"; command: unknown } | { type: "move"; move: SubmitMove },
-  ) {
+  ): void | Promise<void> {
     if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
     const playerId = playerKey(socket);
-    orThrow(await this.owned!.input(roomId, { ...input, playerId, socketId: socket.id }));
+    const result = this.owned!.input(roomId, { ...input, playerId, socketId: socket.id });
+    return result instanceof Promise ? result.then(orThrow) : orThrow(result);
   }
 
   /** The host of the room this socket is in; `roomId` must name that room. */
