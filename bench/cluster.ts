@@ -2,6 +2,7 @@
  * Several processes (issue 11, "Tests and figures"): the same players and chat load against
  *   S  — one process as `npm start` runs it (SQLite, no Redis), pinned to core 0;
  *   R1 — one process on PostgreSQL + Redis (the Redis streams adapter on every broadcast), pinned to core 0;
+ *   R1S — R1 on SQLite (Redis alone): what of R1's cost is PostgreSQL's;
  *   R2 — two processes on PostgreSQL + Redis, pinned to cores 0 and 1, every room's players split between them
  *        (half of every room's deliveries cross processes, the worst case of a load balancer without room
  *        affinity);
@@ -30,7 +31,10 @@ const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
 const VARIANTS = option("variants", "S,R1,R2,R2A").split(",");
 const ROOM_SIZE = 20;
-/** BENCH_CPU_PROF=<dir>: a CPU profile of every server process (Bun `--cpu-prof --cpu-prof-md`). */
+/**
+ * BENCH_CPU_PROF=<dir>: a CPU profile of every server process, start to end (Bun `--cpu-prof --cpu-prof-md`);
+ * BENCH_WINDOW_PROF=<dir>: one of the measured window only (bench/window-profile.ts).
+ */
 const BUN_ARGS = process.env.BENCH_CPU_PROF
   ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
   : [];
@@ -80,11 +84,12 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   const [variant, playersText] = spec.split("@");
   const playerCount = Number(playersText ?? DEFAULT_PLAYERS);
   const clustered = variant !== "S";
-  // A fresh database per variant (on the PostgreSQL server started for the run).
-  const database = clustered ? await createPgTestDatabase() : undefined;
-  const env: Record<string, string> = database
-    ? { DATABASE_URL: database.url, REDIS_URL: services.redis!.url, REDIS_PREFIX: `bench:${crypto.randomUUID()}:` }
+  // A fresh database per variant (on the PostgreSQL server started for the run); R1S keeps SQLite (Redis alone).
+  const database = clustered && variant !== "R1S" ? await createPgTestDatabase() : undefined;
+  const env: Record<string, string> = clustered
+    ? { REDIS_URL: services.redis!.url, REDIS_PREFIX: `bench:${crypto.randomUUID()}:` }
     : {};
+  if (database) env.DATABASE_URL = database.url;
   if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
   const roomCount = Math.ceil(playerCount / ROOM_SIZE);
   const servers: LaunchedProcess[] = [];
@@ -172,11 +177,14 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const redisBefore = redisPid ? cpuMicros(redisPid) : 0;
   const commandsBefore = clustered ? redisCommandCounts(services.redis!.url) : new Map<string, number>();
+  const profiling = Boolean(process.env.BENCH_WINDOW_PROF);
+  if (profiling) for (const server of servers) process.kill(server.pid, "SIGUSR1");
   const start = now();
   inWindow = (at) => at >= start && at < start + WINDOW_S * 1000;
   await sleep(WINDOW_S * 1000);
   const serverCpu = servers.map((s, i) => cpuMicros(s.pid) - cpuBefore[i]);
   const redisCpu = redisPid ? cpuMicros(redisPid) - redisBefore : 0;
+  if (profiling) for (const server of servers) process.kill(server.pid, "SIGUSR1");
   const redisCommands = clustered
     ? commandsPerSecond(commandsBefore, redisCommandCounts(services.redis!.url), WINDOW_S)
     : {};
