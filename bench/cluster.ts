@@ -3,6 +3,9 @@
  *   S  — one process as `npm start` runs it (SQLite, no Redis), pinned to core 0;
  *   R1 — one process on PostgreSQL + Redis (the Redis streams adapter on every broadcast), pinned to core 0;
  *   R1S — R1 on SQLite (Redis alone): what of R1's cost is PostgreSQL's;
+ *   S2 — two independent S processes (each its own SQLite file and half of the rooms), cores 0 and 1: the control
+ *        for R2A, with the same processes, players and generator competing for this machine's two cores but
+ *        nothing shared between the processes;
  *   R2 — two processes on PostgreSQL + Redis, pinned to cores 0 and 1, every room's players split between them
  *        (half of every room's deliveries cross processes, the worst case of a load balancer without room
  *        affinity);
@@ -83,7 +86,7 @@ function commandsPerSecond(before: Map<string, number>, after: Map<string, numbe
 async function runVariant(spec: string, services: { pg?: TestService; redis?: TestService }) {
   const [variant, playersText] = spec.split("@");
   const playerCount = Number(playersText ?? DEFAULT_PLAYERS);
-  const clustered = variant !== "S";
+  const clustered = variant !== "S" && variant !== "S2";
   // A fresh database per variant (on the PostgreSQL server started for the run); R1S keeps SQLite (Redis alone).
   const database = clustered && variant !== "R1S" ? await createPgTestDatabase() : undefined;
   const env: Record<string, string> = clustered
@@ -93,9 +96,28 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
   const roomCount = Math.ceil(playerCount / ROOM_SIZE);
   const servers: LaunchedProcess[] = [];
+  // S2: two independent processes, each with its own SQLite file and half of the rooms.
+  const firstRooms = variant === "S2" ? Math.ceil(roomCount / 2) : roomCount;
   servers.push(
-    await launchServer({ entry: "bench/server-under-test.ts", roomCount, core: "0", env, bunArgs: BUN_ARGS }),
+    await launchServer({
+      entry: "bench/server-under-test.ts",
+      roomCount: firstRooms,
+      core: "0",
+      env,
+      bunArgs: BUN_ARGS,
+    }),
   );
+  if (variant === "S2") {
+    servers.push(
+      await launchServer({
+        entry: "bench/server-under-test.ts",
+        roomCount: roomCount - firstRooms,
+        core: "1",
+        env,
+        bunArgs: BUN_ARGS,
+      }),
+    );
+  }
   if (variant === "R2" || variant === "R2A") {
     servers.push(
       await launchServer({
@@ -107,16 +129,18 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
       }),
     );
   }
-  const rooms = servers[0].rooms;
+  // Room r of the run: on the shared database, the first process's r-th; on S2, its process's own (r alternate).
+  const roomOf = (r: number) => (variant === "S2" ? servers[r % 2].rooms[Math.floor(r / 2)] : servers[0].rooms[r]);
   let inWindow = (_at: number) => false;
   const latency = { same: [] as number[], cross: [] as number[] };
   let delivered = 0;
 
   const players: Player[] = Array.from({ length: playerCount }, (_, i) => {
     // R2: every room split between the processes; R2A: room affinity (a room's players all on one process).
-    const process = variant === "R2" ? i % 2 : variant === "R2A" ? Math.floor(i / ROOM_SIZE) % 2 : 0;
+    const room = Math.floor(i / ROOM_SIZE);
+    const process = variant === "R2" ? i % 2 : variant === "R2A" || variant === "S2" ? room % 2 : 0;
     const player: Player = {
-      roomId: rooms[Math.floor(i / ROOM_SIZE)],
+      roomId: roomOf(room),
       process,
       joined: false,
       chatTimes: [],
@@ -222,9 +246,16 @@ try {
     console.log(JSON.stringify(result));
     results.push(result);
   }
-  for (const two of results.filter((r) => r.variant.startsWith("R2"))) {
+  for (const two of results.filter((r) => r.variant === "R2" || r.variant === "R2A")) {
     // Each process gets one core: players scale with the frames one core of CPU can deliver. Compared with the S
     // run at the same total load, and with the one at half of it (the same load per process) when there is one.
+    for (const control of results.filter((r) => r.variant === "S2" && r.players === two.players)) {
+      // Two independent processes under the same contention: what sharing costs, apart from this machine's cores.
+      const ratio = (2 * control.usPerFrame) / two.usPerFrame;
+      console.log(
+        `${two.variant}@${two.players} vs S2@${control.players} (two unshared processes, same contention): projected players on 2 processes vs 1: ${ratio.toFixed(2)}×`,
+      );
+    }
     for (const single of results.filter((r) => r.variant === "S")) {
       const ratio = (2 * single.usPerFrame) / two.usPerFrame;
       const perProcess = single.players * 2 === two.players ? " (same load per process)" : "";
