@@ -324,6 +324,8 @@ describe("app shell", () => {
     expect(await scrollWidth(page)).toBe(PHONE.width);
     await page.getByRole("link", { name: "랭킹" }).click();
     await page.waitForURL(`${e2e.url}/ranking`);
+    // The menu folds after the navigation renders (an effect of the route change): wait for it, not for a frame.
+    await page.getByRole("link", { name: "랭킹" }).waitFor({ state: "hidden", timeout: 5_000 });
     expect(await page.getByRole("link", { name: "랭킹" }).isVisible()).toBe(false);
   });
 });
