@@ -518,6 +518,25 @@ describe("room affinity (the handshake query and routing reconnects)", () => {
     expect(h.socket().queries).toEqual([{}, { room: "5" }, { room: "6" }]);
   });
 
+  test("joinOn: a page joins on the right connection only, then after every connect, until it stops", () => {
+    const moved = onTheLobby(true);
+    let joins = 0;
+    const stop = moved.manager.joinOn({ room: 5 }, () => joins++);
+    expect(joins).toBe(0); // not on the lobby connection being dropped
+    moved.socket().serverAccepts();
+    expect(joins).toBe(1);
+    stop();
+    moved.socket().serverAccepts();
+    expect(joins).toBe(1);
+    expect(moved.socket().disconnects).toBe(1); // giving the route up does not move
+
+    const stays = onTheLobby(false);
+    let staysJoins = 0;
+    stays.manager.joinOn({ room: 5 }, () => staysJoins++);
+    expect(staysJoins).toBe(1); // not routable: joined at once on the connection it has
+    expect(stays.socket().disconnects).toBe(0);
+  });
+
   test("from room 1 to room 2: the leave of room 1 goes out on its connection before that connection closes", () => {
     const h = onTheLobby(true);
     h.manager.route({ room: 1 });

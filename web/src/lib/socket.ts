@@ -384,6 +384,23 @@ export function createSocketManager(deps: SocketManagerDeps) {
     },
     reconnect,
     route,
+    /**
+     * A page's presence in a room or a guild room: takes the page's route (`route`), runs `join` now when the open
+     * connection already is the right one, and again after every connect (a routing move, a reconnect). The returned
+     * function stops that and gives the route up; the page's own leave may go before or after it, since giving a
+     * route up never reconnects.
+     */
+    joinOn(next: SocketRoute, join: () => void): () => void {
+      route(next);
+      // A routing move has already dropped the connection (disconnect is synchronous): the join waits for the new one.
+      const current = ensureSocket();
+      if (current.connected) join();
+      current.on("connect", join);
+      return () => {
+        current.off("connect", join);
+        route(null);
+      };
+    },
     changeIdentity,
     /** Runs before the connection changes identity, while the old one is still open (see changeIdentity). */
     onIdentityChange(listener: () => void): () => void {

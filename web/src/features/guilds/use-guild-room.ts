@@ -125,14 +125,12 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   // Join now and after every (re)connect; leave on unmount. Room affinity: a connection a routing proxy placed for
   // another route moves first, and the join waits for the new connection (lib/socket.ts `route`).
   useEffect(() => {
-    const moving = socketManager.route({ guild: guildId });
-    const join = () => socketManager.emit("guild:join", { guild_id: guildId });
-    if (!moving && socketManager.getSocket().connected) join();
-    const offConnect = socketManager.subscribe("connect", join);
+    const stopJoining = socketManager.joinOn({ guild: guildId }, () =>
+      socketManager.emit("guild:join", { guild_id: guildId }),
+    );
     return () => {
-      offConnect();
+      stopJoining();
       if (socketManager.getSocket().connected) socketManager.emit("guild:leave", { guild_id: guildId });
-      socketManager.route(null);
     };
   }, [guildId]);
 

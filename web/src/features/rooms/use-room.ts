@@ -129,9 +129,6 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
   // Join now and after every (re)connect, with whoever is signed in at that moment; leave on unmount.
   useEffect(() => {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
-    // Room affinity: a connection a routing proxy placed for another route moves first; the join then waits for
-    // the new connection instead of being sent on the one being dropped.
-    const moving = socketManager.route({ room: roomId });
     const join = () => {
       // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
       const current = appStore.get(currentUserAtom);
@@ -139,8 +136,9 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
         socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
       else socketManager.emit("join_anonymous", { room_id: roomId });
     };
-    if (!moving && socketManager.getSocket().connected) join();
-    const offConnect = socketManager.subscribe("connect", join);
+    // Room affinity: a connection a routing proxy placed for another route moves first; the join then waits for
+    // the new connection instead of being sent on the one being dropped.
+    const stopJoining = socketManager.joinOn({ room: roomId }, join);
     // A login or logout (here or in another tab) takes the old identity out of the room at once, so its place and
     // its answers end now; the new identity joins on the next connect.
     const offIdentity = socketManager.onIdentityChange(() => socketManager.emit("leave_room", { room_id: roomId }));
@@ -148,19 +146,17 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
     const onPageHide = () => socketManager.emit("disconnect_cleanup", { room_id: roomId });
     window.addEventListener("pagehide", onPageHide);
     return () => {
-      offConnect();
+      stopJoining();
       offIdentity();
       window.removeEventListener("pagehide", onPageHide);
       // The leave goes out on the connection it is for, before the next room's route may replace that connection;
       // the lobby wants no route, so the connection stays where it is.
-      if (socketManager.getSocket().connected) {
-        const current = userRef.current;
-        socketManager.emit("leave_room", {
-          room_id: roomId,
-          ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
-        });
-      }
-      socketManager.route(null);
+      if (!socketManager.getSocket().connected) return;
+      const current = userRef.current;
+      socketManager.emit("leave_room", {
+        room_id: roomId,
+        ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
+      });
     };
   }, [roomId]);
 
