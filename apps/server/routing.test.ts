@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../modules/kernel/config";
 import { testRedis } from "../../modules/kernel/game-host/redis-testing";
-import { createLogger, type Logger } from "../../modules/kernel/logger";
+import { recordingLogger } from "../../modules/kernel/game-host/test-support";
+import type { Logger } from "../../modules/kernel/logger";
 import { ROUTING_EVENT } from "../../modules/kernel/routing";
 import { type Client, openClient } from "../../modules/rooms/test-support";
 import { startTestServer, type TestServer } from "./testing";
@@ -24,12 +25,6 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
   await redis.stop();
 });
-
-/** A logger that keeps the warnings it is given (and prints nothing). */
-function recordingLog(warnings: string[]): Logger {
-  const quiet = createLogger("silent");
-  return { ...quiet, warn: (message) => warnings.push(message), child: () => recordingLog(warnings) };
-}
 
 async function serverWith(env: Record<string, string>, log?: Logger) {
   const server = await startTestServer({ env, seed: false, log });
@@ -67,11 +62,14 @@ describe("server:routing", () => {
   });
 
   test("ROOM_AFFINITY=1 without REDIS_URL (one process): a warning at start, no announcement", async () => {
-    const warnings: string[] = [];
-    const server = await serverWith({ ROOM_AFFINITY: "1" }, recordingLog(warnings));
+    const log = recordingLogger();
+    const server = await serverWith({ ROOM_AFFINITY: "1" }, log);
     const client = await connected(server);
     expect(client.all(ROUTING_EVENT)).toEqual([]);
-    expect(warnings.filter((w) => w.startsWith("ROOM_AFFINITY is ignored without REDIS_URL"))).toHaveLength(1);
+    const ignored = log.lines.filter(
+      (line) => line.level === "warn" && line.message.startsWith("ROOM_AFFINITY is ignored without REDIS_URL"),
+    );
+    expect(ignored).toHaveLength(1);
   });
 
   test("a value other than 1 or 0 stops the server at start", () => {
