@@ -83,54 +83,63 @@ function commandsPerSecond(before: Map<string, number>, after: Map<string, numbe
   return Object.fromEntries(Object.entries(rates).sort((a, b) => b[1] - a[1]));
 }
 
+/**
+ * What each variant runs: `redis` (REDIS_URL; PostgreSQL too unless `sqlite`), how many server processes, whether
+ * they share one database (one process always does; a second then creates no rooms), and which process player i of
+ * room r joins.
+ */
+interface VariantShape {
+  redis: boolean;
+  sqlite: boolean;
+  processes: 1 | 2;
+  shared: boolean;
+  processOf: (player: number, room: number) => number;
+}
+const ONE_PROCESS = () => 0;
+const BY_ROOM = (_player: number, room: number) => room % 2;
+const SHAPES: Record<string, VariantShape> = {
+  S: { redis: false, sqlite: true, processes: 1, shared: true, processOf: ONE_PROCESS },
+  S2: { redis: false, sqlite: true, processes: 2, shared: false, processOf: BY_ROOM },
+  R1: { redis: true, sqlite: false, processes: 1, shared: true, processOf: ONE_PROCESS },
+  R1S: { redis: true, sqlite: true, processes: 1, shared: true, processOf: ONE_PROCESS },
+  R2: { redis: true, sqlite: false, processes: 2, shared: true, processOf: (player) => player % 2 },
+  R2A: { redis: true, sqlite: false, processes: 2, shared: true, processOf: BY_ROOM },
+};
+
 async function runVariant(spec: string, services: { pg?: TestService; redis?: TestService }) {
   const [variant, playersText] = spec.split("@");
+  const shape = SHAPES[variant];
+  if (!shape) throw new Error(`unknown variant ${variant}: ${Object.keys(SHAPES).join(", ")}`);
   const playerCount = Number(playersText ?? DEFAULT_PLAYERS);
-  const clustered = variant !== "S" && variant !== "S2";
-  // A fresh database per variant (on the PostgreSQL server started for the run); R1S keeps SQLite (Redis alone).
-  const database = clustered && variant !== "R1S" ? await createPgTestDatabase() : undefined;
+  const clustered = shape.redis;
+  // A fresh database per variant (on the PostgreSQL server started for the run).
+  const database = clustered && !shape.sqlite ? await createPgTestDatabase() : undefined;
   const env: Record<string, string> = clustered
-    ? { REDIS_URL: services.redis!.url, REDIS_PREFIX: `bench:${crypto.randomUUID()}:` }
+    ? {
+        REDIS_URL: services.redis!.url,
+        REDIS_PREFIX: `bench:${crypto.randomUUID()}:`,
+        JWT_SECRET: `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`,
+      }
     : {};
   if (database) env.DATABASE_URL = database.url;
-  if (clustered) env.JWT_SECRET = `bench-secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;
   const roomCount = Math.ceil(playerCount / ROOM_SIZE);
+  // On a shared database the first process creates every room; unshared ones (S2) each create half of them.
+  const roomsOf = (p: number) =>
+    shape.shared ? (p === 0 ? roomCount : 0) : Math.floor(roomCount / 2) + (p < roomCount % 2 ? 1 : 0);
   const servers: LaunchedProcess[] = [];
-  // S2: two independent processes, each with its own SQLite file and half of the rooms.
-  const firstRooms = variant === "S2" ? Math.ceil(roomCount / 2) : roomCount;
-  servers.push(
-    await launchServer({
-      entry: "bench/server-under-test.ts",
-      roomCount: firstRooms,
-      core: "0",
-      env,
-      bunArgs: BUN_ARGS,
-    }),
-  );
-  if (variant === "S2") {
+  for (let p = 0; p < shape.processes; p++) {
     servers.push(
       await launchServer({
         entry: "bench/server-under-test.ts",
-        roomCount: roomCount - firstRooms,
-        core: "1",
-        env,
+        roomCount: roomsOf(p),
+        core: String(p),
+        env: shape.shared && p > 0 ? { ...env, SEED: "0" } : env,
         bunArgs: BUN_ARGS,
       }),
     );
   }
-  if (variant === "R2" || variant === "R2A") {
-    servers.push(
-      await launchServer({
-        entry: "bench/server-under-test.ts",
-        roomCount: 0,
-        core: "1",
-        env: { ...env, SEED: "0" },
-        bunArgs: BUN_ARGS,
-      }),
-    );
-  }
-  // Room r of the run: on the shared database, the first process's r-th; on S2, its process's own (r alternate).
-  const roomOf = (r: number) => (variant === "S2" ? servers[r % 2].rooms[Math.floor(r / 2)] : servers[0].rooms[r]);
+  // Room r of the run: on a shared database the first process's r-th; otherwise its process's own (r alternate).
+  const roomOf = (r: number) => (shape.shared ? servers[0].rooms[r] : servers[r % 2].rooms[Math.floor(r / 2)]);
   let inWindow = (_at: number) => false;
   const latency = { same: [] as number[], cross: [] as number[] };
   let delivered = 0;
@@ -138,7 +147,7 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   const players: Player[] = Array.from({ length: playerCount }, (_, i) => {
     // R2: every room split between the processes; R2A: room affinity (a room's players all on one process).
     const room = Math.floor(i / ROOM_SIZE);
-    const process = variant === "R2" ? i % 2 : variant === "R2A" || variant === "S2" ? room % 2 : 0;
+    const process = shape.processOf(i, room);
     const player: Player = {
       roomId: roomOf(room),
       process,
