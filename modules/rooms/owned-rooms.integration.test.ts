@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { modules as defaultModules } from "../../apps/server/modules";
 import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { testEngine } from "../../db/testing";
 import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
 import { eventually, type TestRedisClient, testRedis } from "../kernel/game-host/redis-testing";
 import { keystrokes } from "../kernel/typing";
-import { createRoom, importSentences } from ".";
+import { createRoom, createRoomsModule, importSentences } from ".";
 import { type Client, closeAndWait, member, openClient, storedGames, storedResults } from "./test-support";
 
 /**
@@ -33,8 +34,10 @@ beforeAll(async () => {
   looker = await redis.client();
   database = await createPgTestDatabase();
   const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
-  a = await startTestServer({ clock, env });
-  b = await startTestServer({ clock, env, seed: false });
+  // A process whose lobby empties stops listening to the others' room changes after 300 ms (30 s in production).
+  const modules = defaultModules.map((m) => (m.name === "rooms" ? createRoomsModule({ lobbyLingerMs: 300 }) : m));
+  a = await startTestServer({ clock, env, modules });
+  b = await startTestServer({ clock, env, modules, seed: false });
 }, 60_000);
 afterAll(async () => {
   for (const client of clients) client.close();
@@ -43,8 +46,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function open(server: TestServer, token: string) {
-  const client = await openClient(server, { token });
+/** A player's socket on that server (a guest without a token). */
+async function open(server: TestServer, token?: string) {
+  const client = await openClient(server, token ? { token } : {});
   clients.push(client);
   await client.sync();
   return client;
@@ -82,7 +86,64 @@ const submission = (roomId: number, sentenceId: number) => ({
   typed_text: SENTENCE,
 });
 
+/** Every PUBLISH on the room views channel of this test's deployment, as Redis saw them (MONITOR). */
+async function watchViewsChannel() {
+  const monitor = await redis.client();
+  const sent: string[] = [];
+  await monitor.monitor((line) => {
+    if (line.includes(`"PUBLISH" "${prefix}rooms:views"`)) sent.push(line);
+  });
+  return sent;
+}
+
+/** The room as a list shows it. */
+const listed = (rooms: { id: number; user_count: number }[], roomId: number) => rooms.find((r) => r.id === roomId);
+
 describe.skipIf(!onPostgres)("a room owned by one of two servers", () => {
+  test("B's lobby sees A's room live; with nobody watching A sends nothing; a new watcher gets the room at once", async () => {
+    const room = await createRoom(a.ctx, { name: "로비에서 보는 방", theme: "owned" });
+    const sent = await watchViewsChannel();
+    // A guest on B's home page: B listens, and its first list waits for A's answer.
+    const watcher = await open(b);
+    watcher.emit("get_rooms");
+    expect(listed((await watcher.next("room:list")).rooms, room.id)).toMatchObject({ user_count: 0 });
+
+    // Alice enters A's room on A: the change reaches B's lobby through the feed, and B's API answers with it.
+    const alice = await member(a, "로비");
+    const onA = await open(a, alice.token);
+    onA.emit("join_room", { room_id: room.id });
+    await onA.next("room:joined");
+    clock.advance(1_000); // the list update's coalescing window
+    const update = await watcher.next("room:list_update", (u) => listed(u.rooms, room.id)?.user_count === 1);
+    expect(listed(update.rooms, room.id)).toMatchObject({ user_count: 1, name: "로비에서 보는 방" });
+    expect((await b.api("GET", `/api/rooms/${room.id}`)).body).toMatchObject({ user_count: 1 });
+
+    // The watcher leaves: B stops listening after its linger; A finds out at its next send (it reaches nobody)
+    // and from then on sends nothing, however the room changes.
+    await closeAndWait(b, watcher);
+    const listeners = async () => (await looker.pubSubNumSub(`${prefix}rooms:views`))[`${prefix}rooms:views`];
+    expect(await eventually(async () => (await listeners()) === 0)).toBe(true);
+    const guest = await open(a);
+    guest.emit("join_room", { room_id: room.id });
+    await guest.next("room:joined:anonymous");
+    clock.advance(1_000);
+    await Bun.sleep(200);
+    const silentFrom = sent.length;
+    guest.emit("leave_room");
+    await guest.next("room:left");
+    clock.advance(1_000);
+    await Bun.sleep(200);
+    expect(sent.length).toBe(silentFrom);
+
+    // A new watcher on B: B listens again, A answers its hello, and the first list already shows Alice.
+    const again = await open(b);
+    again.emit("get_rooms");
+    expect(listed((await again.next("room:list")).rooms, room.id)).toMatchObject({ user_count: 1 });
+    expect(sent.length).toBeGreaterThan(silentFrom);
+    onA.emit("leave_room");
+    await onA.next("room:left");
+  }, 30_000);
+
   test("a player on B plays in A's room; A stops, B takes the room over; every result stored once", async () => {
     await importSentences(a.ctx, "owned", [SENTENCE]);
     const room = await createRoom(a.ctx, { name: "두 서버의 방", theme: "owned" });

@@ -15,6 +15,7 @@ import { playerIdOf, roomOfSocket, setRoomOfSocket } from "./members";
 import { abandonRaceGame } from "./records";
 import { memberOf, type RoomHost, refusalError } from "./room-host";
 import type { RoomView } from "./room-view";
+import { HEARD_TTL_MS, RoomViewsFeed, type RoomViewsFeedEnv } from "./room-views-feed";
 import type { RoomsSettings } from "./settings";
 
 /** What the rooms runtime gives the multi-process path. */
@@ -26,20 +27,25 @@ export interface OwnedRoomsEnv {
   /** The host is not this process's any more. */
   forgetHost(roomId: number, host: RoomHost): void;
   setLobby(socket: AppSocket, inLobby: boolean): void;
+  /** The list between processes (`RoomViewsFeed`): this process's rooms, its lobby, what it hears. */
+  feed: Pick<RoomViewsFeedEnv, "ownViews" | "heard" | "lobbySize">;
 }
 
 /** How long a room's summary stays in Redis without its owner writing it again (it rewrites every 20 s). */
-const SUMMARY_TTL_MS = 60_000;
+const SUMMARY_TTL_MS = HEARD_TTL_MS;
 export const SUMMARY_REFRESH_MS = 20_000;
 
 /**
  * The rooms on several processes (REDIS_URL): each room's game is owned by one process through `GameOwnership`
  * (a lease, forwarded input, takeover), and every socket's input goes through it, wherever the socket is. The
- * socket's own bookkeeping (its room, the lobby) stays on the process holding the socket. The room list is read
- * from the owners' summaries in Redis (`<prefix>rooms:view:<id>`), written by each owner when its room changes.
+ * socket's own bookkeeping (its room, the lobby) stays on the process holding the socket. The room list is what
+ * the owners say on the views feed (`RoomViewsFeed`, while this process shows the list), else their summaries in
+ * Redis (`<prefix>rooms:view:<id>`, written when a room is taken and every 20 s: what a process that starts
+ * listening reads until the owners have answered).
  */
 export class OwnedRooms {
   readonly ownership: GameOwnership;
+  readonly feed: RoomViewsFeed;
   private readonly started: Promise<void>;
   private isStarted = false;
   private readonly mode: string;
@@ -57,7 +63,13 @@ export class OwnedRooms {
       games: { [this.mode]: this.opener() },
       log: env.ctx.log,
     });
-    this.started = this.ownership.start().then(
+    this.feed = new RoomViewsFeed({
+      ...env.feed,
+      cluster,
+      log: env.ctx.log,
+      lingerMs: env.settings.lobbyLingerMs,
+    });
+    this.started = Promise.all([this.ownership.start(), this.feed.start()]).then(
       () => {
         this.isStarted = true;
       },
@@ -77,6 +89,7 @@ export class OwnedRooms {
         await claimOwner(ctx, "sentence_race", roomId, owner.epoch);
         await this.closeAbandonedRound(roomId, owner.epoch);
         const host = await this.env.openHost(roomId, owner);
+        this.announce(host);
         return this.owned(roomId, host);
       },
     };
@@ -108,6 +121,8 @@ export class OwnedRooms {
       giveUp: () => {
         host.game.giveUp();
         this.env.forgetHost(roomId, host);
+        // Its summary stays until the next owner writes it or it expires: after a lost lease it may be the new one's.
+        this.feed.gone([roomId]);
       },
     };
   }
@@ -150,8 +165,22 @@ export class OwnedRooms {
 
   private summaryKey = (roomId: number) => `${this.cluster.prefix}rooms:view:${roomId}`;
 
-  /** The owner's view of its rooms, for every process's list (fire and forget: the next change writes again). */
-  publish(views: RoomView[]) {
+  /** A room this process has just taken: the other processes' lists show it run here. */
+  private announce(host: RoomHost) {
+    try {
+      const view = host.present();
+      this.writeSummaries([view]);
+      this.feed.changed([view]);
+    } catch (error) {
+      this.env.ctx.log.error("room cannot be listed", { room_id: host.room.id, error: String(error) });
+    }
+  }
+
+  /**
+   * The owner's views of its rooms in Redis (fire and forget: the next refresh writes again), for a process that
+   * starts listening before the owners answer it, or an owner that does not answer.
+   */
+  writeSummaries(views: RoomView[]) {
     for (const view of views) {
       this.cluster.redis
         .set(this.summaryKey(view.id), JSON.stringify(view), { PX: SUMMARY_TTL_MS })
@@ -159,12 +188,17 @@ export class OwnedRooms {
     }
   }
 
-  /** The owners' views of these rooms (missing: nobody plays there, or its owner died; shown idle). */
-  async summaries(roomIds: number[]): Promise<Map<number, RoomView>> {
-    const views = new Map<number, RoomView>();
-    if (roomIds.length === 0) return views;
+  /**
+   * The rooms' views as their owners show them: what this process heard on the feed (it listens from now on), else
+   * the owners' summaries. A room missing from the answer has no owner (nobody plays there): it is shown idle.
+   */
+  async views(roomIds: number[]): Promise<Map<number, RoomView>> {
+    await this.feed.want();
+    const views = this.feed.viewsOf(roomIds);
+    const missing = roomIds.filter((id) => !views.has(id));
+    if (missing.length === 0) return views;
     try {
-      const texts = await this.cluster.redis.mGet(roomIds.map(this.summaryKey));
+      const texts = await this.cluster.redis.mGet(missing.map(this.summaryKey));
       for (const text of texts) {
         if (!text) continue;
         const view = JSON.parse(text) as RoomView;
@@ -188,5 +222,6 @@ export class OwnedRooms {
     }
     await Promise.all(drops);
     await this.ownership.stop();
+    await this.feed.stop();
   }
 }

@@ -61,13 +61,18 @@ export class RoomsRuntime implements HostEnv {
             openHost: (roomId, owner) => this.open(roomId, owner),
             forgetHost: (roomId, host) => this.forgetHost(roomId, host),
             setLobby: (socket, inLobby) => this.setLobby(socket, inLobby),
+            feed: {
+              ownViews: () => [...this.hosts.keys()].flatMap((id) => this.presentForLobby(id)),
+              heard: (rooms, gone) => this.heard(rooms, gone),
+              lobbySize: () => this.lobbySize(),
+            },
           },
           ctx.cluster,
         )
       : null;
     if (this.owned) {
-      // Summaries expire unless rewritten: an owner that died stops showing its players after a minute.
-      this.summaryTimer = setInterval(() => this.publishOwned([...this.hosts.keys()]), SUMMARY_REFRESH_MS);
+      // Summaries and heard views expire unless said again: a dead owner's players stop showing after a minute.
+      this.summaryTimer = setInterval(() => this.refreshOwned(), SUMMARY_REFRESH_MS);
       this.summaryTimer.unref?.();
     }
     this.rows = this.cachedRead(() => listRoomRows(ctx.database));
@@ -129,8 +134,23 @@ export class RoomsRuntime implements HostEnv {
   }
 
   setLobby(socket: AppSocket, inLobby: boolean) {
-    if (inLobby) socket.join(LOBBY);
-    else socket.leave(LOBBY);
+    if (!inLobby) return socket.leave(LOBBY);
+    socket.join(LOBBY);
+    this.watchOthers();
+  }
+
+  /** A socket of this process watches the list: with several processes, the other owners' changes come here. */
+  private watchOthers() {
+    this.owned?.feed.want().catch(() => {});
+  }
+
+  private lobbySize() {
+    return this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
+  }
+
+  /** This process's lobby sockets (only they: another process's lobby hears that process's feed). */
+  private lobby() {
+    return this.owned ? this.io.local.to(LOBBY) : this.io.to(LOBBY);
   }
 
   graceStarted(playerId: string, roomId: number) {
@@ -206,12 +226,10 @@ export class RoomsRuntime implements HostEnv {
     return this.settings.race.countdownSeconds ?? DEFAULT_RACE_SETTINGS.countdownSeconds;
   }
 
-  /** A room as the lobby sees it now, from its host or the rows as last read (a timer's callback cannot wait). */
-  private presentNow(roomId: number): RoomView | null {
-    const host = this.hosts.get(roomId);
-    if (host) return host.present();
+  /** A room nobody runs, from the rows as last read (a feed's callback cannot wait for a read). */
+  private idleView(roomId: number): RoomView[] {
     const row = this.rows.current?.find((r) => r.id === roomId);
-    return row ? presentIdleRoom(row, this.idleCountdown()) : null;
+    return row && !this.hosts.has(roomId) ? [presentIdleRoom(row, this.idleCountdown())] : [];
   }
 
   /** One room, live (GET /api/rooms/{id}); null when there is no such room. */
@@ -220,7 +238,7 @@ export class RoomsRuntime implements HostEnv {
     if (host) return host.present();
     const row = await this.findRow(roomId);
     if (!row) return null;
-    const owners = await this.owned?.summaries([roomId]);
+    const owners = await this.owned?.views([roomId]);
     return owners?.get(roomId) ?? presentIdleRoom(row, this.idleCountdown());
   }
 
@@ -228,8 +246,8 @@ export class RoomsRuntime implements HostEnv {
     const now = this.ctx.clock.now();
     if (this.listCache && now - this.listCache.at < this.settings.cacheMs) return this.listCache.rooms;
     const rows = await this.rows.value();
-    // With several processes a room owned elsewhere is shown as its owner last wrote it.
-    const owners = await this.owned?.summaries(rows.filter((row) => !this.hosts.has(row.id)).map((row) => row.id));
+    // With several processes a room owned elsewhere is shown as its owner last said it.
+    const owners = await this.owned?.views(rows.filter((row) => !this.hosts.has(row.id)).map((row) => row.id));
     const rooms = rows.map(
       (row) => this.hosts.get(row.id)?.present() ?? owners?.get(row.id) ?? presentIdleRoom(row, this.idleCountdown()),
     );
@@ -238,16 +256,20 @@ export class RoomsRuntime implements HostEnv {
     return rooms;
   }
 
-  /** A timer callback: nothing may escape it (under Bun a throw in a timer ends the process). */
+  /**
+   * A timer callback: nothing may escape it (under Bun a throw in a timer ends the process). The changed rooms go
+   * to this process's lobby and, with several processes, to the others that listen; with nobody watching anywhere
+   * nothing is built (a full room:list answers the next get_rooms anyway).
+   */
   private flush() {
     this.flushTimer = null;
     try {
-      // Nobody on the home page: nothing to build (a full room:list answers the next get_rooms anyway).
-      if (this.owned) this.publishOwned([...this.dirty]);
-      // The lobby of every process listens (the adapter carries it); on one process, nobody watching: nothing built.
-      const watching = this.owned ? 1 : (this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0);
-      const rooms = watching > 0 ? [...this.dirty].flatMap((id) => this.presentForLobby(id)) : [];
-      if (rooms.length > 0) this.io.to(LOBBY).emit("room:list_update", { rooms });
+      const watching = this.lobbySize() > 0;
+      if (!watching && !this.owned?.feed.sending) return;
+      const rooms = [...this.dirty].flatMap((id) => this.presentForLobby(id));
+      if (rooms.length === 0) return;
+      if (watching) this.lobby().emit("room:list_update", { rooms });
+      this.owned?.feed.changed(rooms);
     } catch (error) {
       this.ctx.log.error("room list update failed", { error: String(error) });
     } finally {
@@ -255,19 +277,28 @@ export class RoomsRuntime implements HostEnv {
     }
   }
 
-  /** The owner writes its rooms' views for the other processes' lists (rooms it owns only). */
-  private publishOwned(roomIds: number[]) {
-    const views = roomIds.flatMap((id) => {
-      const host = this.hosts.get(id);
-      return host ? this.presentForLobby(id) : [];
-    });
-    this.owned?.publish(views);
+  /** Rooms owned by another process changed (its feed): this process's lobby sees them, its list is rebuilt. */
+  private heard(rooms: RoomView[], gone: number[]) {
+    this.listCache = null;
+    if (this.lobbySize() === 0) return;
+    const changed = [...rooms, ...gone.flatMap((id) => this.idleView(id))];
+    if (changed.length > 0) this.lobby().emit("room:list_update", { rooms: changed });
   }
 
-  /** One room's entry of room:list_update; a room that cannot be shown is left out, not the whole update. */
+  /** Every 20 s the owner says its rooms again (Redis summaries, and the feed while another process listens). */
+  private refreshOwned() {
+    const views = [...this.hosts.keys()].flatMap((id) => this.presentForLobby(id));
+    this.owned?.writeSummaries(views);
+    this.owned?.feed.refresh(views);
+  }
+
+  /**
+   * One room of this process in room:list_update; a room that cannot be shown is left out, not the whole update.
+   * A room this process no longer runs is not its to show (with several processes another owner says it).
+   */
   private presentForLobby(roomId: number): RoomView[] {
     try {
-      const room = this.presentNow(roomId);
+      const room = this.hosts.get(roomId)?.present();
       return room ? [room] : [];
     } catch (error) {
       this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
@@ -282,7 +313,7 @@ export class RoomsRuntime implements HostEnv {
    * users[] (about 1 MB with 10,000 players), and only the home page needs it, which asks with get_rooms.
    */
   connect(socket: AppSocket) {
-    socket.join(LOBBY);
+    this.setLobby(socket, true);
   }
 
   async sendList(socket: AppSocket) {

@@ -9,6 +9,11 @@ export interface RoomsSettings {
   reconnectGraceMs: number;
   /** room:list_update is coalesced: at most one per this interval, carrying the rooms that changed. */
   listUpdateMs: number;
+  /**
+   * Several processes: a process whose lobby has been empty this long (and no list call came) stops listening to
+   * the other processes' room changes, and they stop sending them (README "Several processes").
+   */
+  lobbyLingerMs: number;
   chatMaxLength: number;
   /** More than `chatBurst` messages within `chatWindowMs` is the rate limit. */
   chatBurst: number;
@@ -27,6 +32,7 @@ export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
   mode: sentenceRace,
   reconnectGraceMs: 5_000,
   listUpdateMs: 1_000,
+  lobbyLingerMs: 30_000,
   chatMaxLength: 200,
   chatBurst: 5,
   chatWindowMs: 3_000,
