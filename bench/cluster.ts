@@ -19,9 +19,12 @@
  * This machine has 2 cores, so R2's servers share them with the generator, Redis and PostgreSQL: its latencies are
  * pessimistic and "players at 1 core each" is projected from CPU per frame, not searched for (see bench/README.md).
  *
- * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2,R2A]
+ * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2,R2A] [--lobby 0]
  * A variant may name its own player count: `--variants S@2500,R2A@5000` compares two processes with one at the same
  * load per process (each R2A process then carries what S carries).
+ * `--lobby N`: N more guests per server process stay on the home page (the lobby: room:list once, then every
+ * room:list_update of every room). CPU per frame still counts the players' frames only, so a lobby shows as a cost;
+ * the lobby's frames and characters are reported apart.
  */
 import { createPgTestDatabase } from "../db/testing-pg";
 import { startPostgres, startRedis, type TestService } from "../scripts/test-services";
@@ -33,6 +36,7 @@ const DEFAULT_PLAYERS = Number(option("players", "2000"));
 const WINDOW_S = Number(option("window", "30"));
 const WARMUP_S = Number(option("warmup", "10"));
 const VARIANTS = option("variants", "S,R1,R2,R2A").split(",");
+const LOBBY_PER_PROCESS = Number(option("lobby", "0"));
 const ROOM_SIZE = 20;
 /**
  * BENCH_CPU_PROF=<dir>: a CPU profile of every server process, start to end (Bun `--cpu-prof --cpu-prof-md`);
@@ -186,6 +190,12 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   const joinDeadline = now() + 60_000;
   while (players.some((p) => !p.joined) && now() < joinDeadline) await sleep(100);
   const joined = players.filter((p) => p.joined).length;
+  const lobby = { frames: 0, chars: 0 };
+  const watchers = await lobbyWatchers(servers, (frame, at) => {
+    if (!inWindow(at)) return;
+    lobby.frames++;
+    lobby.chars += frame.length;
+  });
 
   const rate = CHAT_RATE * players.length;
   let nextAt = now();
@@ -224,6 +234,7 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
   await sleep(2_000); // frames in flight
   clearInterval(chat);
   for (const player of players) player.client.close();
+  for (const watcher of watchers) watcher.close();
   for (const server of servers) await server.stop();
   await database?.drop();
 
@@ -236,10 +247,31 @@ async function runVariant(spec: string, services: { pg?: TestService; redis?: Te
     serverCoresUsed: serverCpu.map((c) => +(c / (WINDOW_S * 1e6)).toFixed(3)),
     usPerFrame: +(totalCpu / delivered).toFixed(2),
     redisUsPerFrame: +(redisCpu / delivered).toFixed(2),
+    lobby: { watchers: watchers.length, frames: lobby.frames, chars: lobby.chars },
     chatSame: { p50: +quantile(latency.same, 0.5).toFixed(2), p99: +quantile(latency.same, 0.99).toFixed(2) },
     chatCross: { p50: +quantile(latency.cross, 0.5).toFixed(2), p99: +quantile(latency.cross, 0.99).toFixed(2) },
     redisCommandsPerSecond: redisCommands,
   };
+}
+
+/** `--lobby`: guests on every server's home page, each asking for the list once, then hearing its updates. */
+async function lobbyWatchers(servers: LaunchedProcess[], heard: (frame: string, at: number) => void) {
+  const watchers: ProtocolClient[] = [];
+  for (const [p, server] of servers.entries()) {
+    for (let i = 0; i < LOBBY_PER_PROCESS; i++) {
+      const watcher = new ProtocolClient({
+        url: `http://127.0.0.1:${server.port}`,
+        auth: { client_id: `bench-lobby-${p}-${i.toString().padStart(4, "0")}` },
+        onEvent: (name, frame, at) => {
+          if (name === "room:list_update") heard(frame, at);
+        },
+      });
+      await watcher.connect();
+      watcher.emit("get_rooms", {});
+      watchers.push(watcher);
+    }
+  }
+  return watchers;
 }
 
 const services: { pg?: TestService; redis?: TestService } = {};
