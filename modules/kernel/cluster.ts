@@ -47,7 +47,8 @@ export async function openCluster(
   // At boot a Redis that is not there is an error (three tries); once running, a lost connection is retried forever.
   const reconnectStrategy = (retries: number, cause: Error) =>
     !booted && retries >= 3 ? cause : Math.min(50 * 2 ** retries, 2_000);
-  const redis = createClient({ url, socket: { reconnectStrategy } });
+  // Named after the process (CLIENT LIST shows whose connection is whose).
+  const redis = createClient({ url, name: `madang:${processId}:commands`, socket: { reconnectStrategy } });
   let lastError = "";
   const onError = (role: string) => (error: unknown) => {
     // node-redis emits one error per failed reconnect attempt: log a change, not every retry.
@@ -56,7 +57,7 @@ export async function openCluster(
     lastError = text;
   };
   redis.on("error", onError("commands"));
-  const subscriber = redis.duplicate();
+  const subscriber = redis.duplicate({ name: `madang:${processId}:subscriber` });
   subscriber.on("error", onError("subscriber"));
   redis.on("ready", () => {
     lastError = "";

@@ -6,14 +6,19 @@ import type { RoomView } from "./room-view";
 export const HEARD_TTL_MS = 60_000;
 /** The first list of a process that starts listening waits at most this long for the owners' answers. */
 const ANSWER_WAIT_MS = 250;
+/**
+ * A listener says hello again this often: the answers keep its views fresh, and an owner that stopped sending (a
+ * hello or a subscription lost in a Redis reconnect) starts again.
+ */
+export const HELLO_EVERY_MS = 20_000;
 
 /**
- * What one process says on `<prefix>rooms:views`: its rooms that changed, all its rooms (an answer to a hello, or
- * the periodic resend that keeps them fresh elsewhere), or the rooms it no longer runs.
+ * What one process says on `<prefix>rooms:views`: its rooms that changed, all its rooms (an answer to a hello), or
+ * the rooms it no longer runs.
  */
 interface ViewsMessage {
   from: string;
-  kind: "change" | "answer" | "refresh";
+  kind: "change" | "answer";
   rooms: RoomView[];
   gone?: number[];
   /** An answer names the hello it answers. */
@@ -31,10 +36,15 @@ export interface RoomViewsFeedEnv {
   lobbySize(): number;
   /** A process with an empty lobby and no list call for this long stops listening. */
   lingerMs: number;
+  /** How often a listener says hello again (HELLO_EVERY_MS; tests shorten it). */
+  helloEveryMs?: number;
 }
 
 interface Listening {
+  /** The latest hello of this process (answers to it are news for this lobby). */
   hello: string;
+  helloAt: number;
+  /** Resolves once the first hello is answered by every other process (or ANSWER_WAIT_MS has passed). */
   ready: Promise<void>;
   answered(): void;
 }
@@ -45,9 +55,11 @@ interface Listening {
  * A process LISTENS while it has lobby sockets or was asked for the list lately: it subscribes to the views channel
  * and says hello on `<prefix>rooms:hello`; every process answers with the views of all its rooms, and from then on
  * sends the views of its rooms that change (one message per coalesced list update). The listener keeps the views it
- * hears; its list reads them, without a Redis read. A process SENDS only while another process listens: a hello
- * opens the flow, and a message that reaches no other listener (PUBLISH counts them) closes it. Redis counting the
- * subscribers is what makes a crashed listener stop the flow, with no heartbeat of our own.
+ * hears; its list reads them, without a Redis read. It says hello again every 20 s: the answers refresh its views (a
+ * view not heard for a minute is dropped, so a dead owner's rooms fade) and restart an owner that lost track of it.
+ * A process SENDS only while another process listens: a hello opens the flow, and a message that reaches no other
+ * listener (PUBLISH counts them) closes it. Redis counting the subscribers is what makes a crashed listener stop the
+ * flow, with no heartbeat of our own.
  *
  * With nobody watching, as in a deployment where every player is in a room, no process sends anything for the list.
  */
@@ -64,17 +76,24 @@ export class RoomViewsFeed {
   private readonly heardViews = new Map<number, { view: RoomView; at: number; from: string }>();
   private wantedAt = 0;
   private readonly lingerTimer: ReturnType<typeof setInterval>;
+  private readonly helloEveryMs: number;
   private stopped = false;
 
   constructor(private readonly env: RoomViewsFeedEnv) {
     this.viewsChannel = `${env.cluster.prefix}rooms:views`;
     this.helloChannel = `${env.cluster.prefix}rooms:hello`;
-    this.lingerTimer = setInterval(() => this.stopListeningWhenIdle(), Math.max(50, Math.min(5_000, env.lingerMs / 2)));
+    this.helloEveryMs = env.helloEveryMs ?? HELLO_EVERY_MS;
+    const every = Math.max(50, Math.min(5_000, env.lingerMs / 2, this.helloEveryMs / 2));
+    this.lingerTimer = setInterval(() => this.tend(), every);
     this.lingerTimer.unref?.();
   }
 
+  /** Hears hellos from now on; a process joining a deployment where someone already listens sends at once. */
   async start() {
-    await this.env.cluster.subscriber.subscribe(this.helloChannel, this.onHello);
+    const { redis, subscriber } = this.env.cluster;
+    await subscriber.subscribe(this.helloChannel, this.onHello);
+    const listeners = await redis.pubSubNumSub(this.viewsChannel);
+    if ((listeners[this.viewsChannel] ?? 0) > 0) this.othersListen = true;
   }
 
   // --- sending (every process, for the rooms it owns) ------------------------------------------------------------
@@ -82,11 +101,6 @@ export class RoomViewsFeed {
   /** The views of this process's rooms that changed. */
   changed(rooms: RoomView[]) {
     if (this.othersListen && rooms.length > 0) this.send({ kind: "change", rooms });
-  }
-
-  /** The periodic resend of all this process's rooms: a listener drops a view it has not heard for a minute. */
-  refresh(rooms: RoomView[]) {
-    if (this.othersListen && rooms.length > 0) this.send({ kind: "refresh", rooms });
   }
 
   /** This process no longer runs these rooms (given up, or shutting down). */
@@ -149,7 +163,6 @@ export class RoomViewsFeed {
   }
 
   private listen(): Listening {
-    const hello = crypto.randomUUID();
     let expected = Number.POSITIVE_INFINITY;
     let answers = 0;
     let resolve = () => {};
@@ -162,12 +175,20 @@ export class RoomViewsFeed {
       clearTimeout(timeout);
       resolve();
     };
-    const { cluster } = this.env;
-    cluster.subscriber
+    const listening: Listening = {
+      hello: "",
+      helloAt: Date.now(),
+      ready,
+      answered: () => {
+        answers++;
+        settle();
+      },
+    };
+    this.env.cluster.subscriber
       .subscribe(this.viewsChannel, this.onViews)
       .then(() => {
-        if (this.listening?.hello === hello) this.subscribed = true;
-        return cluster.redis.publish(this.helloChannel, JSON.stringify({ from: cluster.processId, hello }));
+        if (this.listening === listening) this.subscribed = true;
+        return this.sayHello(listening);
       })
       .then((receivers) => {
         expected = receivers - 1; // every process hears hellos, this one too
@@ -178,14 +199,18 @@ export class RoomViewsFeed {
         clearTimeout(timeout);
         resolve();
       });
-    return {
-      hello,
-      ready,
-      answered: () => {
-        answers++;
-        settle();
-      },
-    };
+    return listening;
+  }
+
+  /** Every process answers with all its rooms; resolves with how many processes heard it (this one included). */
+  private sayHello(listening: Listening): Promise<number> {
+    listening.hello = crypto.randomUUID();
+    listening.helloAt = Date.now();
+    const { cluster } = this.env;
+    return cluster.redis.publish(
+      this.helloChannel,
+      JSON.stringify({ from: cluster.processId, hello: listening.hello }),
+    );
   }
 
   private readonly onViews = (text: string) => {
@@ -203,10 +228,20 @@ export class RoomViewsFeed {
     if (news) this.env.heard(message.rooms, gone);
   };
 
-  private stopListeningWhenIdle() {
-    if (!this.listening) return;
-    if (this.env.lobbySize() > 0) this.wantedAt = Date.now();
-    if (Date.now() - this.wantedAt < this.env.lingerMs) return;
+  /** Every few seconds: say hello again when it is time, or stop listening after the linger. */
+  private tend() {
+    const listening = this.listening;
+    if (!listening) return;
+    const now = Date.now();
+    if (this.env.lobbySize() > 0) this.wantedAt = now;
+    if (now - this.wantedAt < this.env.lingerMs) {
+      if (this.subscribed && now - listening.helloAt >= this.helloEveryMs) {
+        this.sayHello(listening).catch((error) =>
+          this.env.log.warn("room views: hello failed", { error: String(error) }),
+        );
+      }
+      return;
+    }
     this.listening = null;
     this.subscribed = false;
     this.heardViews.clear();

@@ -71,7 +71,7 @@ export class RoomsRuntime implements HostEnv {
         )
       : null;
     if (this.owned) {
-      // Summaries and heard views expire unless said again: a dead owner's players stop showing after a minute.
+      // Summaries expire unless written again: a dead owner's players stop showing after a minute.
       this.summaryTimer = setInterval(() => this.refreshOwned(), SUMMARY_REFRESH_MS);
       this.summaryTimer.unref?.();
     }
@@ -285,11 +285,9 @@ export class RoomsRuntime implements HostEnv {
     if (changed.length > 0) this.lobby().emit("room:list_update", { rooms: changed });
   }
 
-  /** Every 20 s the owner says its rooms again (Redis summaries, and the feed while another process listens). */
+  /** Every 20 s the owner writes its rooms' summaries again (they expire: a dead owner's rooms fade). */
   private refreshOwned() {
-    const views = [...this.hosts.keys()].flatMap((id) => this.presentForLobby(id));
-    this.owned?.writeSummaries(views);
-    this.owned?.feed.refresh(views);
+    this.owned?.writeSummaries([...this.hosts.keys()].flatMap((id) => this.presentForLobby(id)));
   }
 
   /**
