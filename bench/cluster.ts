@@ -11,7 +11,7 @@
  *        affinity);
  *   R2A — the same two processes with room affinity: a room's players all on one process (rooms alternate), what a
  *        load balancer routing by room gives (bench/README "Several processes").
- * Players are guests in rooms of 20 chatting at 0.1 message/s each (one Poisson process), from one generator
+ * Players are guests in rooms of 20 chatting at 0.1 message/s each by default (one Poisson process), from one generator
  * process (bench/protocol-client.ts). Measured in the window: server CPU (utime + stime of every server process)
  * per delivered event frame, Redis's CPU apart; chat latency p50/p99 at every receiver, split by whether the
  * receiver is on the sender's process or on the other one.
@@ -20,6 +20,7 @@
  * pessimistic and "players at 1 core each" is projected from CPU per frame, not searched for (see bench/README.md).
  *
  * Usage: bun bench/cluster.ts [--players 2000] [--window 30] [--warmup 10] [--variants S,R1,R2,R2A] [--lobby 0]
+ *   [--chat-rate 0.1]
  * A variant may name its own player count: `--variants S@2500,R2A@5000` compares two processes with one at the same
  * load per process (each R2A process then carries what S carries).
  * `--lobby N`: N more guests per server process stay on the home page (the lobby: room:list once, then every
@@ -45,7 +46,8 @@ const ROOM_SIZE = 20;
 const BUN_ARGS = process.env.BENCH_CPU_PROF
   ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
   : [];
-const CHAT_RATE = 0.1;
+/** `--chat-rate`: messages per second per player (0.1 by default; more puts each process nearer its saturation). */
+const CHAT_RATE = Number(option("chat-rate", "0.1"));
 const now = () => performance.now();
 
 function pidOfPort(port: number): number | undefined {
