@@ -75,7 +75,7 @@ export class RoomViewsFeed {
   private hellos = 0;
   private readonly heardViews = new Map<number, { view: RoomView; at: number; from: string }>();
   private wantedAt = 0;
-  private readonly lingerTimer: ReturnType<typeof setInterval>;
+  private readonly tendTimer: ReturnType<typeof setInterval>;
   private readonly helloEveryMs: number;
   private stopped = false;
 
@@ -84,8 +84,8 @@ export class RoomViewsFeed {
     this.helloChannel = `${env.cluster.prefix}rooms:hello`;
     this.helloEveryMs = env.helloEveryMs ?? HELLO_EVERY_MS;
     const every = Math.max(50, Math.min(5_000, env.lingerMs / 2, this.helloEveryMs / 2));
-    this.lingerTimer = setInterval(() => this.tend(), every);
-    this.lingerTimer.unref?.();
+    this.tendTimer = setInterval(() => this.tend(), every);
+    this.tendTimer.unref?.();
   }
 
   /** Hears hellos from now on; a process joining a deployment where someone already listens sends at once. */
@@ -252,7 +252,7 @@ export class RoomViewsFeed {
 
   async stop() {
     this.stopped = true;
-    clearInterval(this.lingerTimer);
+    clearInterval(this.tendTimer);
     const { subscriber } = this.env.cluster;
     await Promise.all([
       subscriber.unsubscribe(this.helloChannel, this.onHello),
