@@ -33,7 +33,7 @@ export interface OwnedRoomsEnv {
 
 /** How long a room's summary stays in Redis without its owner writing it again (it rewrites every 20 s). */
 const SUMMARY_TTL_MS = HEARD_TTL_MS;
-export const SUMMARY_REFRESH_MS = 20_000;
+const SUMMARY_REFRESH_MS = 20_000;
 
 /**
  * The rooms on several processes (REDIS_URL): each room's game is owned by one process through `GameOwnership`
@@ -49,6 +49,7 @@ export class OwnedRooms {
   private readonly started: Promise<void>;
   private isStarted = false;
   private readonly mode: string;
+  private readonly summaryTimer: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly env: OwnedRoomsEnv,
@@ -77,6 +78,9 @@ export class OwnedRooms {
         env.ctx.log.error("room ownership did not start", { error: String(error) });
       },
     );
+    // Summaries expire unless written again: a dead owner's players stop showing after a minute.
+    this.summaryTimer = setInterval(() => this.writeSummaries(env.feed.ownViews()), SUMMARY_REFRESH_MS);
+    this.summaryTimer.unref?.();
   }
 
   private opener(): GameOpener {
@@ -180,7 +184,7 @@ export class OwnedRooms {
    * The owner's views of its rooms in Redis (fire and forget: the next refresh writes again), for a process that
    * starts listening before the owners answer it, or an owner that does not answer.
    */
-  writeSummaries(views: RoomView[]) {
+  private writeSummaries(views: RoomView[]) {
     for (const view of views) {
       this.cluster.redis
         .set(this.summaryKey(view.id), JSON.stringify(view), { PX: SUMMARY_TTL_MS })
@@ -212,6 +216,7 @@ export class OwnedRooms {
 
   /** Clean shutdown: this process's sockets drop out of rooms owned elsewhere (their players keep the grace). */
   async stop(localSockets: Iterable<AppSocket>) {
+    clearInterval(this.summaryTimer);
     await this.started;
     const drops: Promise<unknown>[] = [];
     for (const socket of localSockets) {

@@ -8,7 +8,7 @@ import { type GameEmitter, type GameOwnerLease, localFirstEmitter, socketIoEmitt
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
 import { playerIdOf, roomOfSocket } from "./members";
-import { OwnedRooms, SUMMARY_REFRESH_MS } from "./owned-rooms";
+import { OwnedRooms } from "./owned-rooms";
 import { type HostEnv, orThrow, RoomHost } from "./room-host";
 import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
@@ -45,7 +45,6 @@ export class RoomsRuntime implements HostEnv {
   private readonly unsubscribe: () => void;
   /** Several processes (ctx.cluster): every room's game has one owner; null on one process. */
   private readonly owned: OwnedRooms | null;
-  private summaryTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     readonly io: AppServer,
@@ -62,7 +61,7 @@ export class RoomsRuntime implements HostEnv {
             forgetHost: (roomId, host) => this.forgetHost(roomId, host),
             setLobby: (socket, inLobby) => this.setLobby(socket, inLobby),
             feed: {
-              ownViews: () => [...this.hosts.keys()].flatMap((id) => this.presentForLobby(id)),
+              ownViews: () => this.ownViews(),
               heard: (rooms, gone) => this.heard(rooms, gone),
               lobbySize: () => this.lobbySize(),
             },
@@ -70,11 +69,6 @@ export class RoomsRuntime implements HostEnv {
           ctx.cluster,
         )
       : null;
-    if (this.owned) {
-      // Summaries expire unless written again: a dead owner's players stop showing after a minute.
-      this.summaryTimer = setInterval(() => this.refreshOwned(), SUMMARY_REFRESH_MS);
-      this.summaryTimer.unref?.();
-    }
     this.rows = this.cachedRead(() => listRoomRows(ctx.database));
     // An administrator's rename (or any account change) reaches the rooms the member is in.
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
@@ -285,9 +279,9 @@ export class RoomsRuntime implements HostEnv {
     if (changed.length > 0) this.lobby().emit("room:list_update", { rooms: changed });
   }
 
-  /** Every 20 s the owner writes its rooms' summaries again (they expire: a dead owner's rooms fade). */
-  private refreshOwned() {
-    this.owned?.writeSummaries([...this.hosts.keys()].flatMap((id) => this.presentForLobby(id)));
+  /** Every room this process runs, as the lobby sees it now. */
+  private ownViews(): RoomView[] {
+    return [...this.hosts.keys()].flatMap((id) => this.presentForLobby(id));
   }
 
   /**
@@ -404,7 +398,6 @@ export class RoomsRuntime implements HostEnv {
     this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    if (this.summaryTimer) clearInterval(this.summaryTimer);
     // The rounds were finished by the shutdown (finishGames); the ownership then gives the rooms back.
     await this.owned?.stop(this.io.of("/").sockets.values());
     for (const host of this.hosts.values()) host.stop();
