@@ -227,6 +227,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   /** Leaves the guild; the last admin must hand the role over or disband. The owner passes to the next admin. */
   async function leave(actor: Actor, guildId: number) {
     await store.unit(async (q) => {
+      // The lock first: two admins leaving at once would otherwise both count two admins and both leave.
+      await q.lockGuild(guildId);
       const { guild, member } = await requireRole(q, guildId, actor, anyMember);
       if (member.role === "admin" && (await q.countMembers(guildId, "admin")) <= 1) throw conflict(GUILD_MSG.lastAdmin);
       const at = date();
@@ -245,6 +247,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   /** Disbands (admins only): the guild row stays (soft delete), memberships end, open invitations and applications close. */
   async function disband(actor: Actor, guildId: number) {
     const removed = await store.unit(async (q) => {
+      // Locked first, so a join waiting on the lock cannot slip in after the member list was read.
+      await q.lockGuild(guildId);
       await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
       const all = await q.members(guildId);
       const at = date();
@@ -267,6 +271,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   async function updateSettings(actor: Actor, guildId: number, input: Partial<Record<SettingName, number>>) {
     const settings = accept(checkSettings(input));
     const guild = await store.unit(async (q) => {
+      // Locked first: the member count below is then the one a concurrent join sees too (never over the maximum).
+      await q.lockGuild(guildId);
       const { guild } = await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
       if (settings.max_members !== undefined && settings.max_members < guild.memberCount) {
         throw unprocessable(GUILD_MSG.maxMembersBelowCount);
@@ -302,6 +308,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   /** Admins only; an admin's role is never changed (hand-over is by promoting someone else). */
   async function changeRole(actor: Actor, guildId: number, memberId: number, role: GuildRole) {
     const member = await store.unit(async (q) => {
+      await q.lockGuild(guildId); // roles and memberships of a guild change one at a time (see `kick`)
       await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
       const target = await q.member(guildId, memberId);
       if (!target) throw notFound(GUILD_MSG.memberNotFound);
@@ -325,6 +332,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   /** Admins kick moderators and members, moderators plain members; nobody kicks an admin or themself. */
   async function kick(actor: Actor, guildId: number, memberId: number) {
     const target = await store.unit(async (q) => {
+      // Locked first: the target's role read below cannot be changed (a promotion to admin) before the kick lands.
+      await q.lockGuild(guildId);
       const { member } = await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
       const target = await q.member(guildId, memberId);
       if (!target) throw notFound(GUILD_MSG.memberNotFound);
@@ -391,7 +400,9 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
         store.unit(async (q) => {
           const invitation = await requireOwnInvitation(q, actor, invitationId);
           await join(q, invitation.guildId, actor.id, GUILD_MSG.alreadyInGuild);
-          await q.setInvitationStatus(invitation.id, "accepted", date());
+          // Conditional: a decline that landed meanwhile wins, and the join above is rolled back.
+          if (!(await q.answerInvitation(invitation.id, "accepted", date())))
+            throw conflict(GUILD_MSG.invitationHandled);
           return invitation.guildId;
         }),
       GUILD_MSG.alreadyInGuild,
@@ -403,7 +414,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   async function declineInvitation(actor: Actor, invitationId: number) {
     await store.unit(async (q) => {
       const invitation = await requireOwnInvitation(q, actor, invitationId);
-      await q.setInvitationStatus(invitation.id, "declined", date());
+      if (!(await q.answerInvitation(invitation.id, "declined", date()))) throw conflict(GUILD_MSG.invitationHandled);
     });
     return { detail: GUILD_MSG.invitationDeclined };
   }
@@ -490,6 +501,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     const member = await onUnique(
       () =>
         store.unit(async (q) => {
+          // Locked first, so the application's status is read after any concurrent decision on it.
+          await q.lockGuild(guildId);
           await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
           const application = await requirePendingApplication(q, guildId, applicationId);
           const member = await join(q, guildId, application.userId, GUILD_MSG.applicantInGuild);
@@ -504,6 +517,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
 
   async function reject(actor: Actor, guildId: number, applicationId: number) {
     await store.unit(async (q) => {
+      await q.lockGuild(guildId); // as `approve`: one decision per application
       await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
       const application = await requirePendingApplication(q, guildId, applicationId);
       await q.decideApplication(application.id, "rejected", date(), actor.id);
@@ -597,7 +611,8 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
       const row = await q.comment(postId, commentId);
       if (!row) throw notFound(GUILD_MSG.commentNotFound);
       if (!mayModerate(standing, row.comment.authorId)) throw forbidden(GUILD_MSG.commentDeleteForbidden);
-      await q.deleteComment(postId, commentId, date(), actor.id);
+      // Lost to a concurrent deletion of the same comment: counted down once, by the winner.
+      if (!(await q.deleteComment(postId, commentId, date(), actor.id))) throw notFound(GUILD_MSG.commentNotFound);
     });
     return { detail: GUILD_MSG.commentDeleted };
   }

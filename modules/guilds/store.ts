@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, type SQL, sql } from "drizzle-orm";
 import { users as sqliteUsers } from "../../db/core/schema";
 import { users as pgUsers } from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
@@ -210,8 +210,15 @@ function guildQueries(db: StoreDb, t: Tables) {
     async invitation(id: number) {
       return first(await db.select().from(t.guildInvitations).where(eq(t.guildInvitations.id, id)));
     },
-    async setInvitationStatus(id: number, status: InvitationRow["status"], at: Date) {
-      await db.update(t.guildInvitations).set({ status, respondedAt: at }).where(eq(t.guildInvitations.id, id));
+    /** Answers a pending invitation; false when it was answered meanwhile (the row lock orders two answers). */
+    async answerInvitation(id: number, status: "accepted" | "declined", at: Date) {
+      const inv = t.guildInvitations;
+      const rows = await db
+        .update(inv)
+        .set({ status, respondedAt: at })
+        .where(and(eq(inv.id, id), eq(inv.status, "pending")))
+        .returning({ id: inv.id });
+      return rows.length > 0;
     },
     async cancelPendingInvitations(guildId: number, at: Date) {
       const inv = t.guildInvitations;
@@ -247,17 +254,19 @@ function guildQueries(db: StoreDb, t: Tables) {
      */
     async countRecruitmentView(postId: number, viewerKey: string, at: Date, since: Date) {
       const v = t.guildRecruitmentViews;
-      const recent = first(
-        await db
-          .select({ id: v.id })
-          .from(v)
-          .where(and(eq(v.postId, postId), eq(v.viewerKey, viewerKey), gt(v.countedAt, since))),
-      );
-      if (recent) return false;
-      await db
+      // One statement checks and writes (the update only happens when the last count is old enough, RETURNING
+      // says whether a row was written), so parallel visits of one viewer count once: PostgreSQL locks the
+      // conflicting row and re-checks the condition, SQLite has one writer at a time.
+      const written = await db
         .insert(v)
         .values({ postId, viewerKey, countedAt: at })
-        .onConflictDoUpdate({ target: [v.postId, v.viewerKey], set: { countedAt: at } });
+        .onConflictDoUpdate({
+          target: [v.postId, v.viewerKey],
+          set: { countedAt: at },
+          setWhere: lte(v.countedAt, since),
+        })
+        .returning({ id: v.id });
+      if (written.length === 0) return false;
       const p = t.guildRecruitmentPosts;
       await db
         .update(p)
@@ -373,11 +382,20 @@ function guildQueries(db: StoreDb, t: Tables) {
       await bumpCommentCount(db, t, values.postId, 1);
       return row;
     },
-    /** Soft-deletes a comment and uncounts it (call inside `unit`). */
+    /**
+     * Soft-deletes a live comment and uncounts it (call inside `unit`); false when it was deleted meanwhile, so a
+     * comment deleted twice at once is counted down once.
+     */
     async deleteComment(postId: number, commentId: number, at: Date, by: number) {
       const c = t.guildBoardComments;
-      await db.update(c).set({ deletedAt: at, deletedBy: by }).where(eq(c.id, commentId));
+      const rows = await db
+        .update(c)
+        .set({ deletedAt: at, deletedBy: by })
+        .where(and(eq(c.id, commentId), isNull(c.deletedAt)))
+        .returning({ id: c.id });
+      if (rows.length === 0) return false;
       await bumpCommentCount(db, t, postId, -1);
+      return true;
     },
 
     // ---- chat
