@@ -282,7 +282,12 @@ describe("guilds in the browser", () => {
     await a.getByRole("textbox", { name: "새 문제" }).fill("   ");
     await a.getByRole("button", { name: "추가" }).first().click();
     await a.getByText("등록된 문제가 없습니다.", { exact: true }).waitFor();
-    await a.getByRole("textbox", { name: "새 문제" }).fill("손으로 넣은 문제");
+    // A problem under 10 characters is refused at once, with the server's text, and not added.
+    await a.getByRole("textbox", { name: "새 문제" }).fill("아홉 글자 문제다");
+    await a.getByRole("button", { name: "추가" }).first().click();
+    await a.getByText("문제는 10자 이상이어야 합니다.").waitFor();
+    await a.getByText("등록된 문제가 없습니다.", { exact: true }).waitFor();
+    await a.getByRole("textbox", { name: "새 문제" }).fill("손으로 넣은 길드 게임 문제");
     await a.getByRole("button", { name: "추가" }).first().click();
     await a.getByRole("button", { name: "문제 저장" }).click();
     await a.getByText("문제 1개를 저장했습니다.").waitFor();
@@ -293,12 +298,12 @@ describe("guilds in the browser", () => {
     await a.getByText("JSON 파일만 업로드 가능합니다.").waitFor();
     await file.setInputFiles({ name: "problems.json", mimeType: "application/json", buffer: Buffer.from("[1, 2]") });
     await a.getByText("유효한 문제 목록 형식이 아닙니다. 문자열 배열 형식이어야 합니다.").waitFor();
-    const good = JSON.stringify(["첫 번째 문제", "두 번째 문제"]);
+    const good = JSON.stringify(["첫 번째 길드 게임 문제", "두 번째 길드 게임 문제"]);
     await file.setInputFiles({ name: "problems.json", mimeType: "application/json", buffer: Buffer.from(good) });
     await a.getByText("문제 2개를 저장했습니다.").waitFor();
     expect((await call(admin, "GET", `/api/guilds/${guild.id}/problems`)).problems).toEqual([
-      "첫 번째 문제",
-      "두 번째 문제",
+      "첫 번째 길드 게임 문제",
+      "두 번째 길드 게임 문제",
     ]);
   });
 
@@ -351,8 +356,8 @@ describe("guilds in the browser", () => {
     const admin = await e2e.createUser(uniqueUser("겜장"));
     const member = await e2e.createUser(uniqueUser("겜원"));
     const guild = await guildWith(admin, [member]);
-    const problem = "하나 둘 셋";
-    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["다른 문제입니다", problem] });
+    const problem = "하나 둘 셋 넷 다섯";
+    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: ["다른 문제도 열 글자 넘게", problem] });
     await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 2 });
     const a = await signedIn(admin);
     const b = await signedIn(member);

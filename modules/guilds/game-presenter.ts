@@ -1,14 +1,7 @@
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameHost, GameMember, GamePresenter, GameScheduler, ScheduledJob } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
-import {
-  abandonGuildGame,
-  type FinishedGuildRecord,
-  finishGuildGame,
-  podium,
-  recordGuildResult,
-  rewardsOf,
-} from "./game-records";
+import { abandonGuildGame, type FinishedGuildRecord, finishGuildGame, podium, recordGuildResult } from "./game-records";
 import type { FinishedGuildGame, GuildGameEffect, GuildGameMode, GuildPlayer, Participant } from "./guild-game";
 
 export type GuildGameHost = GameHost<GuildGameMode, GuildPlayer, undefined, never>;
@@ -140,7 +133,7 @@ export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPla
   private announceResults(host: GuildGameHost, game: FinishedGuildGame, record: FinishedGuildRecord | null) {
     const counted = game.standings.length;
     const results = game.standings.map((p) => {
-      const rewards = rewardsOf(p, counted);
+      const rewards = record?.rewards.get(p.userId);
       return {
         position: p.position,
         user_id: p.userId,
@@ -150,7 +143,7 @@ export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPla
         completion_time: p.completionTime,
         error_count: p.errorCount,
         win_streak: record?.figures.get(p.userId)?.win_streak ?? null,
-        rewards: record
+        rewards: rewards
           ? { experience: rewards.experience, coins: rewards.coins, points: rewards.points, medal: rewards.medal }
           : null,
       };

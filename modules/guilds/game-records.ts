@@ -2,9 +2,11 @@ import { applyGameRewards, type GameRewardDelta, type RewardedFigures } from "..
 import { finishGame, recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameRef } from "../kernel/game-mode";
-import { computeRewards, medalFor } from "../rooms";
+import { keystrokes } from "../kernel/typing";
+import { computeRewards } from "../rooms";
 import { guildsApi } from "./api";
 import type { FinishedGuildGame, Participant } from "./guild-game";
+import { FULL_REWARD_KEYSTROKES } from "./rules";
 
 /**
  * The guild game's durable writes, through the games module (results, games, medals; `room_name` = the guild's
@@ -31,19 +33,48 @@ export function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant:
   });
 }
 
-/** A counted participant's rewards, exactly as a typing room's (participants = counted results of the game). */
-export const rewardsOf = (participant: Participant, counted: number): GameRewardDelta =>
-  computeRewards({
+/**
+ * The share of a room game's rewards a guild game pays (product-rules "Trust rules"): all of it from
+ * `FULL_REWARD_KEYSTROKES` keystrokes of the problem (the 타수 rule), proportionally less below — a short problem
+ * is a short game and must not pay like a sentence.
+ */
+export const rewardShare = (problem: string) =>
+  Math.min(1, keystrokes(problem.normalize("NFC").trim()) / FULL_REWARD_KEYSTROKES);
+
+/**
+ * A counted participant's rewards for a guild game — the one place of the guild game's reward rules: the typing
+ * room's formula (`computeRewards`: position bonuses, medals and the win only with ≥ 2 counted results), its
+ * experience, coins and points scaled by `rewardShare`; a member past the day's cap (`rewarded` false) gets no
+ * experience, coins, points or medal (the game still counts as played: games, averages and the win streak).
+ */
+export function guildRewardsOf(
+  participant: Participant,
+  counted: number,
+  problem: string,
+  rewarded: boolean,
+): GameRewardDelta {
+  const full = computeRewards({
     wpm: participant.wpm ?? 0,
     accuracy: participant.accuracy ?? 0,
     position: participant.position,
     participants: counted,
   });
+  if (!rewarded) return { ...full, experience: 0, coins: 0, points: 0, medal: null };
+  const share = rewardShare(problem);
+  return {
+    ...full,
+    experience: Math.round(full.experience * share),
+    coins: Math.round(full.coins * share),
+    points: Math.round(full.points * share),
+  };
+}
 
 export interface FinishedGuildRecord {
   gameId: number;
-  /** New figures of each rewarded member, by user id. */
+  /** New figures of each paid member, by user id. */
   figures: Map<number, RewardedFigures>;
+  /** What each counted participant was paid (zeros past the day's cap), by user id. */
+  rewards: Map<number, GameRewardDelta>;
 }
 
 /** "1위 홍길동 (350타/분) · 2위 …" — the podium of a finished game, for the chat and the activity list. */
@@ -56,8 +87,9 @@ export function podium(game: FinishedGuildGame): string {
 }
 
 /**
- * A finished game: closed with its medals (positions 1–3 of a game with ≥ 2 counted results), each member's
- * rewards paid once, and — by the call that closed it — one `game` line in the guild's recent activity.
+ * A finished game: first who is rewarded (the day's cap, decided once per member in the guilds' own transaction),
+ * then closed with its medals (positions 1–3 of a game with ≥ 2 counted results, rewarded members only), each
+ * member's rewards paid once, and — by the call that closed it — one `game` line in the guild's recent activity.
  */
 export async function finishGuildGame(
   ctx: ModuleContext,
@@ -65,18 +97,27 @@ export async function finishGuildGame(
   game: FinishedGuildGame,
 ): Promise<FinishedGuildRecord> {
   const counted = game.standings.length;
+  const rewarded = await guildsApi(ctx).service.claimGameRewards(
+    game.guildId,
+    ref.round,
+    game.finishedAt,
+    game.standings.map((p) => p.userId),
+  );
+  const rewards = new Map(
+    game.standings.map((p) => [p.userId, guildRewardsOf(p, counted, game.problem, rewarded.get(p.userId) ?? false)]),
+  );
   const medals = game.standings.flatMap((p) => {
-    const medal = medalFor(p.position, counted);
+    const medal = rewards.get(p.userId)?.medal;
     return medal ? [{ playerKey: playerKeyOf(p.userId), medal }] : [];
   });
   const outcome = await finishGame(ctx, ref, { endedAt: game.finishedAt, participants: counted, medals });
-  const grants = game.standings.map((p) => ({ userId: p.userId, delta: rewardsOf(p, counted) }));
+  const grants = game.standings.map((p) => ({ userId: p.userId, delta: rewards.get(p.userId)! }));
   const figures = await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
   if (outcome.finished) {
     const winner = game.standings[0]?.userId ?? null;
     await guildsApi(ctx).service.recordGameActivity(game.guildId, podium(game), winner, game.finishedAt);
   }
-  return { gameId: outcome.gameId, figures };
+  return { gameId: outcome.gameId, figures, rewards };
 }
 
 /** A game cut short by a fault: closed as played so far, without medals or rewards. */

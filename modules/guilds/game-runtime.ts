@@ -54,7 +54,12 @@ interface LiveGame {
 }
 
 /** Status of the AppError a refusal becomes (the socket `error` event carries its text and code). */
-const REFUSAL_STATUS: Record<string, number> = { mismatch: 422, implausible: 422, unknown_problem: 422 };
+const REFUSAL_STATUS: Record<string, number> = {
+  mismatch: 422,
+  implausible: 422,
+  unknown_problem: 422,
+  short_problem: 422,
+};
 
 /** A socket that is not (or no longer) in the guild room's game. */
 const NOT_IN_ROOM = "길드 방에 먼저 입장해주세요.";

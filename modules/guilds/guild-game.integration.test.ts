@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { GameFinishedEvent } from "../games";
 import { sharedScheduler } from "../kernel/game-host";
-import { scoreTyping } from "../kernel/typing";
+import { keystrokes, scoreTyping } from "../kernel/typing";
 import { computeRewards } from "../rooms";
 import { GUILD_GAME_MSG } from "./guild-game";
 import { GUILD_MSG } from "./rules";
@@ -17,6 +17,11 @@ let f: Awaited<ReturnType<GuildServer["guildWithRoles"]>>;
 const open: GuildClient[] = [];
 const PROBLEM = "가는 말이 고와야 오는 말이 곱다";
 const OTHER = "하늘 천 따 지 검을 현 누를 황";
+/** PROBLEM has 36 keystrokes: its games pay 36/60 of a room game's experience, coins and points. */
+const SHARE = keystrokes(PROBLEM) / 60;
+const scaled = (value: number) => Math.round(value * SHARE);
+/** 68 keystrokes: a full room game's rewards. */
+const LONG = "세 살 버릇 여든까지 간다, 천 리 길도 한 걸음부터 시작한다";
 
 /** A server (and a guild with its five roles and two problems) per group: registrations are throttled per address. */
 function ownServer(name: string) {
@@ -102,26 +107,28 @@ describe("a whole guild game", () => {
       [1, f.member.username, memberWpm, 7],
       [2, f.admin.username, adminWpm, 9],
     ]);
+    // The rooms' rewards scaled by the problem's keystrokes (36 of the 60 that pay in full).
+    expect(SHARE).toBe(0.6);
     const memberRewards = computeRewards({ wpm: memberWpm, accuracy: 100, position: 1, participants: 2 });
     expect(results.results[0].rewards).toEqual({
-      experience: memberRewards.experience,
-      coins: 30,
-      points: memberRewards.points,
+      experience: scaled(memberRewards.experience),
+      coins: 18,
+      points: scaled(memberRewards.points),
       medal: "gold",
     });
     const stats = await member.next("user:stats_update");
-    expect(stats).toMatchObject({ user_id: f.member.id, guild_id: f.guild.id, coins: memberBefore.coins + 30 });
+    expect(stats).toMatchObject({ user_id: f.member.id, guild_id: f.guild.id, coins: memberBefore.coins + 18 });
 
     // Stored: the games module's records carry the guild's name; the accounts got the rooms' rewards.
     const [memberRecord] = await records(f.member);
     expect(memberRecord).toMatchObject({ room_name: "타자길드", mode: "guild_game", position: 1, medal: "gold" });
     expect((await records(f.admin))[0]).toMatchObject({ room_name: "타자길드", position: 2, medal: "silver" });
     expect(await me(f.member.token)).toMatchObject({
-      coins: memberBefore.coins + 30,
+      coins: memberBefore.coins + 18,
       gold_medals: memberBefore.gold_medals + 1,
     });
     expect(await me(f.admin.token)).toMatchObject({
-      coins: adminBefore.coins + 20,
+      coins: adminBefore.coins + 12,
       silver_medals: adminBefore.silver_medals + 1,
     });
     // …and the guild's recent activity tells of it.
@@ -170,10 +177,68 @@ describe("a whole guild game", () => {
     expect(results.results.map((r: Record<string, unknown>) => [r.position, r.username, r.completion_time])).toEqual([
       [1, f.member.username, 9.5],
     ]);
-    expect(results.results[0].rewards).toMatchObject({ coins: 5, medal: null });
-    expect(await me(f.member.token)).toMatchObject({ coins: before.coins + 5, gold_medals: before.gold_medals });
+    expect(results.results[0].rewards).toMatchObject({ coins: scaled(5), medal: null });
+    expect(await me(f.member.token)).toMatchObject({ coins: before.coins + 3, gold_medals: before.gold_medals });
     expect((await records(f.member))[0]).toMatchObject({ room_name: "타자길드", position: 1, medal: null });
     expect(await records(f.admin)).toHaveLength(1); // the admin's record of the first game only
+  });
+});
+
+describe("rewards per Seoul day", () => {
+  ownServer("보상길드");
+
+  /** One game of `players` with LONG, each answering after `seconds[i]`; answers `guild_game:results`. */
+  async function game(admin: GuildClient, players: GuildClient[], seconds: number[]) {
+    admin.emit("guild_game:start_request", { guild_id: f.guild.id, problem: LONG, countdown_seconds: 1 });
+    await admin.next("guild_game:countdown");
+    g.clock.advance(1_000);
+    for (const c of players) await c.next("guild_game:start");
+    let at = 0;
+    for (const [i, c] of players.entries()) {
+      g.clock.advance((seconds[i] - at) * 1_000);
+      at = seconds[i];
+      c.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: LONG });
+      await c.sync();
+    }
+    await admin.next("guild_game:end");
+    await sharedScheduler(g.server.ctx).drain();
+    return admin.next("guild_game:results");
+  }
+
+  test("a problem of 60+ keystrokes pays a room game's rewards; from the 31st guild game of the day, nothing", async () => {
+    await g.ok(200, "PUT", `/api/guilds/${f.guild.id}/problems`, f.admin.token, { problems: [LONG] });
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    const before = await me(f.member.token);
+    // 30 rewarded games of two: the member wins each (a gold medal and 30 coins, the rooms' full rewards).
+    for (let i = 1; i <= 30; i++) {
+      const results = await game(admin, [member, admin], [8, 9]);
+      expect(results.results[0]).toMatchObject({ username: f.member.username, position: 1 });
+      expect(results.results[0].rewards).toMatchObject({ coins: 30, medal: "gold" });
+    }
+    const after30 = await me(f.member.token);
+    expect(after30).toMatchObject({ coins: before.coins + 900, gold_medals: before.gold_medals + 30 });
+
+    // The 31st: played, shown and stored, but nothing paid (no experience, coins, points or medal).
+    const capped = await game(admin, [member, admin], [8, 9]);
+    expect(capped.results.map((r: { position: number; rewards: unknown }) => [r.position, r.rewards])).toEqual([
+      [1, { experience: 0, coins: 0, points: 0, medal: null }],
+      [2, { experience: 0, coins: 0, points: 0, medal: null }],
+    ]);
+    expect(await me(f.member.token)).toMatchObject({
+      coins: after30.coins,
+      experience: after30.experience,
+      level: after30.level,
+      gold_medals: after30.gold_medals,
+      points: after30.points,
+    });
+    const [stored] = await records(f.member);
+    expect(stored).toMatchObject({ room_name: "보상길드", position: 1, medal: null });
+
+    // The next Seoul day pays again.
+    g.clock.advance(24 * 3_600_000);
+    const nextDay = await game(admin, [member, admin], [8, 9]);
+    expect(nextDay.results[0].rewards).toMatchObject({ coins: 30, medal: "gold" });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   progressOf,
   viewOf,
 } from "./guild-game";
+import { GUILD_MSG } from "./rules";
 
 const T0 = Date.UTC(2026, 3, 1, 3, 0, 0);
 const PROBLEM = "가는 말이 고와야 오는 말이 곱다";
@@ -119,6 +120,24 @@ describe("the guild game mode", () => {
     });
     expect(empty).toMatchObject({ ok: false, error: GUILD_GAME_MSG.noProblems });
     expect(game.state.status).toBe("waiting");
+  });
+
+  test("a problem shorter than 10 characters (saved before that rule) is never played", () => {
+    const short = PROBLEMS[0]; // "하늘 천 따 지": 8 characters
+    expect(new Game().start(short)).toMatchObject({ ok: false, error: GUILD_MSG.problemTooShort });
+    for (let i = 0; i < 20; i++) {
+      const random = new Game();
+      expect(random.start(null).ok).toBe(true);
+      expect(random.state.problem).toBe(PROBLEM);
+    }
+    const onlyShort = new Game().move("u:1", {
+      type: "start",
+      problems: [short, "한 글자", "가"],
+      countdownSeconds: 3,
+      endCountdownSeconds: 60,
+      by: "관리자",
+    });
+    expect(onlyShort).toMatchObject({ ok: false, error: "10자 이상인 문제가 없습니다. 문제를 다시 등록해주세요." });
   });
 
   test("progress is the correct prefix of the problem; typing before the start is refused", () => {

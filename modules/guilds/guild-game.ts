@@ -1,5 +1,6 @@
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
 import { normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
+import { GUILD_MSG, isPlayableProblem, PROBLEM_MIN_LENGTH } from "./rules";
 
 /**
  * The guild game (spec part 1 §4 "Guild game", product-rules "Guilds"), a pure game mode on the generic host:
@@ -145,6 +146,7 @@ export interface GuildGameView {
 export const GUILD_GAME_MSG = {
   alreadyRunning: "이미 진행 중인 길드 게임이 있습니다.",
   noProblems: "등록된 문제가 없습니다. 먼저 문제를 등록해주세요.",
+  noPlayableProblems: `${PROBLEM_MIN_LENGTH}자 이상인 문제가 없습니다. 문제를 다시 등록해주세요.`,
   unknownProblem: "길드 문제 목록에 없는 문제입니다.",
   noGame: "진행 중인 길드 게임이 없습니다.",
   notStarted: "게임이 아직 시작되지 않았습니다. 문제가 나온 뒤에 입력해주세요.",
@@ -204,14 +206,22 @@ export function chooseElapsed(serverSeconds: number, clientSeconds: number | nul
   return believable ? clientSeconds : serverSeconds;
 }
 
+/**
+ * The game's problem: the chosen one, else one drawn at random among the playable ones. A problem shorter than
+ * `PROBLEM_MIN_LENGTH` (saved before that rule) is never played: chosen → refused with the save's text, and the
+ * draw skips it.
+ */
 function pickProblem(move: StartMove, ctx: GameContext): { problem: string; index: number } | Rejection {
   if (move.problems.length === 0) return reject(GUILD_GAME_MSG.noProblems, "no_problems");
   const chosen = move.problem?.trim();
   if (chosen) {
     const index = move.problems.indexOf(chosen);
-    return index < 0 ? reject(GUILD_GAME_MSG.unknownProblem, "unknown_problem") : { problem: chosen, index };
+    if (index < 0) return reject(GUILD_GAME_MSG.unknownProblem, "unknown_problem");
+    return isPlayableProblem(chosen) ? { problem: chosen, index } : reject(GUILD_MSG.problemTooShort, "short_problem");
   }
-  const index = ctx.random.int(0, move.problems.length - 1);
+  const playable = move.problems.flatMap((problem, index) => (isPlayableProblem(problem) ? [index] : []));
+  if (playable.length === 0) return reject(GUILD_GAME_MSG.noPlayableProblems, "no_problems");
+  const index = playable[ctx.random.int(0, playable.length - 1)];
   return { problem: move.problems[index], index };
 }
 

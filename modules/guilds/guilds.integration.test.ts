@@ -221,9 +221,11 @@ describe("settings, problems, roles and kicks", () => {
     const { guild, admin, member } = await g.guildWithRoles("문제길드");
     const path = `/api/guilds/${guild.id}/problems`;
     expect(await g.ok(200, "GET", path, member.token)).toEqual({ problems: [] });
-    const saved = await g.ok(200, "PUT", path, admin.token, { problems: [" 가나다라 ", "", "   ", "마바사"] });
-    expect(saved).toEqual({ problems: ["가나다라", "마바사"] });
-    for (const problems of ["가나다", { a: 1 }, [1, 2], ["좋은 문제", null], null]) {
+    const saved = await g.ok(200, "PUT", path, admin.token, {
+      problems: [" 가는 말이 고와야 오는 말이 곱다 ", "", "   ", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
+    });
+    expect(saved).toEqual({ problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"] });
+    for (const problems of ["가나다", { a: 1 }, [1, 2], ["좋은 문제 열 글자 이상", null], null]) {
       const res = await g.server.api("PUT", path, { token: admin.token, body: { problems } });
       expect(res.status).toBe(422);
       expect(res.body.detail).toBe(GUILD_MSG.problemsFormat);
@@ -232,10 +234,18 @@ describe("settings, problems, roles and kicks", () => {
     expect(long.body.detail).toBe(GUILD_MSG.problemTooLong);
     const many = await g.server.api("PUT", path, {
       token: admin.token,
-      body: { problems: Array.from({ length: 201 }, (_, i) => `문제 ${i}`) },
+      body: { problems: Array.from({ length: 201 }, (_, i) => `길드 게임 문제 ${i}번`) },
     });
     expect(many.body.detail).toBe(GUILD_MSG.tooManyProblems);
-    expect(await g.ok(200, "GET", path, member.token)).toEqual({ problems: ["가나다라", "마바사"] });
+    // At least 10 characters a problem (code points after NFC): one short problem refuses the whole list.
+    const short = await g.server.api("PUT", path, {
+      token: admin.token,
+      body: { problems: ["가는 말이 고와야 오는 말이 곱다", "아홉 글자 문제다"] },
+    });
+    expect(short).toMatchObject({ status: 422, body: { detail: "문제는 10자 이상이어야 합니다." } });
+    expect(await g.ok(200, "GET", path, member.token)).toEqual({
+      problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
+    });
   });
 
   test("problem upload: only a JSON file holding an array of strings", async () => {
@@ -250,18 +260,28 @@ describe("settings, problems, roles and kicks", () => {
       });
       return { status: res.status, body: await res.json() };
     };
-    const good = await upload(admin.token, "problems.json", "application/json", '["하나", "둘"]');
-    expect(good).toEqual({ status: 200, body: { problems: ["하나", "둘"] } });
+    const good = await upload(
+      admin.token,
+      "problems.json",
+      "application/json",
+      '["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"]',
+    );
+    expect(good).toEqual({
+      status: 200,
+      body: { problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"] },
+    });
+    const short = await upload(admin.token, "problems.json", "application/json", '["하나"]');
+    expect(short).toEqual({ status: 422, body: { detail: "문제는 10자 이상이어야 합니다." } });
     const notJson = await upload(admin.token, "problems.txt", "text/plain", '["하나"]');
     expect(notJson).toEqual({ status: 422, body: { detail: GUILD_MSG.jsonOnly } });
     const badShape = await upload(admin.token, "problems.json", "application/json", '{"problems": ["하나"]}');
     expect(badShape).toEqual({ status: 422, body: { detail: GUILD_MSG.problemsFormat } });
     const broken = await upload(admin.token, "problems.json", "application/json", "[하나,");
     expect(broken).toEqual({ status: 422, body: { detail: GUILD_MSG.problemsFormat } });
-    const byMember = await upload(member.token, "problems.json", "application/json", '["셋"]');
+    const byMember = await upload(member.token, "problems.json", "application/json", '["셋째 문제도 열 글자 넘게"]');
     expect(byMember.status).toBe(403);
     expect(await g.ok(200, "GET", `/api/guilds/${guild.id}/problems`, member.token)).toEqual({
-      problems: ["하나", "둘"],
+      problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
     });
   });
 

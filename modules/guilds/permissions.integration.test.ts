@@ -145,11 +145,11 @@ test("admins only: settings, problems, roles, invitations", async () => {
     status("PUT", `${base()}/settings`, tokenOf(r), { countdown_seconds: 4 }),
   );
   await row("PUT /api/guilds/{id}/problems", admins, (r) =>
-    status("PUT", `${base()}/problems`, tokenOf(r), { problems: [`${r}의 문제`] }),
+    status("PUT", `${base()}/problems`, tokenOf(r), { problems: [`${r}의 길드 게임 문제`] }),
   );
   await row("POST /api/guilds/{id}/problems/file", admins, async (r) => {
     const form = new FormData();
-    form.append("file", new File(['["파일 문제"]'], "problems.json", { type: "application/json" }));
+    form.append("file", new File(['["파일로 올린 길드 게임 문제"]'], "problems.json", { type: "application/json" }));
     const token = tokenOf(r);
     const res = await fetch(`${g.server.url}${base()}/problems/file`, {
       method: "POST",

@@ -171,6 +171,21 @@ describe(`guild races on ${testEngine()}`, () => {
     }
   });
 
+  test("40 guild games of one member finishing at once (several processes): exactly 30 rewarded", async () => {
+    const admin = await env.user();
+    const guild = await guildOf(admin);
+    const at = env.clock.now();
+    const claims = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => env.service.claimGameRewards(guild.id, i + 1, at, [admin.id])),
+    );
+    expect(claims.filter((c) => c.get(admin.id)).length).toBe(30);
+    // A retried finish of a round gets the decision made before, rewarded or not.
+    const again = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => env.service.claimGameRewards(guild.id, i + 1, at, [admin.id])),
+    );
+    expect(again.map((c) => c.get(admin.id))).toEqual(claims.map((c) => c.get(admin.id)));
+  });
+
   test("five parallel views of a recruitment post by one viewer count once", async () => {
     const admin = await env.user();
     const guild = await guildOf(admin);

@@ -40,7 +40,9 @@ describe("joining the guild room", () => {
   ownServer("입장길드");
 
   test("a member gets guild:joined with the guild, members, is_admin, problems and the last messages", async () => {
-    await g.ok(200, "PUT", `/api/guilds/${f.guild.id}/problems`, f.admin.token, { problems: ["가나다", "라마바"] });
+    await g.ok(200, "PUT", `/api/guilds/${f.guild.id}/problems`, f.admin.token, {
+      problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
+    });
     const admin = await inRoom(f.admin.token);
     admin.emit("guild:message", { guild_id: f.guild.id, message: "어서 오세요" });
     await admin.next("guild:message");
@@ -53,7 +55,7 @@ describe("joining the guild room", () => {
     expect(joined.is_admin).toBe(false);
     expect(joined.role).toBe("member");
     expect(joined.member_id).toBe(f.plainMember.id);
-    expect(joined.problems).toEqual(["가나다", "라마바"]);
+    expect(joined.problems).toEqual(["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"]);
     expect(joined.members.map((m: { username: string; role: string }) => [m.username, m.role])).toEqual([
       [f.admin.username, "admin"],
       [f.moderator.username, "moderator"],
@@ -264,20 +266,31 @@ describe("acknowledged admin actions", () => {
   test("problems: a JSON array of strings, else the spec's text; members see the new list", async () => {
     const admin = await inRoom(f.admin.token);
     const member = await inRoom(f.member.token);
-    const ok = await admin.ack("guild:upload_problems", { guild_id: f.guild.id, problems: ["하나", "", "둘"] });
-    expect(ok).toEqual({ success: true, problems: ["하나", "둘"] });
-    expect((await member.next("guild:joined", (p) => p.problems.length === 2)).problems).toEqual(["하나", "둘"]);
+    const ok = await admin.ack("guild:upload_problems", {
+      guild_id: f.guild.id,
+      problems: ["가는 말이 고와야 오는 말이 곱다", "", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
+    });
+    expect(ok).toEqual({
+      success: true,
+      problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
+    });
+    expect((await member.next("guild:joined", (p) => p.problems.length === 2)).problems).toEqual([
+      "가는 말이 고와야 오는 말이 곱다",
+      "낮말은 새가 듣고 밤말은 쥐가 듣는다",
+    ]);
     for (const problems of ["하나", [1], { a: "b" }]) {
       const refused = await admin.ack("guild:upload_problems", { guild_id: f.guild.id, problems });
       expect(refused).toEqual({ success: false, error: `${GUILD_MSG.problemsFailed} ${GUILD_MSG.problemsFormat}` });
     }
+    const short = await admin.ack("guild:upload_problems", { guild_id: f.guild.id, problems: ["하나"] });
+    expect(short).toEqual({ success: false, error: "문제를 저장하는데 실패했습니다. 문제는 10자 이상이어야 합니다." });
     const byModerator = await (await inRoom(f.moderator.token)).ack("guild:upload_problems", {
       guild_id: f.guild.id,
-      problems: ["셋"],
+      problems: ["셋째 문제도 열 글자 넘게"],
     });
     expect(byModerator.success).toBe(false);
     expect(await g.ok(200, "GET", `/api/guilds/${f.guild.id}/problems`, f.member.token)).toEqual({
-      problems: ["하나", "둘"],
+      problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
     });
   });
 
@@ -404,13 +417,9 @@ describe("the socket permission matrix", () => {
     expect(
       await row("guild:update_settings", () => ({ guild_id: f.guild.id, settings: { countdown_seconds: 4 } })),
     ).toEqual([true, false, false, false, false]);
-    expect(await row("guild:upload_problems", () => ({ guild_id: f.guild.id, problems: ["문제"] }))).toEqual([
-      true,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect(
+      await row("guild:upload_problems", () => ({ guild_id: f.guild.id, problems: ["열 글자가 넘는 문제"] })),
+    ).toEqual([true, false, false, false, false]);
     expect(
       await row("guild:update_member_role", () => ({
         guild_id: f.guild.id,

@@ -24,7 +24,19 @@ export type SettingName = keyof typeof SETTINGS_RANGES;
 export type GuildSettings = Record<SettingName, number>;
 
 export const PROBLEMS_MAX = 200;
+/**
+ * A guild problem has at least this many characters (product-rules "Trust rules"): a one-letter problem made a
+ * game last a second and farmed medals and levels.
+ */
+export const PROBLEM_MIN_LENGTH = 10;
 export const PROBLEM_MAX_LENGTH = 500;
+/**
+ * Guild game rewards (product-rules "Trust rules"): a game pays the room formula's full rewards from this many
+ * keystrokes of its problem (the 타수 rule of kernel/typing.ts), proportionally less below; a member is rewarded
+ * for at most `REWARDED_GUILD_GAMES_PER_DAY` guild games per Seoul day (later ones are stored, unrewarded).
+ */
+export const FULL_REWARD_KEYSTROKES = 60;
+export const REWARDED_GUILD_GAMES_PER_DAY = 30;
 export const INVITES_PER_REQUEST = 20;
 export const EMAIL_MAX = 254;
 export const INVITE_USERNAME_MAX = 50;
@@ -88,6 +100,7 @@ export const GUILD_MSG = {
   endCountdownRange: "종료 카운트다운은 30~300초 사이여야 합니다.",
   maxMembersBelowCount: "최대 인원을 현재 회원 수보다 적게 설정할 수 없습니다.",
   problemTooLong: `문제는 ${PROBLEM_MAX_LENGTH}자 이내여야 합니다.`,
+  problemTooShort: `문제는 ${PROBLEM_MIN_LENGTH}자 이상이어야 합니다.`,
   tooManyProblems: `문제는 ${PROBLEMS_MAX}개까지 등록할 수 있습니다.`,
   // invitations
   inviteNone: "초대할 이메일을 입력해주세요.",
@@ -175,9 +188,19 @@ export function checkSettings(input: Partial<Record<SettingName, number>>): Chec
   return ok(out);
 }
 
+/** Characters of a problem as the game counts them (code points after NFC, ends trimmed). */
+const problemLength = (problem: string) => charLength(problem.normalize("NFC").trim());
+
+/**
+ * A problem a game may use: at least `PROBLEM_MIN_LENGTH` characters. Lists saved before that rule may still hold
+ * shorter ones; a game never picks them.
+ */
+export const isPlayableProblem = (problem: string) => problemLength(problem) >= PROBLEM_MIN_LENGTH;
+
 /**
  * A problem list: a JSON array of strings (spec §5). Each problem is trimmed and empty ones are dropped (the spec
- * ignores an empty new problem); anything that is not an array of strings is refused with the spec's text.
+ * ignores an empty new problem); anything that is not an array of strings is refused with the spec's text, and so
+ * is a list holding a problem shorter than `PROBLEM_MIN_LENGTH` (nothing is stored).
  */
 export function checkProblems(value: unknown): Check<string[]> {
   if (!Array.isArray(value) || !value.every((p) => typeof p === "string")) return fail(GUILD_MSG.problemsFormat);
@@ -186,6 +209,7 @@ export function checkProblems(value: unknown): Check<string[]> {
   if (problems.some((p) => charLength(p) > PROBLEM_MAX_LENGTH || CONTROL.test(p))) {
     return fail(GUILD_MSG.problemTooLong);
   }
+  if (!problems.every(isPlayableProblem)) return fail(GUILD_MSG.problemTooShort);
   return ok(problems);
 }
 

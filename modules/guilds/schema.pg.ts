@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../../db/core/schema.pg";
 import { ACTIVITY_KINDS, APPLICATION_STATUSES, GUILD_ROLES, INVITATION_STATUSES } from "./rules";
 
@@ -222,4 +222,46 @@ export const guildActivity = pgTable(
     createdAt: at("created_at").notNull(),
   },
   (table) => [index("guilds_activity_guild_idx").on(table.guildId, table.id)],
+);
+
+/**
+ * Whether each member of a finished guild game was rewarded (product-rules "Trust rules": rewards from at most
+ * `REWARDED_GUILD_GAMES_PER_DAY` guild games per member and Seoul day). One row per (guild, round, member), written
+ * once with the decision, so a retried finish write pays the same; `day` is the game's Seoul date (YYYY-MM-DD).
+ */
+export const guildGameRewards = pgTable(
+  "guilds_game_rewards",
+  {
+    id: serial("id").primaryKey(),
+    guildId: integer("guild_id")
+      .notNull()
+      .references(() => guilds.id),
+    round: integer("round").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    day: text("day").notNull(),
+    rewarded: boolean("rewarded").notNull(),
+    createdAt: at("created_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("guilds_game_rewards_game_user_idx").on(table.guildId, table.round, table.userId),
+    index("guilds_game_rewards_day_idx").on(table.day),
+  ],
+);
+
+/**
+ * Rewarded guild games per member and Seoul day: the counter the cap is taken from, raised by one conditional
+ * upsert (`… DO UPDATE … WHERE games < cap RETURNING`), so parallel finishes never pay a 31st game.
+ */
+export const guildGameRewardDays = pgTable(
+  "guilds_game_reward_days",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    day: text("day").notNull(),
+    games: integer("games").notNull(),
+  },
+  (table) => [uniqueIndex("guilds_game_reward_days_user_day_idx").on(table.userId, table.day)],
 );

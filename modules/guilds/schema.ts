@@ -223,6 +223,48 @@ export const guildActivity = sqliteTable(
   (table) => [index("guilds_activity_guild_idx").on(table.guildId, table.id)],
 );
 
+/**
+ * Whether each member of a finished guild game was rewarded (product-rules "Trust rules": rewards from at most
+ * `REWARDED_GUILD_GAMES_PER_DAY` guild games per member and Seoul day). One row per (guild, round, member), written
+ * once with the decision, so a retried finish write pays the same; `day` is the game's Seoul date (YYYY-MM-DD).
+ */
+export const guildGameRewards = sqliteTable(
+  "guilds_game_rewards",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    guildId: integer("guild_id")
+      .notNull()
+      .references(() => guilds.id),
+    round: integer("round").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    day: text("day").notNull(),
+    rewarded: integer("rewarded", { mode: "boolean" }).notNull(),
+    createdAt: at("created_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("guilds_game_rewards_game_user_idx").on(table.guildId, table.round, table.userId),
+    index("guilds_game_rewards_day_idx").on(table.day),
+  ],
+);
+
+/**
+ * Rewarded guild games per member and Seoul day: the counter the cap is taken from, raised by one conditional
+ * upsert (`… DO UPDATE … WHERE games < cap RETURNING`), so parallel finishes never pay a 31st game.
+ */
+export const guildGameRewardDays = sqliteTable(
+  "guilds_game_reward_days",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    day: text("day").notNull(),
+    games: integer("games").notNull(),
+  },
+  (table) => [uniqueIndex("guilds_game_reward_days_user_day_idx").on(table.userId, table.day)],
+);
+
 export type GuildRow = typeof guilds.$inferSelect;
 export type MemberRow = typeof guildMembers.$inferSelect;
 export type GuildRole = MemberRow["role"];

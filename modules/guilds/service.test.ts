@@ -199,12 +199,25 @@ describe(`guilds service on ${testEngine()}`, () => {
       await refusal(env.service.updateSettings(admin, guild.id, { countdown_seconds: 4, max_members: 101 })),
     ).toEqual({ status: 422, detail: GUILD_MSG.maxMembersRange });
     expect(await env.service.get(guild.id)).toMatchObject({ countdown_seconds: 3, end_countdown_seconds: 90 });
-    await env.service.setProblems(admin, guild.id, ["하나", " 둘 "]);
+    await env.service.setProblems(admin, guild.id, [
+      "가는 말이 고와야 오는 말이 곱다",
+      " 열 글자짜리 문제입니다 ",
+      "  ",
+    ]);
     expect(await refusal(env.service.setProblems(admin, guild.id, [1]))).toEqual({
       status: 422,
       detail: GUILD_MSG.problemsFormat,
     });
-    expect(await env.service.problems(admin, guild.id)).toEqual({ problems: ["하나", "둘"] });
+    // A problem has at least 10 characters (a one-letter problem made one-second games that farmed rewards).
+    expect(
+      await refusal(env.service.setProblems(admin, guild.id, ["가는 말이 고와야 오는 말이 곱다", "아홉 글자 문제다"])),
+    ).toEqual({
+      status: 422,
+      detail: "문제는 10자 이상이어야 합니다.",
+    });
+    expect(await env.service.problems(admin, guild.id)).toEqual({
+      problems: ["가는 말이 고와야 오는 말이 곱다", "열 글자짜리 문제입니다"],
+    });
   });
 
   test("leave, kick and disband end memberships; the user may then join elsewhere", async () => {

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "../../db/postgres";
 import { AppError, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
+import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import {
   presentActivity,
   presentApplication,
@@ -33,6 +34,7 @@ import {
   isStaff,
   kickRefusal,
   nameKey,
+  REWARDED_GUILD_GAMES_PER_DAY,
   type SettingName,
   VIEW_WINDOW_MS,
 } from "./rules";
@@ -634,6 +636,23 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     );
   }
 
+  /**
+   * Which members of a finished guild game are rewarded (at most `REWARDED_GUILD_GAMES_PER_DAY` rewarded guild
+   * games per member and Seoul day of the game's end), decided once per (guild, round, member) in one transaction.
+   */
+  async function claimGameRewards(guildId: number, round: number, finishedAt: number, userIds: readonly number[]) {
+    const day = seoulDate(finishedAt);
+    return store.unit(async (q) => {
+      // Decisions of two days ago and older are never read again (a retry comes within seconds).
+      await q.pruneGameRewards(seoulDate(finishedAt - 2 * DAY_MS));
+      return q.claimGameRewards(
+        { guildId, round, day, at: new Date(finishedAt) },
+        userIds,
+        REWARDED_GUILD_GAMES_PER_DAY,
+      );
+    });
+  }
+
   /** What the guild room shows: the guild, its members, problems and last chat messages. */
   async function roomState(guildId: number) {
     const guild = await requireGuild(store, guildId);
@@ -682,6 +701,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     deleteComment,
     postMessage,
     recordGameActivity,
+    claimGameRewards,
     roomState,
     /** For the guild room: the guild and the actor's standing, any role. */
     standing: (actor: Actor, guildId: number) => requireRole(store, guildId, actor, anyMember),

@@ -428,6 +428,60 @@ function guildQueries(db: StoreDb, t: Tables) {
       return rows.reverse();
     },
 
+    // ---- guild game rewards
+    /**
+     * Decides, once per (guild, round, member), whether the member is rewarded for a finished guild game: yes while
+     * they have had fewer than `cap` rewarded guild games on `day` (call inside `unit`). The decision row is written
+     * first (a retried finish reads the decision made before), then the day's counter is raised by one conditional
+     * upsert — the count and the write are one statement, so parallel finishes on several processes never pass
+     * the cap: PostgreSQL locks the counter row and re-checks the condition, SQLite has one writer at a time.
+     */
+    async claimGameRewards(
+      game: { guildId: number; round: number; day: string; at: Date },
+      userIds: readonly number[],
+      cap: number,
+    ): Promise<Map<number, boolean>> {
+      const r = t.guildGameRewards;
+      const d = t.guildGameRewardDays;
+      const decided = new Map<number, boolean>();
+      for (const userId of [...new Set(userIds)].sort((a, b) => a - b)) {
+        const key = { guildId: game.guildId, round: game.round, userId };
+        const [row] = await db
+          .insert(r)
+          .values({ ...key, day: game.day, rewarded: false, createdAt: game.at })
+          .onConflictDoNothing()
+          .returning({ id: r.id });
+        if (!row) {
+          const before = first(
+            await db
+              .select({ rewarded: r.rewarded })
+              .from(r)
+              .where(and(eq(r.guildId, key.guildId), eq(r.round, key.round), eq(r.userId, userId))),
+          );
+          decided.set(userId, before?.rewarded ?? false);
+          continue;
+        }
+        const slot = await db
+          .insert(d)
+          .values({ userId, day: game.day, games: 1 })
+          .onConflictDoUpdate({
+            target: [d.userId, d.day],
+            set: { games: sql`${d.games} + 1` },
+            setWhere: lt(d.games, cap),
+          })
+          .returning({ games: d.games });
+        const rewarded = slot.length > 0;
+        if (rewarded) await db.update(r).set({ rewarded }).where(eq(r.id, row.id));
+        decided.set(userId, rewarded);
+      }
+      return decided;
+    },
+    /** Decisions and counters of days before `day` (YYYY-MM-DD) are no longer needed (call inside `unit`). */
+    async pruneGameRewards(day: string) {
+      await db.delete(t.guildGameRewards).where(lt(t.guildGameRewards.day, day));
+      await db.delete(t.guildGameRewardDays).where(lt(t.guildGameRewardDays.day, day));
+    },
+
     // ---- activity
     async addActivity(values: typeof t.guildActivity.$inferInsert) {
       await db.insert(t.guildActivity).values(values);

@@ -6,7 +6,14 @@
  * event whose refusal is shown with the spec's §8 text.
  */
 import { type ChangeEvent, type FormEvent, useEffect, useState } from "react";
-import { checkProblemsFile, GUILD_MSG, SETTINGS_RANGES, type SettingName } from "../../../../modules/guilds/rules";
+import {
+  checkProblemsFile,
+  GUILD_MSG,
+  isPlayableProblem,
+  PROBLEM_MIN_LENGTH,
+  SETTINGS_RANGES,
+  type SettingName,
+} from "../../../../modules/guilds/rules";
 import type { Ack, Guild, GuildMember, GuildRole } from "./types";
 import { ROLE_LABELS, RoleIcon } from "./ui";
 
@@ -187,6 +194,8 @@ export function ProblemsPanel({ problems, act }: { problems: string[]; act: Act 
     event.preventDefault();
     const text = draft.trim();
     if (!text) return; // an empty new problem is ignored (spec §5)
+    // The server's rule and text (a problem has at least 10 characters), said before the list is saved.
+    if (!isPlayableProblem(text)) return setResult({ ok: false, text: GUILD_MSG.problemTooShort });
     setList([...list, text]);
     setDraft("");
     setResult(null);
@@ -249,7 +258,10 @@ export function ProblemsPanel({ problems, act }: { problems: string[]; act: Act 
           <input type="file" accept=".json,application/json" onChange={upload} className="sr-only" />
         </label>
       </div>
-      <p className="muted guild-small">JSON 파일은 문자열 배열이어야 합니다. 예: ["첫 번째 문제", "두 번째 문제"]</p>
+      <p className="muted guild-small">
+        문제는 {PROBLEM_MIN_LENGTH}자 이상이어야 합니다. JSON 파일은 문자열 배열이어야 합니다. 예: ["가는 말이 고와야
+        오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"]
+      </p>
     </section>
   );
 }
