@@ -285,7 +285,7 @@ describe("guilds in the browser", () => {
     // A problem under 10 characters is refused at once, with the server's text, and not added.
     await a.getByRole("textbox", { name: "새 문제" }).fill("아홉 글자 문제다");
     await a.getByRole("button", { name: "추가" }).first().click();
-    await a.getByText("문제는 10자 이상이어야 합니다.").waitFor();
+    await a.getByRole("alert").getByText("문제는 10자 이상이어야 합니다.").waitFor();
     await a.getByText("등록된 문제가 없습니다.", { exact: true }).waitFor();
     await a.getByRole("textbox", { name: "새 문제" }).fill("손으로 넣은 길드 게임 문제");
     await a.getByRole("button", { name: "추가" }).first().click();
