@@ -97,6 +97,17 @@ export function scoreTyping(typedText: string, targetText: string, elapsedSecond
   };
 }
 
+/**
+ * A line sent during a game whose accuracy against the sentence is below this is chat, not an answer
+ * (product-rules "Typing rooms"): the server posts it to the room and the player keeps the attempt; the web app
+ * sends such a line as chat in the first place.
+ */
+export const CHAT_LINE_ACCURACY = 50;
+
+/** Whether a line sent while `sentence` is up is chat (below `CHAT_LINE_ACCURACY`), not an answer to it. */
+export const isChatLine = (text: string, sentence: string, threshold = CHAT_LINE_ACCURACY) =>
+  scoreTyping(text, sentence, 1).accuracy < threshold;
+
 // --- live figures while typing -------------------------------------------------------------------------------
 
 const MEDIAL_JAMO = "ㅏ ㅐ ㅑ ㅒ ㅓ ㅔ ㅕ ㅖ ㅗ ㅗㅏ ㅗㅐ ㅗㅣ ㅛ ㅜ ㅜㅓ ㅜㅔ ㅜㅣ ㅠ ㅡ ㅡㅣ ㅣ".split(" ");

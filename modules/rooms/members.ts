@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/core/schema";
 import type { GameHost, GameMember } from "../kernel/game-host";
 import { addressLimitKey } from "../kernel/request-info";
 import type { AppSocket, SocketIdentity } from "../kernel/socket";
-import type { RaceMode, RacePlayer } from "./sentence-race";
+import type { RaceMode, RacePlayer, SubmitMove } from "./sentence-race";
 
 /** What the room shows of a member next to the name (the participants panel). */
 export interface Profile {
@@ -23,11 +23,22 @@ export interface MemberData {
   chat: number[];
 }
 
-/** A chat line; with `isGameAnswer` it may be the player's attempt (see `isChatAnswer`). */
+/**
+ * A line a player sent: a chat line (with `isGameAnswer` it may be the player's attempt, see `isChatAnswer`), or,
+ * with `submission`, a `game:submission` — the player's attempt unless it is a chat line (`isChatSubmission`).
+ */
 export interface ChatCommand {
   message: string;
   isGameAnswer: boolean;
+  submission?: Omit<SubmitMove, "typedText">;
 }
+
+/** A `game:submission` as the room's command (what travels to the room's owner: plain data). */
+export const submissionCommand = ({ typedText, ...submission }: SubmitMove): ChatCommand => ({
+  message: typedText,
+  isGameAnswer: true,
+  submission,
+});
 
 /** One room's sentence race on the generic game host. */
 export type RoomGame = GameHost<RaceMode, RacePlayer, MemberData, ChatCommand>;

@@ -19,6 +19,7 @@ import {
   type RoomGame,
   sameProfile,
   setRoomOfSocket,
+  submissionCommand,
 } from "./members";
 import { type PresenterEnv, RoomPresenter } from "./room-presenter";
 import { presentRoom, type RoomView } from "./room-view";
@@ -155,9 +156,11 @@ export class RoomHost {
     orThrow(this.game.input({ type: "command", playerId, socketId: socket.id, command: { message, isGameAnswer } }));
   }
 
+  /** A `game:submission`: the presenter plays it as the attempt, or posts it as chat when it is a chat line. */
   submit(socket: AppSocket, move: SubmitMove) {
     const playerId = playerIdOf(socket.data.identity);
-    orThrow(this.game.input({ type: "move", playerId, socketId: socket.id, move }));
+    const command = submissionCommand(move);
+    orThrow(this.game.input({ type: "command", playerId, socketId: socket.id, command }));
   }
 
   /** The Room entity of spec part 1 §3, live. */

@@ -9,6 +9,7 @@ import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
   isChatAnswer,
+  isChatSubmission,
   type RaceEffect,
   type RaceMode,
   type RacePlayer,
@@ -356,8 +357,16 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
 
   // --- chat ---------------------------------------------------------------------------------------------------
 
-  /** A chat line: trimmed, length and rate checked; an `is_game_answer` line may be the player's attempt. */
-  command(host: RoomGame, member: RoomMember, { message: raw, isGameAnswer }: ChatCommand): InputResult | undefined {
+  /**
+   * A chat line: trimmed, length and rate checked; an `is_game_answer` line may be the player's attempt. A
+   * `game:submission` is the player's attempt as sent (no chat limits), unless it is a chat line: then it is
+   * posted like any other.
+   */
+  command(host: RoomGame, member: RoomMember, command: ChatCommand): InputResult | undefined {
+    const { message: raw, isGameAnswer, submission } = command;
+    if (submission && !isChatSubmission(host.state, submission.sentenceId, raw)) {
+      return host.play(member.player.id, { typedText: raw, ...submission });
+    }
     const message = raw.normalize("NFC").trim();
     if (!message) return undefined;
     const { chatMaxLength, chatBurst, chatWindowMs } = this.env.settings;
@@ -366,7 +375,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     member.data.chat = member.data.chat.filter((at) => at > now - chatWindowMs);
     if (member.data.chat.length >= chatBurst) return refusal(ROOM_MESSAGES.rateLimited, "rate_limited");
     member.data.chat.push(now);
-    if (isGameAnswer && isChatAnswer(host.state, member.player.id, message)) {
+    if (isGameAnswer && !submission && isChatAnswer(host.state, member.player.id, message)) {
       return host.play(member.player.id, { typedText: message });
     }
     host.broadcast("chat:message", {

@@ -230,7 +230,9 @@ describe("submissions", () => {
 
     const state = await runToSentence([a]);
     clock.advance(3000);
-    a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: "엉뚱한 답" });
+    // Two thirds of the sentence: an answer (a line under 50 % accurate would be chat), too short for a place.
+    const partial = [...state.sentence.text].slice(0, Math.ceil((state.sentence.text.length * 2) / 3)).join("");
+    a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: partial });
     await a.next("game:personal_feedback");
     // The game waits for nobody else, so it ended; a second try is late.
     a.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: "또" });
@@ -355,6 +357,33 @@ describe("game integrity", () => {
     a.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
     expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1, accuracy: 100 });
   });
+
+  test("a chat line sent as game:submission is chat too: posted to the room, the attempt kept", async () => {
+    const room = await proverbRoom();
+    const u = await member(server, "채팅");
+    const a = await open({ token: u.token });
+    const g = await open({ client_id: "chatty-guest-0002" });
+    await join(a, room.id);
+    await join(g, room.id, "join_anonymous");
+    const state = await runToSentence([a, g]);
+
+    // A page that sends every line of the answer box as the answer: "ㅋㅋ 어렵다" is far below 50 % accurate.
+    clock.advance(3_000);
+    a.emit("game:submission", submission(room.id, state.sentence.id, "ㅋㅋ 어렵다"));
+    expect(await g.next("chat:message", (m) => m.message_type === "chat")).toMatchObject({
+      username: u.username,
+      message: "ㅋㅋ 어렵다",
+      is_system: false,
+    });
+    await a.sync();
+    expect(a.all("error")).toEqual([]);
+    expect(a.all("game:personal_feedback")).toEqual([]);
+    expect(g.all("game:submission_complete")).toEqual([]);
+
+    clock.advance(2_000);
+    a.emit("game:submission", submission(room.id, state.sentence.id, PROVERB));
+    expect(await a.next("game:personal_feedback")).toMatchObject({ position: 1, accuracy: 100 });
+  });
 });
 
 describe("sentence pools", () => {
@@ -454,7 +483,8 @@ describe("account changes", () => {
     clock.advance(5_000);
     p.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: state.sentence.text });
     expect(await watcher.next("game:submission_complete")).toMatchObject({ user_id: renamed.id, username: newName });
-    watcher.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: "모르겠다" });
+    const half = [...state.sentence.text].slice(0, Math.ceil((state.sentence.text.length * 2) / 3)).join("");
+    watcher.emit("game:submission", { room_id: room.id, sentence_id: state.sentence.id, typed_text: half });
     const results = await watcher.next("game:results");
     expect(results.results[0]).toMatchObject({ user_id: renamed.id, username: newName, nickname: newName });
   });

@@ -7,7 +7,7 @@ import { badRequest, notFound } from "../kernel/errors";
 import { type GameEmitter, type GameOwnerLease, localFirstEmitter, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
-import { playerIdOf, roomOfSocket } from "./members";
+import { type ChatCommand, playerIdOf, roomOfSocket, submissionCommand } from "./members";
 import { OwnedRooms } from "./owned-rooms";
 import { type HostEnv, orThrow, RoomHost } from "./room-host";
 import { presentIdleRoom, type RoomView } from "./room-view";
@@ -371,13 +371,13 @@ export class RoomsRuntime implements HostEnv {
   /** The socket's one submission of the game in play. */
   submit(socket: AppSocket, roomId: number, move: SubmitMove): void | Promise<void> {
     if (!this.owned) return this.hostOf(socket, roomId).submit(socket, move);
-    return this.ownedInput(socket, roomId, { type: "move" as const, move });
+    return this.ownedInput(socket, roomId, { type: "command" as const, command: submissionCommand(move) });
   }
 
   private ownedInput(
     socket: AppSocket,
     roomId: number,
-    input: { type: "command"; command: unknown } | { type: "move"; move: SubmitMove },
+    input: { type: "command"; command: ChatCommand },
   ): void | Promise<void> {
     if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
     const playerId = playerKey(socket);

@@ -1,6 +1,6 @@
 import type { GameRewardDelta } from "../accounts";
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
-import { keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
+import { CHAT_LINE_ACCURACY, isChatLine, keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
 import { computeRewards, isRankedGame } from "./rewards";
 
 /**
@@ -51,7 +51,7 @@ export const DEFAULT_RACE_SETTINGS: RaceSettings = {
   durationSlackSeconds: 5,
   positionAccuracy: 80,
   positionMinLengthPercent: 90,
-  chatAnswerMinAccuracy: 50,
+  chatAnswerMinAccuracy: CHAT_LINE_ACCURACY,
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
   latencyAllowanceSeconds: 1.5,
@@ -351,8 +351,20 @@ export function earnsPosition(typed: string, sentence: string, accuracy: number,
  */
 export function isChatAnswer(state: RaceState, playerId: string, text: string): boolean {
   if (state.status !== "in_progress" || !state.sentence || attempted(state, playerId)) return false;
-  const { accuracy } = scoreTyping(text, state.sentence.text, 1);
-  return accuracy >= state.settings.chatAnswerMinAccuracy;
+  return !isChatLine(text, state.sentence.text, state.settings.chatAnswerMinAccuracy);
+}
+
+/**
+ * Whether a `game:submission` is a chat line: sent for the sentence now up, with something typed, and below 50 %
+ * accurate against it. Such a line is posted to the room's chat like any chat line and the player keeps their
+ * attempt, whichever event carried it: a page that sends every line of its answer box as `game:submission` must
+ * not spend the attempt (nor be judged implausible) on "ㅋㅋ 어렵다".
+ */
+export function isChatSubmission(state: RaceState, sentenceId: number | undefined, text: string): boolean {
+  if (state.status !== "in_progress" || !state.sentence) return false;
+  if (sentenceId !== undefined && sentenceId !== state.sentence.id) return false;
+  if (normalizeAnswer(text) === "") return false;
+  return isChatLine(text, state.sentence.text, state.settings.chatAnswerMinAccuracy);
 }
 
 /** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
