@@ -13,7 +13,7 @@
 import { expect } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { startTestServer, type TestServer, type TestServerOptions } from "../apps/server/testing";
 import { accountsApi } from "../modules/accounts";
 
@@ -169,4 +169,72 @@ export const scrollWidth = (page: Page) => page.evaluate(() => document.document
 export async function openMenuIfFolded(page: Page) {
   const toggle = page.getByRole("button", { name: "메뉴 열기" });
   if (await toggle.isVisible()) await toggle.click();
+}
+
+// --- typing as a Korean player does (IME composition through the Chrome DevTools Protocol) ----------------------
+
+const INITIAL_JAMO = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+const isSyllable = (char: string) => char >= "가" && char <= "힣";
+const isJamo = (char: string) => char >= "ㄱ" && char <= "ㅣ";
+
+/** What an IME shows while a syllable is typed: 북 → ㅂ, 부, 북 (a jamo is its own only stage). */
+export function compositionStages(char: string): string[] {
+  if (!isSyllable(char)) return [char];
+  const code = char.charCodeAt(0) - 0xac00;
+  const initial = INITIAL_JAMO[Math.floor(code / 588)];
+  const open = String.fromCharCode(0xac00 + code - (code % 28));
+  return code % 28 === 0 ? [initial, open] : [initial, open, char];
+}
+
+const cdpSessions = new WeakMap<Page, Promise<CDPSession>>();
+/** The page's DevTools session (one per page). */
+export function cdp(page: Page): Promise<CDPSession> {
+  let session = cdpSessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page);
+    cdpSessions.set(page, session);
+  }
+  return session;
+}
+
+/** Shows `text` as the IME's composition in the focused field (`Input.imeSetComposition`). */
+export async function imeCompose(page: Page, text: string) {
+  const length = [...text].length;
+  await (await cdp(page)).send("Input.imeSetComposition", { text, selectionStart: length, selectionEnd: length });
+}
+
+/** Commits the composition as `text` (or inserts `text` when nothing is composing): `Input.insertText`. */
+export async function imeCommit(page: Page, text: string) {
+  await (await cdp(page)).send("Input.insertText", { text });
+}
+
+/**
+ * Types `text` into the focused field the way a Korean IME delivers it, never with `fill`: each Hangul syllable
+ * (or lone jamo) is composed stage by stage and then committed; anything else (spaces, digits, punctuation) is
+ * inserted. With `leaveLast` the last syllable stays in composition, as when the player presses Space or Enter
+ * right after typing it. `pauseMs` between characters (a human pace).
+ */
+export async function imeType(page: Page, text: string, { leaveLast = false, pauseMs = 0 } = {}) {
+  const chars = [...text];
+  for (const [i, char] of chars.entries()) {
+    if (isSyllable(char) || isJamo(char)) {
+      for (const stage of compositionStages(char)) await imeCompose(page, stage);
+      if (!(leaveLast && i === chars.length - 1)) await imeCommit(page, char);
+    } else {
+      await imeCommit(page, char);
+    }
+    if (pauseMs > 0) await page.waitForTimeout(pauseMs);
+  }
+}
+
+/**
+ * A key pressed while the IME may still be composing, as Chrome sends it: a keydown with keyCode 229 (`isComposing`
+ * while a composition runs). The key's own character, if any, is then inserted by the caller (`imeCommit`), after
+ * the commit, in whichever order the browser being imitated uses.
+ */
+export async function imeKeyDown(page: Page, key: " " | "Enter") {
+  const code = key === " " ? "Space" : "Enter";
+  const session = await cdp(page);
+  await session.send("Input.dispatchKeyEvent", { type: "rawKeyDown", key, code, windowsVirtualKeyCode: 229 });
+  await session.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: 229 });
 }

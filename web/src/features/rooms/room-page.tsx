@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { connectionStateAtom } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
 import { ChatPanel } from "./chat-panel";
@@ -8,7 +8,7 @@ import { GamePanel } from "./game-panel";
 import { DoorIcon, SearchIcon } from "./icons";
 import { ParticipantsPanel } from "./participants-panel";
 import { RoomHeader } from "./room-header";
-import { canAnswer } from "./room-state";
+import { canAnswer, roundSentenceId } from "./room-state";
 import { type RoomFailure, useRoom } from "./use-room";
 
 export const ROOM_NOT_FOUND = "방을 찾을 수 없습니다.";
@@ -40,6 +40,12 @@ export function RoomPage({ roomId }: { roomId: string }) {
   // A refused line comes back into the input, unless something new has been typed there since.
   const { state, failure, send } = useRoom(id, { onRefused: (text) => setTyped((now) => now || text) });
   const connected = useAtomValue(connectionStateAtom) === "open";
+  // A new round starts with an empty box: what was left there (a refused answer, a half-typed line) would
+  // otherwise be sent in front of the honest answer.
+  const round = roundSentenceId(state);
+  useEffect(() => {
+    if (round !== null) setTyped("");
+  }, [round]);
   useDocumentTitle(failure ? ROOM_NOT_FOUND : (state.room?.name ?? "타자 방"));
 
   if (failure) return <RoomUnavailable failure={failure} />;

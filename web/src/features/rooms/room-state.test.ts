@@ -10,6 +10,7 @@ import {
   type RoomAction,
   type RoomState,
   roomReducer,
+  roundSentenceId,
   SYSTEM_TTL_MS,
   trimMessages,
 } from "./room-state";
@@ -142,6 +143,17 @@ describe("room state", () => {
     expect(canAnswer(run([joined(gameState("waiting", T0))]))).toBe(false);
   });
 
+  test("an answer refused as implausible was the attempt: no second try; the next round is a new one", () => {
+    let state = run([joined(playing(T0)), { type: "submitting", sentenceId: 7 }]);
+    state = run([{ type: "submit_refused", code: "implausible" }], state);
+    expect(canAnswer(state)).toBe(false);
+    expect(roundSentenceId(state)).toBe(7);
+    state = run([{ type: "state", payload: gameState("finished", T0 + 5_000), now: T0 + 5_000 }], state);
+    expect(roundSentenceId(state)).toBe(null);
+    state = run([{ type: "state", payload: playing(T0 + 20_000, 8, "다음 문장"), now: T0 + 20_000 }], state);
+    expect([roundSentenceId(state), canAnswer(state)]).toEqual([8, true]);
+  });
+
   test("system messages fade after their time and are removed after the 1 s fade", () => {
     let state = run([
       joined(gameState("waiting", T0)),
@@ -198,13 +210,13 @@ describe("room state", () => {
 
   test("rate-limit refusals are one red notice, refreshed; users and counts update the room", () => {
     const text = "메시지를 너무 빠르게 보내고 있습니다.";
-    let state = run([joined(gameState("waiting", T0)), { type: "rate_limited", text, now: T0 }]);
+    let state = run([joined(gameState("waiting", T0)), { type: "refused", text, now: T0 }]);
     expect(state.messages.at(-1)).toMatchObject({ kind: "error", text });
     state = run(
       [
         { type: "chat", payload: chat("안녕"), now: T0 + 100 },
-        { type: "rate_limited", text, now: T0 + 200 },
-        { type: "rate_limited", text, now: T0 + 4_000 },
+        { type: "refused", text, now: T0 + 200 },
+        { type: "refused", text, now: T0 + 4_000 },
       ],
       state,
     );

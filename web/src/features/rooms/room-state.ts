@@ -22,7 +22,7 @@ export const CHAT_BUFFER = 200;
 export const SYSTEM_TTL_MS = 5_000;
 /** System messages fade out over this long after they expire, then they are removed. */
 export const FADE_MS = 1_000;
-/** The rate-limit notice stays this long after the last refused message, then fades like a system message. */
+/** A refusal's notice stays this long after the last refusal, then fades like a system message. */
 export const RATE_NOTICE_MS = 5_000;
 /** The default game length when a state carries none (spec §9). */
 export const DEFAULT_GAME_SECONDS = 10;
@@ -107,8 +107,8 @@ export type RoomAction =
   | { type: "users"; payload: UsersUpdate }
   | { type: "counts"; payload: Counts }
   | { type: "submitting"; sentenceId: number }
-  | { type: "submit_refused" }
-  | { type: "rate_limited"; text: string; now: number }
+  | { type: "submit_refused"; code?: string }
+  | { type: "refused"; text: string; now: number }
   | { type: "tick"; now: number };
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
@@ -264,10 +264,11 @@ const withCounts = (room: Room | null, counts: Omit<Counts, "room_id">): Room | 
   };
 
 /**
- * One rate-limit notice however many messages were refused: a refusal replaces the notice with a fresh one at the
- * end of the chat (announced again, its time restarted), so a burst of refusals is one line, not one per message.
+ * One notice however many lines were refused (the rate limit, an answer refused as implausible, …): a refusal
+ * replaces the notice with a fresh one at the end of the chat (announced again, its time restarted), so a burst of
+ * refusals is one line, not one per message, and the player keeps typing (never a blocking dialog).
  */
-function rateNotice(state: RoomState, text: string, now: number): RoomState {
+function refusalNotice(state: RoomState, text: string, now: number): RoomState {
   const others = state.messages.filter((m) => m.kind !== "error");
   return push(
     { ...state, messages: others },
@@ -340,9 +341,10 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case "submitting":
       return { ...state, pendingSentenceId: action.sentenceId };
     case "submit_refused":
-      return { ...state, pendingSentenceId: null };
-    case "rate_limited":
-      return rateNotice(state, action.text, action.now);
+      // An answer refused as implausible was the player's one attempt (the server counts it): no second try.
+      return action.code === "implausible" ? state : { ...state, pendingSentenceId: null };
+    case "refused":
+      return refusalNotice(state, action.text, action.now);
     case "tick":
       return expire(state, action.now);
   }
@@ -358,6 +360,13 @@ export function myMedal(state: RoomState): 1 | 2 | 3 | null {
   const mine = results.results.find((r) => r.session_id === sessionId);
   return mine ? awardedMedal(mine, results.participants) : null;
 }
+
+/**
+ * The sentence of the round in play, null between rounds: the page empties its input when it changes, so a new
+ * round starts with an empty box (a line left over from the last round would be sent as part of the answer).
+ */
+export const roundSentenceId = (state: RoomState): number | null =>
+  state.game?.status === "in_progress" ? (state.game.sentence?.id ?? null) : null;
 
 /** True while the player may still send this game's answer (the input then submits instead of chatting). */
 export function canAnswer(state: RoomState): boolean {

@@ -5,6 +5,7 @@
  */
 import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { CHAT_LINE_ACCURACY, isChatLine } from "../../../../modules/kernel/typing";
 import { api, isApiError } from "../../lib/api";
 import { socketManager } from "../../lib/socket";
 import { appStore } from "../../lib/store";
@@ -14,8 +15,6 @@ import type { Room, SocketError, UsersUpdate } from "./types";
 
 /** Cleanup of faded system messages runs this often (spec §9). */
 const CLEANUP_MS = 100;
-/** The server's rate-limit text starts like this; it is shown in red inside the chat instead of an alert. */
-export const RATE_LIMIT_PREFIX = "메시지를 너무 빠르게";
 
 export type RoomFailure = { kind: "not_found" } | { kind: "full"; message: string };
 
@@ -81,6 +80,8 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
   userRef.current = user;
   const stateRef = useRef(state);
   stateRef.current = state;
+  /** The last answer refused was the player's attempt (implausible): it is not put back into the input. */
+  const spentAnswer = useRef(false);
 
   // First paint of the header, and the missing-room page even while the socket is still connecting.
   useEffect(() => {
@@ -114,11 +115,13 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
           if (error.code === "room_not_found") return setFailure({ kind: "not_found" });
           if (error.code === "room_full") return setFailure({ kind: "full", message });
         }
-        if (error?.event === "game:submission") dispatch({ type: "submit_refused" });
-        // Chat's own limit and the server's per-socket budget are notices in the chat, never a modal alert.
-        const rateLimited = message.startsWith(RATE_LIMIT_PREFIX) || error?.code === "rate_limited";
-        if (rateLimited) dispatch({ type: "rate_limited", text: message, now: Date.now() });
-        else if (message) window.alert(message);
+        if (error?.event === "game:submission") {
+          dispatch({ type: "submit_refused", code: error.code });
+          spentAnswer.current = error.code === "implausible";
+        }
+        // Every refusal (chat's own limit, the socket budget, a refused answer) is a notice in the chat, never a
+        // modal alert: the player is typing, and a dialog would stop them mid-game.
+        if (message) dispatch({ type: "refused", text: message, now: Date.now() });
       }),
     );
     return () => {
@@ -166,18 +169,32 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
   }, []);
 
   /**
-   * Sends the input line: this game's answer while one is due, else a chat message. True when it was sent (the
-   * input is cleared); a line the server then refuses is handed back through `onRefused`, so nothing typed is lost.
+   * Sends the input line: this game's answer while one is due, else a chat message. A line typed while the
+   * answer is due that is clearly not an answer ("ㅋㅋ 어렵다": below 50 % accurate against the sentence, the server's
+   * own rule) goes as chat with `is_game_answer`, so the server judges it by the same rule and the attempt is kept.
+   * True when it was sent (the input is cleared); a line the server then refuses is handed back through
+   * `onRefused`, so nothing typed is lost — except an answer refused as implausible, which used up the attempt.
    */
   const send = useCallback(
     (text: string): boolean => {
+      spentAnswer.current = false;
       const refusedBack = (answer: Ack) => {
-        if (answer?.success === false) onRefused.current?.(text);
+        if (answer?.success === false && !spentAnswer.current) onRefused.current?.(text);
       };
       const current = stateRef.current;
       const sentence = current.game?.sentence;
+      const me = userRef.current;
+      const who = me ? { user_id: me.id, username: me.username } : {};
       if (canAnswer(current) && sentence) {
         if (!text.trim()) return false;
+        if (isChatLine(text, sentence.text, CHAT_LINE_ACCURACY)) {
+          socketManager.emit(
+            "chat_message",
+            { room_id: roomId, message: text.trim(), is_game_answer: true, ...who },
+            refusedBack,
+          );
+          return true;
+        }
         const elapsed = current.timing ? Math.max(0, (Date.now() - current.timing.startLocal) / 1000) : undefined;
         socketManager.emit(
           "game:submission",
@@ -195,12 +212,7 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
       }
       const message = text.trim();
       if (!message) return false;
-      const me = userRef.current;
-      socketManager.emit(
-        "chat_message",
-        { room_id: roomId, message, is_game_answer: false, ...(me ? { user_id: me.id, username: me.username } : {}) },
-        refusedBack,
-      );
+      socketManager.emit("chat_message", { room_id: roomId, message, is_game_answer: false, ...who }, refusedBack);
       return true;
     },
     [roomId],
