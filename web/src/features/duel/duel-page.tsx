@@ -1,16 +1,29 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import {
+  type ChangeEvent,
+  type CompositionEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+} from "react";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
 import { DuelCanvas } from "./duel-canvas";
 import {
   type BlockView,
+  type DuelRating,
   type DuelResult,
+  type DuelState,
   duelReducer,
   initialDuel,
+  type LastDuel,
   type OnlineUser,
   outcomeText,
+  reasonLines,
   type Side,
-  wordToSend,
+  splitTyped,
 } from "./duel-state";
 
 const STATUS_TEXT = { idle: "대기 중", waiting: "매칭 중", in_game: "대결 중" } as const;
@@ -63,7 +76,8 @@ export function DuelPage() {
       setTimeout(() => {
         if (stateRef.current.status !== "finished") return;
         emit("duel_leave_game");
-        dispatch({ type: "menu" });
+        // The duel is left on time (spec §9), but its result stays on the menu until the player moves on.
+        dispatch({ type: "left_after_end" });
       }, AUTO_LEAVE_MS),
     ];
     return () => {
@@ -92,6 +106,9 @@ export function DuelPage() {
   return (
     <div className="duel-page">
       <h1 className="duel-title">1:1 타자 대결</h1>
+      {state.phase === "menu" && state.last && (
+        <LastResult last={state.last} onPlayAgain={findMatch} onClose={() => dispatch({ type: "dismiss_last" })} />
+      )}
       {state.phase === "menu" && (
         <Menu users={users.map((user) => ({ ...user, is_me: user.is_me || user.sid === mySid }))} onFind={findMatch} />
       )}
@@ -136,17 +153,101 @@ function Menu({ users, onFind }: { users: OnlineUser[]; onFind: () => void }) {
   );
 }
 
-function Play({
-  state,
-  onLeave,
-  onPlayAgain,
-}: {
-  state: ReturnType<typeof duelReducer>;
-  onLeave: () => void;
-  onPlayAgain: () => void;
-}) {
+/** The last duel's result on the menu, after the automatic leave: the overlay's figures and 다시 하기. */
+function LastResult({ last, onPlayAgain, onClose }: { last: LastDuel; onPlayAgain: () => void; onClose: () => void }) {
+  return (
+    <section className="duel-panel duel-last" aria-labelledby="duel-last-title">
+      <div className="duel-menu-header">
+        <h2 id="duel-last-title">지난 대결 결과</h2>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          닫기
+        </button>
+      </div>
+      <p className="duel-last-outcome">
+        <strong>{outcomeText(last.result, last.side)}</strong>
+        {last.opponent && <span className="duel-muted"> · 상대 {last.opponent}</span>}
+      </p>
+      <ResultDetails result={last.result} side={last.side} gone={last.gone} rating={last.rating} />
+      <div className="duel-result-actions">
+        <button type="button" className="btn btn-primary" onClick={onPlayAgain}>
+          다시 하기
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The word box. Space or Enter sends the committed word once, whatever order the browser puts the composition's
+ * end and the key in: Chrome sends the key (isComposing) before the composition ends, then the space as text;
+ * Safari ends the composition first, then the key (keyCode 229, which cannot be held back); Firefox like Chrome.
+ * A key that comes while a syllable composes marks the word to go when the composition ends; whitespace that
+ * arrives as text completes a word too (`splitTyped`), except the one that followed a word already sent.
+ */
+function useWordBox(active: boolean) {
   const [text, setText] = useState("");
   const composing = useRef(false);
+  /** Space or Enter came during the composition: send when it ends. */
+  const sendOnCommit = useRef<string | null>(null);
+  /** A word sent on its key's event, whose space may still arrive as text. */
+  const justSent = useRef<string | null>(null);
+
+  const send = (word: string) => {
+    if (active && word) emit("duel_word_typed", { typed_word: word });
+  };
+  return {
+    value: text,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.target.value;
+      if (composing.current) return setText(value);
+      const { word, rest } = splitTyped(value, justSent.current);
+      justSent.current = null;
+      if (word) send(word);
+      setText(rest);
+    },
+    onCompositionStart: () => {
+      composing.current = true;
+      sendOnCommit.current = null;
+      justSent.current = null;
+    },
+    onCompositionEnd: (event: CompositionEvent<HTMLInputElement>) => {
+      composing.current = false;
+      const key = sendOnCommit.current;
+      sendOnCommit.current = null;
+      if (key === null) return;
+      const word = event.currentTarget.value.trim();
+      send(word);
+      justSent.current = key === " " ? word : null;
+      setText("");
+    },
+    onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key !== " " && event.key !== "Enter") {
+        justSent.current = null;
+        return;
+      }
+      if (composing.current || event.nativeEvent.isComposing) {
+        sendOnCommit.current = event.key;
+        return;
+      }
+      event.preventDefault();
+      const word = event.currentTarget.value.trim();
+      send(word);
+      // A key the IME reported (229) may still put its space in after this: it is dropped then.
+      justSent.current = event.key === " " && event.keyCode === 229 ? word : null;
+      setText("");
+    },
+  };
+}
+
+const placeholderOf = (state: DuelState) =>
+  state.status === "in_progress"
+    ? "단어를 입력하고 스페이스나 엔터"
+    : state.status === "finished"
+      ? "대결이 끝났습니다"
+      : "시작을 기다리는 중";
+
+function Play({ state, onLeave, onPlayAgain }: { state: DuelState; onLeave: () => void; onPlayAgain: () => void }) {
+  const box = useWordBox(state.status === "in_progress");
   const side = state.side;
   const other: Side = side === "red" ? "blue" : "red";
   return (
@@ -171,6 +272,7 @@ function Play({
             result={state.result}
             side={side}
             gone={state.opponentGone}
+            rating={state.rating}
             onLeave={onLeave}
             onPlayAgain={onPlayAgain}
           />
@@ -179,7 +281,7 @@ function Play({
       {/* The canvas is not readable by assistive technology: the words on the field, as text. */}
       <ul className="sr-only" aria-label="화면의 단어">
         {state.blocks.map((block) => (
-          <li key={block.id} data-word={block.word}>
+          <li key={block.id} data-word={block.word} data-status={block.status}>
             {block.word}
           </li>
         ))}
@@ -191,24 +293,13 @@ function Play({
       )}
       <input
         className="duel-input"
-        value={text}
-        placeholder={state.status === "in_progress" ? "단어를 입력하고 스페이스나 엔터" : "시작을 기다리는 중"}
+        placeholder={placeholderOf(state)}
         aria-label="단어 입력"
+        autoComplete="off"
+        autoCorrect="off"
+        spellCheck={false}
         disabled={state.status === "finished"}
-        onChange={(event) => setText(event.target.value)}
-        onCompositionStart={() => {
-          composing.current = true;
-        }}
-        onCompositionEnd={() => {
-          composing.current = false;
-        }}
-        onKeyDown={(event) => {
-          const word = wordToSend(event.key, composing.current || event.nativeEvent.isComposing, text, state.status);
-          if (event.key === "Enter" || (event.key === " " && word)) event.preventDefault();
-          if (!word) return;
-          emit("duel_word_typed", { typed_word: word });
-          setText("");
-        }}
+        {...box}
       />
     </section>
   );
@@ -218,6 +309,7 @@ function ResultOverlay(props: {
   result: DuelResult;
   side: Side | null;
   gone: "left" | "disconnected" | null;
+  rating: DuelRating | null;
   onLeave: () => void;
   onPlayAgain: () => void;
 }) {
@@ -227,8 +319,40 @@ function ResultOverlay(props: {
     <div className="duel-result" role="dialog" aria-label="대결 결과">
       {won && <Confetti />}
       <h2>{outcomeText(result, side)}</h2>
-      <p>{result.reason_text ?? result.reason}</p>
-      {props.gone && <p>{props.gone === "left" ? "상대가 대결을 나갔습니다." : "상대의 연결이 끊어졌습니다."}</p>}
+      <ResultDetails result={result} side={side} gone={props.gone} rating={props.rating} />
+      <div className="duel-result-actions">
+        <button type="button" className="btn btn-primary" onClick={props.onPlayAgain}>
+          다시 하기
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={props.onLeave}>
+          나가기
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const signed = (value: number) => (value > 0 ? `+${value}` : `${value}`);
+
+/** Reason (worded from the viewer's side, each fact once), lives, words, duration and the rating change. */
+function ResultDetails({
+  result,
+  side,
+  gone,
+  rating,
+}: {
+  result: DuelResult;
+  side: Side | null;
+  gone: "left" | "disconnected" | null;
+  rating: DuelRating | null;
+}) {
+  return (
+    <>
+      {reasonLines(result, side, gone).map((line) => (
+        <p key={line} className="duel-reason">
+          {line}
+        </p>
+      ))}
       <dl className="duel-result-figures">
         <dt>남은 생명</dt>
         <dd>
@@ -240,16 +364,16 @@ function ResultOverlay(props: {
         </dd>
         <dt>대결 시간</dt>
         <dd>{Math.round(result.game_duration)}초</dd>
+        {rating && (
+          <>
+            <dt>레이팅</dt>
+            <dd>
+              {rating.rating} ({signed(rating.change)})
+            </dd>
+          </>
+        )}
       </dl>
-      <div className="duel-result-actions">
-        <button type="button" className="btn btn-primary" onClick={props.onPlayAgain}>
-          다시 하기
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={props.onLeave}>
-          나가기
-        </button>
-      </div>
-    </div>
+    </>
   );
 }
 
@@ -336,4 +460,7 @@ function useDuelEvents(dispatch: (event: Parameters<typeof duelReducer>[1]) => v
   useSocketEvent("duel:game_over", (p: { result: DuelResult }) => dispatch({ type: "over", result: p.result }));
   useSocketEvent("duel:opponent_left", () => dispatch({ type: "opponent_gone", how: "left" }));
   useSocketEvent("duel:opponent_disconnected", () => dispatch({ type: "opponent_gone", how: "disconnected" }));
+  useSocketEvent("duel:stats_update", (p: { rating: number; rating_change: number }) =>
+    dispatch({ type: "rating", rating: p.rating, change: p.rating_change }),
+  );
 }

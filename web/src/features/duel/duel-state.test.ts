@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { blockX, duelReducer, initialDuel, outcomeText, wordToSend } from "./duel-state";
+import { blockX, type DuelResult, duelReducer, initialDuel, outcomeText, reasonLines, splitTyped } from "./duel-state";
 
 const block = { id: 1, word: "사과", status: "static" as const, speed: 0, x: 400, y: 100 };
 
@@ -43,12 +43,64 @@ describe("the duel's client state", () => {
     expect(blockX({ ...block, at: 0 }, 10_000)).toBe(400);
   });
 
-  test("Space or Enter sends the trimmed word only in play and never while composing", () => {
-    expect(wordToSend("Enter", false, " 사과 ", "in_progress")).toBe("사과");
-    expect(wordToSend(" ", false, "사과", "in_progress")).toBe("사과");
-    expect(wordToSend("Enter", true, "사과", "in_progress")).toBeNull();
-    expect(wordToSend("Enter", false, "사과", "waiting")).toBeNull();
-    expect(wordToSend("a", false, "사과", "in_progress")).toBeNull();
-    expect(wordToSend("Enter", false, "   ", "in_progress")).toBeNull();
+  test("whitespace typed after a word sends it once; the space after a word already sent is dropped", () => {
+    expect(splitTyped("사과", null)).toEqual({ word: null, rest: "사과" });
+    expect(splitTyped("사과 ", null)).toEqual({ word: "사과", rest: "" });
+    expect(splitTyped("사과 배", null)).toEqual({ word: "사과", rest: "배" });
+    expect(splitTyped(" ", null)).toEqual({ word: null, rest: "" });
+    // The word went on its key's event; its space arrives before or after the box was emptied.
+    expect(splitTyped("사과 ", "사과")).toEqual({ word: null, rest: "" });
+    expect(splitTyped(" ", "사과")).toEqual({ word: null, rest: "" });
+    // A new word that starts like the last one is not cut.
+    expect(splitTyped("사과나무", "사과")).toEqual({ word: null, rest: "사과나무" });
+  });
+
+  test("the result stays on the menu after the automatic leave, with the rating, until dismissed or a search", () => {
+    const result: DuelResult = {
+      winner_side: "blue",
+      reason: "opponent_disconnected",
+      reason_text: "상대의 연결이 끊어졌습니다.",
+      red_remaining_lives: 5,
+      blue_remaining_lives: 5,
+      red_words_typed: 0,
+      blue_words_typed: 1,
+      game_duration: 12,
+    };
+    let s = duelReducer(initialDuel, { type: "match_found", side: "blue", opponent: "상대" });
+    s = duelReducer(s, { type: "opponent_gone", how: "disconnected" });
+    s = duelReducer(s, { type: "over", result });
+    s = duelReducer(s, { type: "left_after_end" });
+    expect([s.phase, s.result, s.last?.result, s.last?.opponent]).toEqual(["menu", null, result, "상대"]);
+    s = duelReducer(s, { type: "rating", rating: 1516, change: 16.2 });
+    expect(s.last?.rating).toEqual({ rating: 1516, change: 16.2 });
+    expect(duelReducer(s, { type: "dismiss_last" }).last).toBeNull();
+    expect(duelReducer(s, { type: "searching" }).last).toBeNull();
+  });
+
+  test("the reason is worded from the viewer's side, each fact once", () => {
+    const base = {
+      red_remaining_lives: 0,
+      blue_remaining_lives: 3,
+      red_words_typed: 2,
+      blue_words_typed: 6,
+      game_duration: 40,
+    };
+    const noLives: DuelResult = {
+      ...base,
+      winner_side: "blue",
+      reason: "no_lives",
+      reason_text: "생명이 모두 사라졌습니다.",
+    };
+    expect(reasonLines(noLives, "blue", null)).toEqual(["상대의 생명이 모두 사라졌습니다."]);
+    expect(reasonLines(noLives, "red", null)).toEqual(["내 생명이 모두 사라졌습니다."]);
+    // The opponent dropped, but their lives ran out first: both facts, once each.
+    expect(reasonLines(noLives, "blue", "disconnected")).toEqual([
+      "상대의 생명이 모두 사라졌습니다.",
+      "상대의 연결이 끊어졌습니다.",
+    ]);
+    const dropped: DuelResult = { ...base, winner_side: "blue", reason: "opponent_disconnected" };
+    expect(reasonLines(dropped, "blue", "disconnected")).toEqual(["상대의 연결이 끊어졌습니다."]);
+    const timeUp: DuelResult = { ...base, winner_side: "blue", reason: "time_up_lives", reason_text: "시간 종료" };
+    expect(reasonLines(timeUp, "red", null)).toEqual(["시간 종료"]);
   });
 });

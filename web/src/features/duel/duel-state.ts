@@ -29,6 +29,7 @@ export interface OnlineUser {
 
 export interface DuelResult {
   winner_side: Side | "draw";
+  /** The end rule (duel README "End rules"); the page words it from the viewer's side (`reasonLines`). */
   reason: string;
   reason_text?: string;
   red_remaining_lives: number;
@@ -39,6 +40,21 @@ export interface DuelResult {
 }
 
 export type Phase = "menu" | "waiting" | "playing";
+
+/** The member's rating after a stored duel (`duel:stats_update`). */
+export interface DuelRating {
+  rating: number;
+  change: number;
+}
+
+/** The last duel's result as the menu keeps it after the automatic leave, until the player moves on. */
+export interface LastDuel {
+  result: DuelResult;
+  side: Side | null;
+  opponent: string;
+  gone: "left" | "disconnected" | null;
+  rating: DuelRating | null;
+}
 
 /** A bullet on its way: from its side's edge to the block it hit (drawn briefly, then gone). */
 export interface Bullet {
@@ -61,6 +77,10 @@ export interface DuelState {
   result: DuelResult | null;
   /** The opponent left or dropped (shown with the result). */
   opponentGone: "left" | "disconnected" | null;
+  /** This duel's rating change (members, once the duel is stored). */
+  rating: DuelRating | null;
+  /** The previous duel's result, on the menu until the player searches again or closes it. */
+  last: LastDuel | null;
 }
 
 export const FIELD = { width: 800, height: 500 } as const;
@@ -79,6 +99,8 @@ export const initialDuel: DuelState = {
   bullets: [],
   result: null,
   opponentGone: null,
+  rating: null,
+  last: null,
 };
 
 export type DuelEvent =
@@ -93,7 +115,12 @@ export type DuelEvent =
   | { type: "lives"; side: Side; lives: number }
   | { type: "time"; remaining: number }
   | { type: "over"; result: DuelResult }
-  | { type: "opponent_gone"; how: "left" | "disconnected" };
+  | { type: "opponent_gone"; how: "left" | "disconnected" }
+  /** The automatic leave after the end: back to the menu, the result kept there. */
+  | { type: "left_after_end" }
+  | { type: "rating"; rating: number; change: number }
+  /** The player closed the kept result. */
+  | { type: "dismiss_last" };
 
 const placed = (blocks: BlockView[], at: number): Block[] => blocks.map((block) => ({ ...block, at }));
 
@@ -152,6 +179,26 @@ export function duelReducer(state: DuelState, event: DuelEvent): DuelState {
       return { ...state, status: "finished", countdown: null, result: event.result };
     case "opponent_gone":
       return { ...state, opponentGone: event.how };
+    case "left_after_end":
+      if (!state.result) return initialDuel;
+      return {
+        ...initialDuel,
+        last: {
+          result: state.result,
+          side: state.side,
+          opponent: state.opponent,
+          gone: state.opponentGone,
+          rating: state.rating,
+        },
+      };
+    case "rating": {
+      // The stored duel's figures may come after the automatic leave: they join the result the menu keeps.
+      const rating = { rating: event.rating, change: event.change };
+      if (state.phase === "playing") return { ...state, rating };
+      return state.last ? { ...state, last: { ...state.last, rating } } : state;
+    }
+    case "dismiss_last":
+      return { ...state, last: null };
   }
 }
 
@@ -163,11 +210,52 @@ export function blockX(block: Block, now: number): number {
   return Math.min(FIELD.width, Math.max(0, x));
 }
 
-/** Space or Enter sends the trimmed word, only while the duel is in progress and never during IME composition. */
-export function wordToSend(key: string, composing: boolean, text: string, status: DuelState["status"]): string | null {
-  if (composing || (key !== "Enter" && key !== " ")) return null;
-  const word = text.trim();
-  return status === "in_progress" && word.length > 0 ? word : null;
+/**
+ * The input's new value after a change, and the word it completes: whitespace typed after a word sends that word
+ * (a Space the page could not hold back, as after a composition ends in Safari or Firefox). `justSent` is a word
+ * the page already sent on the key's own event (the composition's end): when the Space then arrives as text, with
+ * the word still in front of it or not, it is dropped rather than sending the word a second time.
+ */
+export function splitTyped(value: string, justSent: string | null): { word: string | null; rest: string } {
+  let rest = value;
+  if (justSent !== null && rest.startsWith(justSent) && /^\s/.test(rest.slice(justSent.length))) {
+    rest = rest.slice(justSent.length);
+  }
+  const space = /\s/.exec(rest);
+  if (!space) return { word: null, rest };
+  const word = rest.slice(0, space.index).trim();
+  return { word: word.length > 0 ? word : null, rest: rest.slice(space.index).trimStart() };
+}
+
+const reasonText = (result: DuelResult) => result.reason_text ?? result.reason;
+
+/**
+ * The end as the viewer reads it, one line per fact and never the same fact twice: the server's `reason_text` is
+ * worded for nobody in particular ("생명이 모두 사라졌습니다." reads as one's own loss to the winner), so the reasons
+ * that name a side are worded from the viewer's; the opponent's leaving or dropping is said once, in the reason.
+ */
+export function reasonLines(result: DuelResult, side: Side | null, gone: "left" | "disconnected" | null): string[] {
+  const won = side !== null && result.winner_side === side;
+  const lost = side !== null && result.winner_side !== side && result.winner_side !== "draw";
+  const lines: string[] = [];
+  switch (result.reason) {
+    case "no_lives":
+      lines.push(won ? "상대의 생명이 모두 사라졌습니다." : lost ? "내 생명이 모두 사라졌습니다." : reasonText(result));
+      break;
+    case "opponent_left":
+      lines.push(lost ? "대결을 떠나 패배했습니다." : "상대가 대결을 떠났습니다.");
+      break;
+    case "opponent_disconnected":
+      lines.push(lost ? "연결이 끊어져 패배했습니다." : "상대의 연결이 끊어졌습니다.");
+      break;
+    default:
+      lines.push(reasonText(result));
+  }
+  // A drop or leave the reason does not already say (the duel ended otherwise first).
+  const goneText =
+    gone === "left" ? "상대가 대결을 떠났습니다." : gone === "disconnected" ? "상대의 연결이 끊어졌습니다." : null;
+  if (goneText && !lines.includes(goneText)) lines.push(goneText);
+  return lines;
 }
 
 /** The result as the overlay says it, from the viewer's side. */
