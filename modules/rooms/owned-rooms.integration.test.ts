@@ -162,6 +162,10 @@ describe.skipIf(!onPostgres)("a room owned by one of two servers", () => {
     // Round 1: Bob's answer is forwarded from B to the owner A and ranked first, before Alice's.
     let sentenceId = await nextSentence([onA, onB]);
     clock.advance(typingMs);
+    // A chat line Bob sends as the answer is chat on the owner too: posted to the room, his attempt kept.
+    onB.emit("game:submission", { ...submission(room.id, sentenceId), typed_text: "ㅋㅋ 어렵다" });
+    const chat = await onA.next("chat:message", (m) => m.message_type === "chat", 10_000);
+    expect(chat).toMatchObject({ username: bob.username, message: "ㅋㅋ 어렵다" });
     onB.emit("game:submission", submission(room.id, sentenceId));
     expect(await onB.next("game:personal_feedback", () => true, 10_000)).toMatchObject({ position: 1 });
     onA.emit("game:submission", submission(room.id, sentenceId));

@@ -7,6 +7,7 @@ import {
   DEFAULT_RACE_SETTINGS,
   gameDurationFor,
   isChatAnswer,
+  isChatSubmission,
   RACE_MESSAGES,
   type RaceEffect,
   type RacePlayer,
@@ -411,6 +412,19 @@ describe("game integrity", () => {
     h.advance(3000);
     expect(h.submit("b", { typedText: "안녕하세요" }).ok).toBe(true);
     expect(isChatAnswer(h.state, "b", "안녕하세요")).toBe(false);
+  });
+
+  test("a game:submission is chat when it is under 50 % accurate for the sentence up, whoever sends it", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    expect(isChatSubmission(h.state, 1, "ㅋㅋ")).toBe(false); // waiting: the race refuses it (too early)
+    h.startGame(player("b", 2));
+    const id = h.state.sentence!.id;
+    expect(isChatSubmission(h.state, id, "ㅋㅋ 어렵다")).toBe(true);
+    expect(isChatSubmission(h.state, id, "안녕")).toBe(true); // 40 %
+    expect(isChatSubmission(h.state, id, "안녕하")).toBe(false); // 60 %: the attempt
+    expect(isChatSubmission(h.state, id, "   ")).toBe(false); // nothing typed: refused as empty
+    expect(isChatSubmission(h.state, id + 1, "ㅋㅋ")).toBe(false); // another sentence: refused as such
   });
 });
 
