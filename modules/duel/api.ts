@@ -1,5 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
+import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import { createDuelStore, type DuelStore, type RankingEntry, type RankingKind } from "./store";
 
 const stores = new WeakMap<ModuleContext, DuelStore>();
@@ -40,3 +41,20 @@ export function duelRanking(
 
 /** A member's stored duel figures (null before the first stored duel): the profile may show them. */
 export const duelStatsOf = (ctx: ModuleContext, userId: number) => duelStore(ctx).player(userId);
+
+/** `GET /api/duel/stats/me`: a member's figures as the profile shows them (a new player's 1500 and zeros). */
+export async function ownDuelStats(ctx: ModuleContext, userId: number) {
+  const figures = await duelStatsOf(ctx, userId);
+  const total = figures?.totalGames ?? 0;
+  return {
+    user_id: userId,
+    rating: Math.round(figures?.rating ?? GLICKO2_NEW_PLAYER.rating),
+    wins: figures?.wins ?? 0,
+    losses: figures?.losses ?? 0,
+    draws: figures?.draws ?? 0,
+    total_games: total,
+    win_rate: total > 0 ? Math.round((figures!.wins / total) * 10_000) / 10_000 : 0,
+    current_streak: figures?.currentStreak ?? 0,
+    max_win_streak: figures?.maxWinStreak ?? 0,
+  };
+}

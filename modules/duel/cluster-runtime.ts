@@ -393,7 +393,7 @@ export class ClusterDuelRuntime implements PresenterEnv {
       host.finish(); // a draw, `stopped`, not played: told on the channel, nothing stored
       return;
     }
-    const result = { ...stored, reason_text: REASON_TEXT[stored.reason], rated: true };
+    const result = { ...stored, reason_text: REASON_TEXT[stored.reason] };
     this.emitter.toChannel(host.channel, "duel:game_over", { session_id: sessionId, result });
     this.ended(host);
   }

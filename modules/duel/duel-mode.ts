@@ -75,6 +75,8 @@ export interface Seat {
   present: boolean;
   /** The connection dropped (the host holds the place for the grace period): a leave then is a disconnect. */
   dropped: boolean;
+  /** When the connection dropped (null while connected): a disconnect forfeits at that moment, not after the grace. */
+  droppedAt: number | null;
   lives: number;
   wordsTyped: number;
   /** Words sent while in progress, hits and misses (the stored accuracy). */
@@ -146,6 +148,11 @@ export interface DuelState {
   /** The next once-a-second `time_update`. */
   nextSecondAt: number | null;
   endedAt: number | null;
+  /**
+   * When the duel was forfeited by a leave (that moment) or a disconnect (the moment the connection dropped); null
+   * when it ended otherwise. The stored-duel rule reads it (records.ts: an early forfeit is not stored).
+   */
+  forfeitAt: number | null;
   result: DuelResult | null;
   /** A finished duel's host is disposed at this time; null once closed (or while not finished). */
   closeAt: number | null;
@@ -332,6 +339,7 @@ const newSeat = (player: DuelPlayer, lives: number): Seat => ({
   ready: false,
   present: false,
   dropped: false,
+  droppedAt: null,
   lives,
   wordsTyped: 0,
   attempts: 0,
@@ -358,6 +366,7 @@ function setup(settings: DuelSettings, ctx: GameContext): DuelState {
     endsAt: null,
     nextSecondAt: null,
     endedAt: null,
+    forfeitAt: null,
     result: null,
     closeAt: null,
   };
@@ -620,14 +629,20 @@ function playMove(state: DuelState, side: Side, input: DuelMove, ctx: GameContex
     case "word":
       return typeWord(state, side, input.word, ctx);
     case "connection":
-      return { state: withSeat(state, side, { dropped: !input.connected }), effects: [] };
+      return {
+        state: withSeat(state, side, {
+          dropped: !input.connected,
+          droppedAt: input.connected ? null : (state[side].droppedAt ?? ctx.now),
+        }),
+        effects: [],
+      };
   }
 }
 
 function onPlayerJoin(state: DuelState, player: GamePlayer): T {
   const side = sideOf(state, player.id);
   if (!side) return { state, effects: [] };
-  return { state: withSeat(state, side, { present: true, dropped: false }), effects: [] };
+  return { state: withSeat(state, side, { present: true, dropped: false, droppedAt: null }), effects: [] };
 }
 
 /** A player out of a duel not yet over (left, or their connection's grace ran out): the other side wins. */
@@ -639,8 +654,9 @@ function onPlayerLeave(state: DuelState, playerId: string, ctx: GameContext): T 
   if (state.status === "finished") return { state: gone, effects: [] };
   const caughtUp = state.status === "in_progress" ? playOn(gone, ctx) : { state: gone, effects: [] };
   if (caughtUp.state.status === "finished") return caughtUp;
+  const forfeitAt = how === "disconnected" ? (state[side].droppedAt ?? ctx.now) : ctx.now;
   const over = end(
-    caughtUp.state,
+    { ...caughtUp.state, forfeitAt },
     otherSide(side),
     how === "left" ? "opponent_left" : "opponent_disconnected",
     ctx.now,

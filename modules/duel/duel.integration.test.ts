@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
+import { rankingsSettled } from "../rankings";
+import { duelStore } from "./api";
 import { duelRuntime } from "./index";
 import { closeAndWait, type DuelClient, openDuelClient } from "./test-support";
 
@@ -49,14 +51,16 @@ async function match<A extends DuelClient, B extends DuelClient>(a: A, b: B): Pr
 
 /** Both ready, the countdown 3-2-1, the start. */
 async function start(red: DuelClient, blue: DuelClient) {
+  // Events of this duel only (the same clients may have played earlier duels).
+  const ofThis = (p: { session_id: string }) => p.session_id === red.sessionId;
   await red.send("duel_player_ready");
   await blue.send("duel_player_ready");
-  expect((await red.next("duel:countdown")).countdown).toBe(3);
+  expect((await red.next("duel:countdown", (p) => ofThis(p) && p.countdown === 3)).countdown).toBe(3);
   clock.advance(1_000);
-  expect((await blue.next("duel:countdown", (p) => p.countdown === 2)).countdown).toBe(2);
+  expect((await blue.next("duel:countdown", (p) => ofThis(p) && p.countdown === 2)).countdown).toBe(2);
   clock.advance(1_000);
   clock.advance(1_000);
-  const [started] = await Promise.all([red.next("duel:game_start"), blue.next("duel:game_start")]);
+  const [started] = await Promise.all([red.next("duel:game_start", ofThis), blue.next("duel:game_start", ofThis)]);
   return started.state;
 }
 
@@ -183,11 +187,40 @@ describe("two members duel to a win", () => {
       losses: 1,
     });
 
-    // The games module keeps each member's record (the profile).
+    // A duel is not a typing-speed result (product-rules "Trust rules"): no game record, not in the typing
+    // rankings, not in the account's typing figures; its figures are the duel's own.
     await drained();
-    const records = await server.api("GET", `/api/games/results/user/${red.user.id}`, { token: red.user.token });
-    expect(records.status).toBe(200);
-    expect(records.body[0]).toMatchObject({ mode: "duel", room_name: "1:1 대결", position: 1, medal: null });
+    await rankingsSettled(server.ctx);
+    for (const player of [red, blue]) {
+      const records = await server.api("GET", `/api/games/results/user/${player.user.id}`, {
+        token: player.user.token,
+      });
+      expect(records.status).toBe(200);
+      expect(records.body).toEqual([]);
+      const me = await server.api("GET", "/api/users/me", { token: player.user.token });
+      expect(me.body).toMatchObject({ games_played: 0, avg_wpm: 0, avg_accuracy: 0 });
+    }
+    for (const period of ["daily", "weekly", "all"]) {
+      for (const sort of ["wpm", "games"]) {
+        const typing = await server.api("GET", `/api/rankings/users?limit=100&period=${period}&sort=${sort}`);
+        expect(typing.status).toBe(200);
+        const ids = typing.body.map((e: { user_id: number | null }) => e.user_id);
+        expect(ids).not.toContain(red.user.id);
+        expect(ids).not.toContain(blue.user.id);
+      }
+    }
+    const own = await server.api("GET", "/api/duel/stats/me", { token: red.user.token });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({
+      user_id: red.user.id,
+      rating: statsRed.rating,
+      wins: 1,
+      losses: 0,
+      draws: 0,
+      total_games: 1,
+      current_streak: 1,
+      max_win_streak: 1,
+    });
 
     // Leaving after the end; the duel is closed once both are out.
     await red.send("duel_leave_game");
@@ -244,11 +277,11 @@ describe("leaving and disconnecting mid-game", () => {
     const b = await member();
     const [red, blue] = await match(a, b);
     await start(red, blue);
-    clock.advance(5_000);
+    clock.advance(11_000);
     await blue.send("duel_leave_game");
     expect(await red.next("duel:opponent_left")).toMatchObject({ side: "blue" });
     const over = await red.next("duel:game_over");
-    expect(over.result).toMatchObject({ winner_side: "red", reason: "opponent_left", game_duration: 5, rated: true });
+    expect(over.result).toMatchObject({ winner_side: "red", reason: "opponent_left", game_duration: 11, rated: true });
     const stats = await red.next("duel:stats_update");
     expect(stats).toMatchObject({ wins: 1, total_games: 1 });
     // The leaver is free to search again at once.
@@ -360,5 +393,113 @@ describe("rankings routes", () => {
     expect((await server.api("GET", "/api/rankings/duel/recent-activity?days=999")).status).toBe(422);
     expect((await server.api("GET", "/api/rankings/duel/win-streak?limit=abc")).status).toBe(422);
     expect((await server.api("GET", "/api/rankings/duel/win-streak")).status).toBe(200);
+  });
+});
+
+describe('trust rules: early forfeits and the daily pair limit (product-rules "Trust rules")', () => {
+  /** The two members' own duel figures, as their profile reads them. */
+  const figures = async (...players: { user: { token: string } }[]) =>
+    Promise.all(
+      players.map(async (p) => (await server.api("GET", "/api/duel/stats/me", { token: p.user.token })).body),
+    );
+
+  /**
+   * Like `match`, for two members whose ratings have drifted apart: the accepted rating gap widens by 50 every 5 s
+   * waited, so the clock moves on until they are paired.
+   */
+  async function matchRated<P extends DuelClient>(a: P, b: P): Promise<[P, P]> {
+    const seen = a.all("duel:match_found").length;
+    await a.send("duel_find_match");
+    await b.send("duel_find_match");
+    for (let i = 0; i < 40 && a.all("duel:match_found").length === seen; i++) {
+      clock.advance(5_000);
+      await a.send("duel_heartbeat", { timestamp: clock.now() });
+      await b.send("duel_heartbeat", { timestamp: clock.now() });
+    }
+    const [foundA] = await Promise.all([a.next("duel:match_found"), b.next("duel:match_found")]);
+    return foundA.your_side === "red" ? [a, b] : [b, a];
+  }
+
+  /** A duel of a and b in which `leaver` leaves `afterMs` into play; answers the game_over both saw. */
+  async function duelEndedByLeave<P extends DuelClient>(a: P, b: P, leaver: "red" | "blue", afterMs: number) {
+    const [red, blue] = await matchRated(a, b);
+    await start(red, blue);
+    clock.advance(afterMs);
+    const [going, staying] = leaver === "red" ? [red, blue] : [blue, red];
+    await going.send("duel_leave_game");
+    const over = await staying.next("duel:game_over", (p) => p.session_id === staying.sessionId);
+    // Both out of the duel, ready for the next one.
+    await staying.send("duel_leave_game");
+    await drained();
+    return { over, red, blue };
+  }
+
+  test("a leave 0.3 s into play and a disconnect 9 s into play store nothing and change no rating", async () => {
+    const a = await member();
+    const b = await member();
+    // One rated duel first, so both have a rating that must not move.
+    const first = await duelEndedByLeave(a, b, "blue", 12_000);
+    expect(first.over.result).toMatchObject({ reason: "opponent_left", rated: true });
+    await Promise.all([a.next("duel:stats_update"), b.next("duel:stats_update")]);
+    const before = await figures(a, b);
+    expect(before.map((f) => f.total_games)).toEqual([1, 1]);
+    const statsSeen = a.all("duel:stats_update").length + b.all("duel:stats_update").length;
+
+    const early = await duelEndedByLeave(a, b, "red", 300);
+    expect(early.over.result).toMatchObject({ winner_side: "blue", reason: "opponent_left", played: true });
+    expect(early.over.result.rated).toBe(false);
+    expect(await duelStore(server.ctx).duelBySession(early.over.session_id)).toBeNull();
+
+    // A connection that drops 9 s into play: the grace period ends the duel at 14 s, but the forfeit came at 9 s.
+    const [red, blue] = await matchRated(a, b);
+    await start(red, blue);
+    clock.advance(9_000);
+    await closeAndWait(server, red);
+    clock.advance(5_000);
+    const dropped = await blue.next("duel:game_over", (p) => p.session_id === blue.sessionId);
+    expect(dropped.result).toMatchObject({ winner_side: "blue", reason: "opponent_disconnected", rated: false });
+    await blue.send("duel_leave_game");
+    await drained();
+    expect(await duelStore(server.ctx).duelBySession(dropped.session_id)).toBeNull();
+
+    expect(await figures(a, b)).toEqual(before);
+    expect(a.all("duel:stats_update").length + b.all("duel:stats_update").length).toBe(statsSeen);
+    const streaks = await server.api("GET", "/api/rankings/duel/win-streak?limit=100");
+    const mine = streaks.body.filter((e: { user_id: number }) => [a.user.id, b.user.id].includes(e.user_id));
+    expect(mine.map((e: { total_games: number }) => e.total_games)).toEqual([1]);
+    a.close();
+    b.close();
+  });
+
+  test("the 4th duel of the same two members in a Seoul day is stored but unrated; the next day rates again", async () => {
+    const a = await member();
+    const b = await member();
+    // Three rated duels, the sides changing (the pair counts whichever side each plays).
+    for (const [first, second] of [
+      [a, b],
+      [b, a],
+      [a, b],
+    ]) {
+      const { over } = await duelEndedByLeave(first, second, "blue", 15_000);
+      expect(over.result.rated).toBe(true);
+    }
+    const afterThree = await figures(a, b);
+    expect(afterThree.map((f) => f.total_games)).toEqual([3, 3]);
+
+    const fourth = await duelEndedByLeave(b, a, "blue", 15_000);
+    const stats = await fourth.red.next("duel:stats_update", (p) => p.rated === false);
+    expect(stats).toMatchObject({ rating_change: 0, total_games: 3 });
+    // Stored (the duel's history), but neither the ratings nor the figures moved.
+    expect(await duelStore(server.ctx).duelBySession(fourth.over.session_id)).not.toBeNull();
+    expect(await figures(a, b)).toEqual(afterThree);
+
+    // The next Seoul day (Seoul midnight is 15:00 UTC) the pair is rated again.
+    clock.advance(24 * 3_600_000);
+    const fifth = await duelEndedByLeave(a, b, "blue", 15_000);
+    expect(fifth.over.result.rated).toBe(true);
+    const rated = await fifth.red.next("duel:stats_update", (p) => p.rated === true && p.total_games === 4);
+    expect(rated.rating_change).not.toBe(0);
+    a.close();
+    b.close();
   });
 });

@@ -28,8 +28,9 @@ export function createDuelModule(overrides: Partial<DuelModuleSettings> = {}) {
   const settings: DuelModuleSettings = { ...DEFAULT_DUEL_SETTINGS, ...overrides };
   return defineModule({
     name: "duel",
-    // accounts: identities on sockets and the users table; games: the profile's records of stored duels.
-    dependsOn: ["accounts", "games"],
+    // accounts: identities on sockets, the users table, the login guard of `GET /api/duel/stats/me`. Not games: a
+    // duel is not a typing-speed result and writes no game record (README "Storage").
+    dependsOn: ["accounts"],
     migrations,
     pgMigrations,
     routes: duelRoutes,
@@ -61,7 +62,7 @@ export const duelModule = createDuelModule();
 export const duelRuntime = (ctx: ModuleContext) => runtimes.get(ctx);
 
 // The public API other modules may use.
-export { duelRanking, duelStatsOf, RANKING_DEFAULTS, type RankingOptions } from "./api";
+export { duelRanking, duelStatsOf, ownDuelStats, RANKING_DEFAULTS, type RankingOptions } from "./api";
 export {
   DEFAULT_DUEL_RULES,
   type DuelResult,

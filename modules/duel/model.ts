@@ -26,3 +26,19 @@ export const WinRateQuery = t.Object({
   days: Days,
   min_games: t.Optional(t.Integer({ minimum: 0, maximum: 100_000, description: "최소 대결 수 (기본 10)" })),
 });
+
+/** A member's own duel figures (`GET /api/duel/stats/me`): the profile's basic-info tab shows them. */
+export const DuelStatsSchema = t.Object(
+  {
+    user_id: t.Integer(),
+    rating: t.Integer({ description: "레이팅 (Glicko-2, 첫 대결 전 1500)" }),
+    wins: t.Integer(),
+    losses: t.Integer(),
+    draws: t.Integer(),
+    total_games: t.Integer({ description: "레이팅에 반영된 대결 수" }),
+    win_rate: t.Number({ description: "승률 (0–1)" }),
+    current_streak: t.Integer({ description: "양수는 연승, 음수는 연패" }),
+    max_win_streak: t.Integer(),
+  },
+  { description: "내 1:1 대결 기록" },
+);

@@ -15,7 +15,7 @@ import {
   type WordBlock,
 } from "./duel-mode";
 import type { DuelGame, DuelMember } from "./members";
-import { isStored, recordDuelGame, storeDuel } from "./records";
+import { isStored, storeDuel } from "./records";
 import type { DuelStore, PlayerFigures } from "./store";
 
 /** What the duel's presenter needs from the rest of the module (the runtime implements it). */
@@ -51,9 +51,10 @@ export const REASON_TEXT: Record<EndReason, string> = {
  * wire details") on the duel's channel, and a stored duel's two writes. Every event carries `session_id` too, so a
  * client can drop events of a duel it has left.
  *
- * Writes, for a played duel between two members only, queued when `duel:game_over` goes out: first the duel's own
- * record (ratings, figures, activity; `done` tells each member `duel:stats_update`), then both results and the
- * finish through the games module (the profile's records). Guests' duels and duels that never started store nothing.
+ * The write, for a played duel between two members not forfeited early (records.ts `isStored`), queued when
+ * `duel:game_over` goes out: the duel's own record (ratings within the pair's daily limit, figures, activity; `done`
+ * tells each member `duel:stats_update`, with `rated`). Nothing goes to the games module: a duel is not a
+ * typing-speed result. Guests' duels, duels that never started and early forfeits store nothing.
  */
 export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
   constructor(private readonly env: PresenterEnv) {}
@@ -89,16 +90,15 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
     host.broadcast("duel:game_over", gameOverPayload(state, result, stored));
     this.env.ended(host);
     if (!stored) return;
-    const ref = host.gameRef()!;
-    const { ctx, store } = this.env;
+    const { store } = this.env;
     host.write({
       name: "store_duel",
       run: () => storeDuel(store, state, result),
       done: (outcome) => {
-        for (const figures of outcome.players) host.sendToUser(figures.userId, "duel:stats_update", statsOf(figures));
+        for (const figures of outcome.players)
+          host.sendToUser(figures.userId, "duel:stats_update", { ...statsOf(figures), rated: outcome.rated });
       },
     });
-    host.write({ name: "record_duel_game", run: () => recordDuelGame(ctx, ref, state, result) });
   }
 
   admit(host: DuelGame, player: DuelPlayer): InputResult | undefined {
@@ -189,7 +189,11 @@ export function duelBroadcasts(state: DuelState, effect: DuelEffect, now: number
   }
 }
 
-/** `duel:game_over` to the duel: the result with its Korean reason and whether it was rated. */
+/**
+ * `duel:game_over` to the duel: the result with its Korean reason and `rated`: whether the duel counts (stored for
+ * the duel's records). The pair's daily limit is decided when it is stored: `duel:stats_update` then says whether the
+ * ratings moved (`rated`, `rating_change`).
+ */
 export const gameOverPayload = (state: DuelState, result: DuelResult, rated: boolean) => ({
   session_id: state.sessionId,
   result: { ...result, reason_text: REASON_TEXT[result.reason], rated },

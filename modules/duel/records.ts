@@ -1,15 +1,27 @@
-import { finishGame, recordResult } from "../games";
-import type { ModuleContext } from "../kernel/define-module";
-import type { GameRef } from "../kernel/game-mode";
-import type { DuelResult, DuelState, Seat, Side } from "./duel-mode";
+import type { DuelResult, DuelState } from "./duel-mode";
 import type { DuelRecord, DuelStore } from "./store";
 
-/** The name of a stored duel in the games module's records (`room_name` on the profile's records). */
+/** The name the game host gives a duel's source (its logs; duels are not written to the games module). */
 export const DUEL_SOURCE_NAME = "1:1 대결";
 
-/** Only a duel that was played between two members is stored and rated (product-rules "1:1 duel"). */
+/**
+ * A duel forfeited (a leave, or a connection that dropped and stayed away) within this long of play is neither
+ * stored nor rated (product-rules "Trust rules"): a win by an opponent who left 0.3 s in says nothing about either
+ * player, and four of them in 75 s once made a win streak #1.
+ */
+export const EARLY_FORFEIT_MS = 10_000;
+
+/** The duel ended by a leave or a disconnect in its first `EARLY_FORFEIT_MS` of play. */
+export const isEarlyForfeit = (state: DuelState) =>
+  state.forfeitAt !== null && state.startedAt !== null && state.forfeitAt - state.startedAt < EARLY_FORFEIT_MS;
+
+/**
+ * Only a duel that was played between two members, and not forfeited early, is stored (and, within the pair's
+ * daily limit, rated: the store decides that in the transaction that stores it). Both runtimes (one process and
+ * several) end every duel through the same presenter, which asks this.
+ */
 export const isStored = (state: DuelState, result: DuelResult) =>
-  result.played && state.red.player.userId !== null && state.blue.player.userId !== null;
+  result.played && state.red.player.userId !== null && state.blue.player.userId !== null && !isEarlyForfeit(state);
 
 export function duelRecord(state: DuelState, result: DuelResult): DuelRecord {
   return {
@@ -28,39 +40,10 @@ export function duelRecord(state: DuelState, result: DuelResult): DuelRecord {
   };
 }
 
-/** Position in the games module's record: the winner 1, the loser 2, nobody in a draw. */
-const positionOf = (side: Side, result: DuelResult) =>
-  result.winner_side === "draw" ? null : result.winner_side === side ? 1 : 2;
-
 /**
- * A side's figures as a game result: speed = keystrokes of the words that hit per minute of the duel, accuracy =
- * hits ÷ words sent, errors = the misses.
+ * The duel's own record: ratings, wins and losses, streaks, activity (the duel rankings and the profile's duel
+ * figures). A duel is not a typing-speed result: nothing is written to the games module (no game record, no typing
+ * ranking, no typing statistics) and no rewards are paid.
  */
-function resultOf(seat: Seat, side: Side, state: DuelState, result: DuelResult) {
-  const minutes = result.game_duration / 60;
-  return {
-    userId: seat.player.userId,
-    playerKey: seat.player.key,
-    nickname: seat.player.name,
-    wpm: minutes > 0 ? Math.round(seat.keystrokes / minutes) : 0,
-    accuracy: seat.attempts > 0 ? Math.round((seat.wordsTyped / seat.attempts) * 10_000) / 100 : 0,
-    completionTime: result.game_duration,
-    position: positionOf(side, result),
-    errorCount: seat.attempts - seat.wordsTyped,
-    createdAt: state.endedAt!,
-  };
-}
-
-/**
- * Both members' results and the finish through the games module (profile records, admin counts); no medals:
- * the duel has its own rankings. Idempotent like every games write (results per player key, one finish).
- */
-export async function recordDuelGame(ctx: ModuleContext, ref: GameRef, state: DuelState, result: DuelResult) {
-  await recordResult(ctx, ref, resultOf(state.red, "red", state, result));
-  await recordResult(ctx, ref, resultOf(state.blue, "blue", state, result));
-  await finishGame(ctx, ref, { endedAt: state.endedAt!, participants: 2, medals: [] });
-}
-
-/** The duel's own record: ratings, wins and losses, streaks, activity (the duel rankings). */
 export const storeDuel = (store: DuelStore, state: DuelState, result: DuelResult) =>
   store.recordDuel(duelRecord(state, result));

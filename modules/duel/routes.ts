@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
+import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
-import { apiResponses } from "../kernel/http";
-import { duelRanking } from "./api";
-import { DuelRankingSchema, RankingQuery, WinRateQuery } from "./model";
+import { apiResponses, loginRequired } from "../kernel/http";
+import { duelRanking, ownDuelStats } from "./api";
+import { DuelRankingSchema, DuelStatsSchema, RankingQuery, WinRateQuery } from "./model";
 
 const response = apiResponses({ 200: DuelRankingSchema }, { 422: true });
 
@@ -12,7 +13,33 @@ const response = apiResponses({ 200: DuelRankingSchema }, { 422: true });
  * win rate (default 10). Anything else out of range: 422.
  */
 export function duelRoutes(ctx: ModuleContext) {
-  return new Elysia({ name: "duel.routes", prefix: "/rankings/duel", detail: { tags: ["rankings"] } })
+  return new Elysia({ name: "duel.routes" }).use(rankingRoutes(ctx)).use(ownStatsRoutes(ctx));
+}
+
+/**
+ * `GET /api/duel/stats/me`: the caller's own duel figures (rating, wins, losses, draws, streaks) — the profile's
+ * basic-info tab. A duel is not a typing-speed result, so its figures are shown apart from the typing statistics.
+ */
+function ownStatsRoutes(ctx: ModuleContext) {
+  const { guards } = accountsApi(ctx);
+  return new Elysia({ name: "duel.stats.routes", prefix: "/duel", detail: { tags: ["duel"] } }).get(
+    "/stats/me",
+    async ({ headers }) => ownDuelStats(ctx, (await guards.requireUser(headers)).id),
+    {
+      response: apiResponses({ 200: DuelStatsSchema }, loginRequired()),
+      detail: {
+        summary: "내 1:1 대결 기록",
+        description:
+          "로그인한 회원의 1:1 대결 레이팅, 승·패·무, 현재 연승(음수는 연패)과 최다 연승을 돌려줍니다. " +
+          "레이팅에 반영된 대결만 셉니다. 첫 대결 전에는 레이팅 1500과 0들입니다.",
+        security: [{ bearerAuth: [] }],
+      },
+    },
+  );
+}
+
+function rankingRoutes(ctx: ModuleContext) {
+  return new Elysia({ name: "duel.rankings.routes", prefix: "/rankings/duel", detail: { tags: ["rankings"] } })
     .get(
       "/win-rate",
       ({ query }) => duelRanking(ctx, "win_rate", { limit: query.limit, days: query.days, minGames: query.min_games }),

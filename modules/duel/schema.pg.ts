@@ -1,10 +1,20 @@
-import { doublePrecision, index, integer, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { users } from "../../db/core/schema.pg";
 
 /**
  * The PostgreSQL twin of `schema.ts` (same tables, columns, indexes and property names; the store is typed by
  * the SQLite schema). Timestamps are `timestamptz` read as Date, reals `double precision`.
- * Only duels between two members that were played are stored (README "Storage").
+ * Only duels between two members that were played (and not forfeited early) are stored (README "Storage").
  */
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" });
 
@@ -52,10 +62,17 @@ export const duelGames = pgTable(
     blueRatingAfter: doublePrecision("blue_rating_after").notNull(),
     startedAt: at("started_at").notNull(),
     endedAt: at("ended_at").notNull(),
+    /**
+     * False for a duel stored past the pair's daily limit (3 rated duels of the same two members a Seoul day): it
+     * changed no rating, figure or activity. Duels stored before the limit existed were all rated.
+     */
+    rated: boolean("rated").notNull().default(true),
   },
   (table) => [
     index("duel_games_red_idx").on(table.redUserId, table.endedAt),
     index("duel_games_blue_idx").on(table.blueUserId, table.endedAt),
+    // The pair's rated duels of a day: counted in the transaction that stores a duel (both orders of the pair).
+    index("duel_games_pair_idx").on(table.redUserId, table.blueUserId, table.endedAt),
   ],
 );
 

@@ -3,7 +3,7 @@ import { users } from "../../db/core/schema";
 
 /**
  * The duel module's tables (SQLite). `schema.pg.ts` is the PostgreSQL twin: same tables, columns and indexes.
- * Only duels between two members that were played are stored (README "Storage").
+ * Only duels between two members that were played (and not forfeited early) are stored (README "Storage").
  */
 const at = (name: string) => integer(name, { mode: "timestamp_ms" });
 
@@ -51,10 +51,17 @@ export const duelGames = sqliteTable(
     blueRatingAfter: real("blue_rating_after").notNull(),
     startedAt: at("started_at").notNull(),
     endedAt: at("ended_at").notNull(),
+    /**
+     * False for a duel stored past the pair's daily limit (3 rated duels of the same two members a Seoul day): it
+     * changed no rating, figure or activity. Duels stored before the limit existed were all rated.
+     */
+    rated: integer("rated", { mode: "boolean" }).notNull().default(true),
   },
   (table) => [
     index("duel_games_red_idx").on(table.redUserId, table.endedAt),
     index("duel_games_blue_idx").on(table.blueUserId, table.endedAt),
+    // The pair's rated duels of a day: counted in the transaction that stores a duel (both orders of the pair).
+    index("duel_games_pair_idx").on(table.redUserId, table.blueUserId, table.endedAt),
   ],
 );
 

@@ -102,6 +102,55 @@ describe("recording a duel", () => {
   });
 });
 
+describe('the daily pair limit (product-rules "Trust rules")', () => {
+  test("the same two members are rated at most 3 times a Seoul day, whichever sides; further duels are stored unrated", async () => {
+    const a = await member();
+    const b = await member();
+    const c = await member();
+    const results = [];
+    for (const [red, blue] of [
+      [a, b],
+      [b, a],
+      [a, b],
+      [b, a],
+    ])
+      results.push(await store.recordDuel(duel(red, blue, red === a ? "red" : "blue")));
+    expect(results.map((r) => [r.recorded, r.rated])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+      [true, false],
+    ]);
+    // The unrated duel is stored (its session answers), its figures are the members' unchanged ones.
+    expect(results[3].players.map((p) => [p.userId, p.ratingChange, p.wins, p.losses])).toEqual([
+      [b, 0, 0, 3],
+      [a, 0, 3, 0],
+    ]);
+    expect(await store.duelBySession(`session-${sessions}`)).not.toBeNull();
+    expect(await store.player(a)).toMatchObject({ wins: 3, totalGames: 3, currentStreak: 3 });
+    const ranking = await store.ranking("recent_activity", { limit: 100, minGames: 0, fromDay: seoulDate(T0) });
+    expect(ranking.find((r) => r.user_id === a)).toMatchObject({ recent_games: 3 });
+    // Another opponent the same day, and the same pair on the next Seoul day (00:00:30 KST), are rated.
+    expect((await store.recordDuel(duel(a, c, "red"))).rated).toBe(true);
+    const nextSeoulDay = T0 + 12 * 3_600_000 + 30_000; // 12:00 KST + 12 h 30 s
+    expect((await store.recordDuel(duel(a, b, "red", nextSeoulDay))).rated).toBe(true);
+    // 23:59:30 KST of the first day is still the first day: unrated.
+    expect((await store.recordDuel(duel(a, b, "red", nextSeoulDay - 60_000))).rated).toBe(false);
+  });
+
+  test("six duels of one pair recorded at once (concurrent transactions): exactly three are rated", async () => {
+    const a = await member();
+    const b = await member();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.recordDuel(duel(i % 2 ? a : b, i % 2 ? b : a, "draw"))),
+    );
+    expect(results.filter((r) => r.rated)).toHaveLength(3);
+    expect(results.every((r) => r.recorded)).toBe(true);
+    expect(await store.player(a)).toMatchObject({ draws: 3, totalGames: 3 });
+    expect(await store.player(b)).toMatchObject({ draws: 3, totalGames: 3 });
+  });
+});
+
 describe("rankings", () => {
   test("win rate (min games), total games, max win streak and recent activity (Seoul days), members only", async () => {
     const ace = await member("에이스");

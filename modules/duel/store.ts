@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gt, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { users as sqliteUsers } from "../../db/core/schema";
 import { users as pgUsers } from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
-import { seoulDate } from "../kernel/seoul-time";
+import { DAY_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { DuelResult } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER, type Glicko2Rating, rateDuel, type Score } from "./glicko2";
 import type { DuelPlayerRow } from "./schema";
@@ -27,6 +27,17 @@ export interface DuelRecord {
   endedAt: number;
 }
 
+/** How many duels of the same two members are rated per Seoul day; further ones are stored unrated. */
+export const RATED_DUELS_PER_PAIR_A_DAY = 3;
+
+/** What storing a duel did: `recorded` false for a retry (nothing changed); `rated` false past the pair's limit. */
+export interface RecordOutcome {
+  recorded: boolean;
+  rated: boolean;
+  /** Both members' figures after it (red first); an unrated duel changed none of them (`ratingChange` 0). */
+  players: PlayerFigures[];
+}
+
 /** A member's duel figures after a stored duel (or as stored). */
 export interface PlayerFigures {
   userId: number;
@@ -42,8 +53,8 @@ export interface PlayerFigures {
   maxWinStreak: number;
 }
 
-/** A stored duel's result, as `duel:game_over` carries it (a stored duel was played). */
-export type StoredResult = DuelResult;
+/** A stored duel's result, as `duel:game_over` carries it (a stored duel was played), and whether it was rated. */
+export type StoredResult = DuelResult & { rated: boolean };
 
 export type RankingKind = "win_rate" | "total_games" | "win_streak" | "recent_activity";
 
@@ -118,7 +129,14 @@ export function nextStreak(streak: number, score: Score): number {
   return 0;
 }
 
-async function recordDuel(db: StoreDb, t: Tables, record: DuelRecord) {
+/**
+ * Stores a duel in one transaction. The duel row first (rated false until decided; a retry of the session stops
+ * here), then both members' rows are touched in user id order — on PostgreSQL the upsert locks them, so another
+ * duel of either member (another process) waits until this one commits — and only then are the pair's rated duels
+ * of the Seoul day counted: under READ COMMITTED that count is a new snapshot taken after the lock, so two duels of
+ * the same pair stored at once never both see room for a 3rd rating (SQLite: `BEGIN IMMEDIATE`, one writer).
+ */
+async function recordDuel(db: StoreDb, t: Tables, record: DuelRecord): Promise<RecordOutcome> {
   const { duelGames, duelPlayers } = t;
   const endedAt = new Date(record.endedAt);
   const inserted = await db
@@ -140,10 +158,11 @@ async function recordDuel(db: StoreDb, t: Tables, record: DuelRecord) {
       blueRatingAfter: 0,
       startedAt: new Date(record.startedAt),
       endedAt,
+      rated: false,
     })
     .onConflictDoNothing({ target: duelGames.sessionId })
     .returning({ id: duelGames.id });
-  if (inserted.length === 0) return { recorded: false, players: [] as PlayerFigures[] };
+  if (inserted.length === 0) return { recorded: false, rated: false, players: [] };
 
   // Touch both rows first, in user id order: on PostgreSQL the upsert locks them, so a concurrent duel of the
   // same member (another process) waits here instead of rating from a row this transaction is about to change.
@@ -165,6 +184,19 @@ async function recordDuel(db: StoreDb, t: Tables, record: DuelRecord) {
     .where(inArray(duelPlayers.userId, [record.redUserId, record.blueUserId]));
   const red = rows.find((r) => r.userId === record.redUserId)!;
   const blue = rows.find((r) => r.userId === record.blueUserId)!;
+  if ((await ratedDuelsOfPairOnDay(db, t, record)) >= RATED_DUELS_PER_PAIR_A_DAY) {
+    // Stored for the history, unrated: no rating, figure, streak or activity moves.
+    await db
+      .update(duelGames)
+      .set({
+        redRatingBefore: red.rating,
+        redRatingAfter: red.rating,
+        blueRatingBefore: blue.rating,
+        blueRatingAfter: blue.rating,
+      })
+      .where(eq(duelGames.id, inserted[0].id));
+    return { recorded: true, rated: false, players: [figuresOf(red), figuresOf(blue)] };
+  }
   const redScore: Score = record.winnerSide === "draw" ? 0.5 : record.winnerSide === "red" ? 1 : 0;
   const [redRating, blueRating] = rateDuel(ratingOfRow(red), ratingOfRow(blue), redScore);
   const day = seoulDate(record.endedAt);
@@ -177,15 +209,36 @@ async function recordDuel(db: StoreDb, t: Tables, record: DuelRecord) {
       redRatingAfter: redRating.rating,
       blueRatingBefore: blue.rating,
       blueRatingAfter: blueRating.rating,
+      rated: true,
     })
     .where(eq(duelGames.id, inserted[0].id));
   return {
     recorded: true,
+    rated: true,
     players: [
       figuresOf(redAfter, redRating.rating - red.rating),
       figuresOf(blueAfter, blueRating.rating - blue.rating),
     ],
   };
+}
+
+/** The rated duels of the record's two members (either side) on the Seoul day the record ended, this one aside. */
+async function ratedDuelsOfPairOnDay(db: StoreDb, t: Tables, record: DuelRecord): Promise<number> {
+  const { duelGames } = t;
+  const dayStart = seoulDayStart(record.endedAt);
+  const pair = (red: number, blue: number) => and(eq(duelGames.redUserId, red), eq(duelGames.blueUserId, blue));
+  const [row] = await db
+    .select({ count: int(sql`count(*)`) })
+    .from(duelGames)
+    .where(
+      and(
+        or(pair(record.redUserId, record.blueUserId), pair(record.blueUserId, record.redUserId)),
+        gte(duelGames.endedAt, new Date(dayStart)),
+        lt(duelGames.endedAt, new Date(dayStart + DAY_MS)),
+        eq(duelGames.rated, true),
+      ),
+    );
+  return row.count;
 }
 
 async function applyResult(
@@ -320,6 +373,7 @@ function duelReads(db: StoreDb, t: Tables) {
         blue_words_typed: row.blueWordsTyped,
         game_duration: row.duration,
         played: true,
+        rated: row.rated,
       };
     },
     ranking,

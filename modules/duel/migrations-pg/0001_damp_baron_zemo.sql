@@ -1,0 +1,2 @@
+ALTER TABLE "duel_games" ADD COLUMN "rated" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+CREATE INDEX "duel_games_pair_idx" ON "duel_games" USING btree ("red_user_id","blue_user_id","ended_at");
