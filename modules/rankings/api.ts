@@ -187,3 +187,21 @@ export async function rebuildRankings(ctx: ModuleContext, days = 14): Promise<Re
   for (const key of keys) rebuilt.push(await rebuildPeriod(ctx, key));
   return rebuilt;
 }
+
+/** The days a migration's recount covers: the periods the users ranking reads (today, this week) and more. */
+export const RECOUNT_DAYS = 14;
+
+/**
+ * The recounts a migration asked for (`rankings_recounts`): every period the rankings read is recounted from games'
+ * daily aggregates — all time and the last `RECOUNT_DAYS` Seoul days with their weeks (older days and weeks are
+ * never read) — then marked done. Run at boot, before the server listens, so no result of this process lands in
+ * the middle. Idempotent: two processes booting at once both recount, and the second result is the same.
+ */
+export async function recountPending(ctx: ModuleContext): Promise<void> {
+  const { store } = rankingsRuntime(ctx);
+  const pending = await store.pendingRecounts();
+  if (pending.length === 0) return;
+  const rebuilt = await rebuildRankings(ctx, RECOUNT_DAYS);
+  for (const reason of pending) await store.recountDone(reason, ctx.clock.now());
+  ctx.log.info("rankings recounted", { reasons: pending, periods: rebuilt.length });
+}

@@ -1,6 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
-import { addRecordedResult, type RankingsOptions, rankingsRuntime } from "./api";
+import { addRecordedResult, type RankingsOptions, rankingsRuntime, recountPending } from "./api";
 import { rankingsCommands } from "./commands";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
@@ -47,9 +47,11 @@ export function createRankingsModule(options: RankingsOptions = {}) {
       rankingsRuntime(ctx, options);
       return rankingsCommands(ctx);
     },
-    onBoot(ctx) {
+    async onBoot(ctx) {
       rankingsRuntime(ctx, options);
       subscribe(ctx);
+      // A migration may ask for the periods to be recounted (what counts changed): done before the server listens.
+      await recountPending(ctx);
     },
     async onStop(ctx) {
       running.get(ctx)?.unsubscribe();

@@ -36,3 +36,9 @@ export const periodStats = pgTable(
     index("rankings_period_stats_user_idx").on(table.userId),
   ],
 );
+
+/** The PostgreSQL twin of `schema.ts` `recounts`. */
+export const recounts = pgTable("rankings_recounts", {
+  reason: text("reason").primaryKey(),
+  doneAt: timestamp("done_at", { withTimezone: true, precision: 3, mode: "date" }),
+});

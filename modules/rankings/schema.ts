@@ -41,4 +41,13 @@ export const periodStats = sqliteTable(
   ],
 );
 
+/**
+ * Recounts of every period asked for by a migration (a change in what counts, e.g. duels stopped being typing
+ * results): the first server to boot after it recounts from games' daily aggregates and sets `done_at`.
+ */
+export const recounts = sqliteTable("rankings_recounts", {
+  reason: text("reason").primaryKey(),
+  doneAt: integer("done_at", { mode: "timestamp_ms" }),
+});
+
 export type PeriodStatsRow = typeof periodStats.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
@@ -60,6 +60,10 @@ export interface RankingsStore {
   medalsTop(limit: number): Promise<MemberFigures[]>;
   /** Active members: level, then experience, then id. */
   levelsTop(limit: number): Promise<MemberFigures[]>;
+  /** The recounts a migration asked for that have not been done yet. */
+  pendingRecounts(): Promise<string[]>;
+  /** A recount is done. */
+  recountDone(reason: string, at: number): Promise<void>;
 }
 
 /** The store of this database, made once (`onePerDatabase`). */
@@ -68,7 +72,7 @@ export const rankingsStoreOf = onePerDatabase(createRankingsStore);
 const INSERT_BATCH = 500;
 
 export function createRankingsStore(database: SqlDatabase): RankingsStore {
-  const { periodStats } = tablesFor(database, sqliteSchema, pgSchema);
+  const { periodStats, recounts } = tablesFor(database, sqliteSchema, pgSchema);
   const { users } = tablesFor(database, coreSqlite, corePg);
   const pg = database.dialect === "pg";
   // Code point order on both engines (a PostgreSQL locale would order `g_…`/`u_…` keys differently); the
@@ -184,6 +188,18 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
           await tx.insert(periodStats).values(batch);
         }
       }),
+
+    async pendingRecounts() {
+      const rows = await read().select({ reason: recounts.reason }).from(recounts).where(isNull(recounts.doneAt));
+      return rows.map((r) => r.reason);
+    },
+
+    async recountDone(reason, at) {
+      await read()
+        .update(recounts)
+        .set({ doneAt: new Date(at) })
+        .where(eq(recounts.reason, reason));
+    },
 
     async members(ids) {
       if (ids.length === 0) return [];
