@@ -52,6 +52,17 @@ interface Me {
   created_at: string;
 }
 
+/** `GET /api/duel/stats/me`: the member's duel figures, shown apart (a duel is not a typing-speed result). */
+interface DuelStats {
+  rating: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  total_games: number;
+  current_streak: number;
+  max_win_streak: number;
+}
+
 type Load<T> = { status: "loading" } | { status: "error"; text: string } | { status: "data"; value: T };
 
 /** /profile (spec part 2 §2 "Profile"): login required (the route's guard); four tabs. */
@@ -198,7 +209,51 @@ function InfoTab({ me }: { me: Me }) {
           <Figure label="최다 연승" value={me.max_win_streak} />
         </dl>
       </section>
+      <DuelCard />
     </div>
+  );
+}
+
+/** Positive: wins in a row; negative: losses in a row. */
+const streakText = (streak: number) => (streak > 0 ? `${streak}연승` : streak < 0 ? `${-streak}연패` : "없음");
+
+/**
+ * The member's 1:1 duel figures (rating, wins, losses, draws, streaks): a duel is not a typing-speed result, so they
+ * are not in the typing figures or the statistics tabs but here, from the duel module's own route.
+ */
+function DuelCard() {
+  const [duel, setDuel] = useState<Load<DuelStats>>({ status: "loading" });
+  useEffect(() => {
+    let live = true;
+    api
+      .get<DuelStats>("/api/duel/stats/me")
+      .then((value) => live && setDuel({ status: "data", value }))
+      .catch(() => live && setDuel({ status: "error", text: "대결 기록을 불러오는데 실패했습니다." }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <section className="profile-card" aria-label="1:1 대결 기록">
+      <h2>1:1 대결</h2>
+      {duel.status === "loading" ? (
+        <p className="profile-muted">불러오는 중…</p>
+      ) : duel.status === "error" ? (
+        <p className="profile-muted">{duel.text}</p>
+      ) : (
+        <>
+          <dl>
+            <Figure label="레이팅" value={duel.value.rating.toLocaleString("ko-KR")} />
+            <Figure label="승" value={duel.value.wins} />
+            <Figure label="패" value={duel.value.losses} />
+            <Figure label="무" value={duel.value.draws} />
+            <Figure label="현재 연속" value={streakText(duel.value.current_streak)} />
+            <Figure label="최다 연승" value={duel.value.max_win_streak} />
+          </dl>
+          {duel.value.total_games === 0 && <p className="profile-muted">아직 레이팅에 반영된 대결이 없습니다.</p>}
+        </>
+      )}
+    </section>
   );
 }
 
