@@ -394,6 +394,25 @@ describe("rankings routes", () => {
     expect((await server.api("GET", "/api/rankings/duel/win-streak?limit=abc")).status).toBe(422);
     expect((await server.api("GET", "/api/rankings/duel/win-streak")).status).toBe(200);
   });
+
+  test("a member's own figures need a login: 401 with a Korean detail; before any duel, 1500 and zeros", async () => {
+    const anonymous = await server.api("GET", "/api/duel/stats/me");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.detail).toBe("로그인이 필요합니다.");
+    const user = await server.createUser("새결투자", { email: `new-duelist-${Date.now()}@example.com` });
+    const own = await server.api("GET", "/api/duel/stats/me", { token: user.token });
+    expect(own.body).toEqual({
+      user_id: user.id,
+      rating: 1500,
+      wins: 0,
+      losses: 0,
+      draws: 0,
+      total_games: 0,
+      win_rate: 0,
+      current_streak: 0,
+      max_win_streak: 0,
+    });
+  });
 });
 
 describe('trust rules: early forfeits and the daily pair limit (product-rules "Trust rules")', () => {

@@ -18,7 +18,7 @@ export const RESULTS_LIMIT = { min: 1, max: 200, default: 50 } as const;
  */
 export interface StoredGameRef {
   mode: GameModeId;
-  /** The room id (sentence_race), guild id (guild_game) or duel session id (duel), as text. */
+  /** The room id (sentence_race) or guild id (guild_game), as text (duels are not written here: README). */
   sourceId: string;
   /** The room's or guild's name at the time (shown as `room_name` in the records). */
   sourceName: string;

@@ -6,8 +6,8 @@ export type Medal = "gold" | "silver" | "bronze";
 
 /**
  * One game of any mode. Its identity is (mode, source id, round): a host retrying a write finds the same row.
- * `source_id` is the id of what the game was played in (the room for sentence_race, the guild for guild_game, the
- * duel session for duel) as text; `source_name` is that room's or guild's name at the time, so a renamed or
+ * `source_id` is the id of what the game was played in (the room for sentence_race, the guild for guild_game) as
+ * text (duels are not typing results and are not stored here); `source_name` is that room's or guild's name at the time, so a renamed or
  * deleted source keeps its history readable. `ended_at` is null while the game runs.
  */
 export const games = sqliteTable(

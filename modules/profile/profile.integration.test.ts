@@ -53,15 +53,15 @@ beforeAll(async () => {
   await applyGameRewards(ctx.database, { key: "profile-test:1", at: kst("2026-03-09 00:00:10") }, [
     { userId: owner.id, delta },
   ]);
-  // A duel and an implausible attempt of the next round.
-  const duel = {
-    mode: "duel" as const,
-    sourceId: "s1",
-    sourceName: "1:1 대결",
+  // A guild game and an implausible attempt of the next round. (Duels are not typing results: never records here.)
+  const guildGame = {
+    mode: "guild_game" as const,
+    sourceId: "7",
+    sourceName: "타자 길드",
     round: 1,
     startedAt: kst("2026-03-09 10:00:00"),
   };
-  await recordResult(ctx, duel, { ...result(owner, 280, 95, 1), createdAt: kst("2026-03-09 10:01:00") });
+  await recordResult(ctx, guildGame, { ...result(owner, 280, 95, 1), createdAt: kst("2026-03-09 10:01:00") });
   await recordResult(
     ctx,
     { ...game, round: 2 },
@@ -99,13 +99,13 @@ describe("the profile's calls", () => {
     expect(res.body).toEqual([
       {
         id: expect.any(Number),
-        room_name: "1:1 대결",
+        room_name: "타자 길드",
         wpm: 280,
         accuracy: 95,
         completion_time: 12.34,
         position: 1,
         created_at: "2026-03-09T01:01:00.000Z",
-        mode: "duel",
+        mode: "guild_game",
         medal: null,
       },
       {
