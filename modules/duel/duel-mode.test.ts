@@ -17,6 +17,7 @@ import {
   rowY,
   type Side,
 } from "./duel-mode";
+import { isEarlyForfeit } from "./records";
 import { DUEL_WORDS } from "./words";
 
 const T0 = Date.UTC(2026, 2, 1, 3, 0, 0);
@@ -365,6 +366,43 @@ describe("end rules", () => {
     duel.play("red", { type: "ready" });
     duel.leave("blue");
     expect(duel.result).toMatchObject({ winner_side: "red", reason: "opponent_left", played: false, game_duration: 0 });
+  });
+
+  test("a forfeit's moment: a leave when it happens, a disconnect when the connection dropped (not after the grace)", () => {
+    const left = new Duel();
+    left.start();
+    left.after(300);
+    left.leave("blue");
+    expect(left.state.forfeitAt! - left.state.startedAt!).toBe(300);
+    expect(isEarlyForfeit(left.state)).toBe(true);
+
+    const dropped = new Duel();
+    dropped.start();
+    dropped.after(9_000);
+    dropped.play("red", { type: "connection", connected: false });
+    dropped.after(5_000); // the host's grace period, then the leave
+    dropped.leave("red");
+    expect(dropped.result).toMatchObject({ reason: "opponent_disconnected", game_duration: 14 });
+    expect(dropped.state.forfeitAt! - dropped.state.startedAt!).toBe(9_000);
+    expect(isEarlyForfeit(dropped.state)).toBe(true);
+
+    // Back within the grace: the drop is forgotten; a leave 10 s or more into play is an ordinary forfeit.
+    const back = new Duel();
+    back.start();
+    back.after(2_000);
+    back.play("red", { type: "connection", connected: false });
+    back.after(1_000);
+    back.play("red", { type: "connection", connected: true });
+    back.after(7_000);
+    back.leave("red");
+    expect(back.result).toMatchObject({ reason: "opponent_left", game_duration: 10 });
+    expect(isEarlyForfeit(back.state)).toBe(false);
+
+    const timeUp = new Duel();
+    timeUp.start();
+    timeUp.after(DEFAULT_DUEL_RULES.durationMs);
+    expect(timeUp.state.forfeitAt).toBeNull();
+    expect(isEarlyForfeit(timeUp.state)).toBe(false);
   });
 
   test("not ready in time: the ready player wins by forfeit, neither ready is a draw; never played", () => {
