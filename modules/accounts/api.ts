@@ -1,3 +1,5 @@
+import { memoryCounters } from "../kernel/counters";
+import { redisCounters } from "../kernel/counters-redis";
 import type { ModuleContext } from "../kernel/define-module";
 import { createGuards } from "./auth";
 import { outboxMailer, smtpMailer } from "./reset-mail";
@@ -9,11 +11,9 @@ import {
   FORGOT_PASSWORD_EMAIL_LIMIT,
   FORGOT_PASSWORD_LIMIT,
   LoginThrottle,
-  memoryCounters,
   REGISTER_LIMIT,
   RESET_PASSWORD_LIMIT,
 } from "./throttle";
-import { redisCounters } from "./throttle-redis";
 import { createAccessTokens } from "./tokens";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();

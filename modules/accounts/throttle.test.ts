@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FakeClock } from "../kernel/clock";
+import { type CounterFactory, memoryCounters, SlidingWindowCounter } from "../kernel/counters";
+import { redisCounters } from "../kernel/counters-redis";
 import { testRedis } from "../kernel/game-host/redis-testing";
-import { AddressThrottle, type CounterFactory, LoginThrottle, memoryCounters, SlidingWindowCounter } from "./throttle";
-import { redisCounters } from "./throttle-redis";
+import { AddressThrottle, LoginThrottle } from "./throttle";
 
 const limits = { windowMs: 60_000, perEmail: 3, perIp: 5 };
 

@@ -1,8 +1,8 @@
-import type { Cluster } from "../kernel/cluster";
-import type { AttemptCounter, CounterFactory, WindowLimit } from "./throttle";
+import type { Cluster } from "./cluster";
+import type { AttemptCounter, CounterFactory, WindowLimit } from "./counters";
 
 /**
- * The sliding-window counters of throttle.ts in Redis, shared by every server process: one sorted set per limiter
+ * The sliding-window counters of counters.ts in Redis, shared by every server process: one sorted set per limiter
  * and key (score = attempt time in ms, member = time plus a random tag), expiring with its window. Each operation is
  * one Lua script, so "check and count" (`take`) is atomic across processes. Times come from the caller's clock, like
  * the memory counters' (the processes' clocks agree to well under a window).
