@@ -4,13 +4,17 @@ import type { Server as Engine } from "@socket.io/bun-engine";
 import { Elysia, t } from "elysia";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
 import { apiResponses } from "../../modules/kernel/http";
+import { BODY_TOO_LARGE, MAX_BODY_LIMIT } from "../../modules/kernel/write-limits";
 import { errorHandler, jsonResponse } from "./errors";
 import { securityHeaders } from "./security";
 import { staticWeb } from "./static-web";
 import { SWAGGER_THEME, swaggerAsset, swaggerFont } from "./swagger-assets";
 
-/** JSON bodies larger than this are refused with 413 before parsing (board posts are the largest, ~60 KB). */
-export const API_BODY_LIMIT = 256 * 1024;
+/**
+ * Bodies declaring more than the largest any route accepts are refused with 413 from the header alone; each write
+ * route then holds its body to its own limit and depth (kernel/write-limits.ts, before anything parses it).
+ */
+export const API_BODY_LIMIT = MAX_BODY_LIMIT;
 
 function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
   const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false }).get(
@@ -40,7 +44,7 @@ export function createApp(ctx: ModuleContext, modules: readonly AppModule[], eng
       const url = new URL(request.url);
       const length = Number(request.headers.get("content-length") ?? 0);
       if (url.pathname.startsWith("/api/") && length > API_BODY_LIMIT) {
-        return jsonResponse(413, { detail: "요청 본문이 너무 큽니다." });
+        return jsonResponse(413, { detail: BODY_TOO_LARGE });
       }
     })
     .use(securityHeaders())
@@ -65,8 +69,10 @@ export function createApp(ctx: ModuleContext, modules: readonly AppModule[], eng
             version: ctx.config.version,
             description:
               "실시간 한국어 타자 게임 타자마당의 HTTP API. 실시간 이벤트는 /socket.io/ (모듈 README 참고). " +
-              "각 경로에는 그 경로가 실제로 돌려주는 응답만 적혀 있습니다. 이 밖에 본문이 올바른 JSON이 아니면 400, " +
-              "256KB를 넘으면 413이며, 오류 응답은 모두 한국어 detail을 담습니다.",
+              "각 경로에는 그 경로가 실제로 돌려주는 응답만 적혀 있습니다. 이 밖에 본문이 올바른 JSON이 아니거나 " +
+              "32단계보다 깊게 중첩되면 400, 경로가 받는 크기(기본 64KB, x-write-limit의 max_body_bytes)를 넘으면 " +
+              "413이며, 오류 응답은 모두 한국어 detail을 담습니다. 쓰기 요청(POST·PUT·DELETE)은 계정과 주소마다 " +
+              "x-write-limit의 횟수까지 받고, 넘으면 429와 Retry-After로 답합니다.",
           },
           components: {
             securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },

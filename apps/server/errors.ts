@@ -57,6 +57,8 @@ function fieldErrors(where: string, issues: ValidationIssue[]): FieldError[] {
   return out.length ? out : [{ loc: [where], msg: "요청 형식이 올바르지 않습니다." }];
 }
 
+export const PARSE_FAILED = "요청 본문을 해석할 수 없습니다. 올바른 JSON을 보내주세요.";
+
 export const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -68,11 +70,13 @@ export const jsonResponse = (status: number, body: unknown, headers: Record<stri
  */
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "app.errors" }).onError({ as: "global" }, ({ code, error, set }) => {
-    if (isAppError(error)) {
-      const retry: Record<string, string> = error.code?.startsWith("retry_after:")
-        ? { "retry-after": error.code.slice(12) }
+    // What a route's parse hook throws (the write limits, kernel/write-limits.ts) reaches us inside a ParseError.
+    const domain = isAppError(error) ? error : code === "PARSE" && isAppError(error.cause) ? error.cause : null;
+    if (domain) {
+      const retry: Record<string, string> = domain.code?.startsWith("retry_after:")
+        ? { "retry-after": domain.code.slice(12) }
         : {};
-      return jsonResponse(error.status, { detail: error.detail }, { ...retry, ...(set.headers as object) });
+      return jsonResponse(domain.status, { detail: domain.detail }, { ...retry, ...(set.headers as object) });
     }
     switch (code) {
       case "VALIDATION": {
@@ -83,7 +87,7 @@ export function errorHandler(log: Logger) {
         return jsonResponse(422, { detail: fieldErrors(where, issues) });
       }
       case "PARSE":
-        return jsonResponse(400, { detail: "요청 본문을 해석할 수 없습니다. 올바른 JSON을 보내주세요." });
+        return jsonResponse(400, { detail: PARSE_FAILED });
       case "NOT_FOUND":
         return jsonResponse(404, { detail: "요청한 자원을 찾을 수 없습니다." });
       case "INVALID_COOKIE_SIGNATURE":

@@ -2,6 +2,7 @@ import type { RawData } from "@socket.io/bun-engine";
 import { type Config, loadConfig } from "../../modules/kernel/config";
 import type { AppModule } from "../../modules/kernel/define-module";
 import { sharedScheduler } from "../../modules/kernel/game-host";
+import { writeLimiter } from "../../modules/kernel/write-limits";
 import { createApp } from "./app";
 import { type ContextOptions, closeContext, createContext, seedAll } from "./context";
 import { installFastBroadcast } from "./fast-broadcast";
@@ -60,6 +61,8 @@ export async function startServer(options: StartOptions = {}) {
     } as never,
   });
   const server = app.server!;
+  // The write limits count by client address, which only the listening server knows (`requestIP`).
+  writeLimiter(ctx).listensOn(server);
   installFastBroadcast(io, () => server);
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   ctx.log.info("server listening", { url });

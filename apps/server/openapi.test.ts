@@ -82,6 +82,7 @@ describe("/swagger/json documents every API route's answers", () => {
     expect(statuses("post", "/api/users/reset-password-with-token")).toEqual(["200", "400", "422", "429"]);
     // An administrator route: the admin guard's 401 and 403, no 409 or 400 it cannot give.
     expect(statuses("get", "/api/admin/dashboard")).toEqual(["200", "401", "403"]);
+    // Every write may also answer its write limit's 429 (kernel/write-limits.ts).
     expect(statuses("post", "/api/admin/users/{userId}/deactivate")).toEqual([
       "200",
       "400",
@@ -89,15 +90,16 @@ describe("/swagger/json documents every API route's answers", () => {
       "403",
       "404",
       "422",
+      "429",
     ]);
-    expect(statuses("post", "/api/admin/users/{userId}/activate")).toEqual(["200", "401", "403", "404", "422"]);
+    expect(statuses("post", "/api/admin/users/{userId}/activate")).toEqual(["200", "401", "403", "404", "422", "429"]);
     // Public lists: no login answers, nothing to find.
     expect(statuses("get", "/api/board/")).toEqual(["200", "422"]);
     expect(statuses("get", "/api/guilds/")).toEqual(["200", "422"]);
     expect(statuses("get", "/api/rankings/users")).toEqual(["200", "422"]);
     expect(statuses("get", "/api/board/{postId}")).toEqual(["200", "404", "422"]);
     // Guild routes: 409 only where the service refuses a conflict.
-    expect(statuses("post", "/api/guilds/{id}/leave")).toEqual(["200", "401", "403", "404", "409", "422"]);
+    expect(statuses("post", "/api/guilds/{id}/leave")).toEqual(["200", "401", "403", "404", "409", "422", "429"]);
     expect(statuses("get", "/api/guilds/{id}/members")).toEqual(["200", "401", "403", "404", "422"]);
     const me = spec.paths["/api/users/me"].get.responses;
     expect(me["200"].description).toBe("성공");

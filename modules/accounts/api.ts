@@ -1,6 +1,7 @@
 import { memoryCounters } from "../kernel/counters";
 import { redisCounters } from "../kernel/counters-redis";
 import type { ModuleContext } from "../kernel/define-module";
+import type { CallerIdentity } from "../kernel/write-limits";
 import { createGuards } from "./auth";
 import { outboxMailer, smtpMailer } from "./reset-mail";
 import { createAccountsService } from "./service";
@@ -41,7 +42,16 @@ function build(ctx: ModuleContext) {
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${ctx.config.port}`;
   const deps = { store, events: ctx.events, now, tokens, throttles, origin, mailer, publicUrl, log };
   const service = createAccountsService(deps);
-  return { service, tokens, origin, guards: createGuards(service, tokens) };
+  /** The account of a write, for the HTTP write limits: the access token's user, checked (signature, expiry). */
+  const callerOf: CallerIdentity = async (authorization) => {
+    const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+    if (!match) return null;
+    return tokens.verify(match[1]).then(
+      (claims) => String(claims.userId),
+      () => null,
+    );
+  };
+  return { service, tokens, origin, guards: createGuards(service, tokens), callerOf };
 }
 
 /** One accounts service, token signer and guard set per application context. */

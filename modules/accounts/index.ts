@@ -3,6 +3,7 @@ import type { Cluster } from "../kernel/cluster";
 import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
 import type { AppServer } from "../kernel/socket";
+import { writeLimiter } from "../kernel/write-limits";
 import { type AccountChangesWatch, watchAccountChanges } from "./account-changes";
 import { accountsApi } from "./api";
 import { installSocketAuth } from "./auth";
@@ -60,6 +61,10 @@ export const accountsModule = defineModule({
   migrations,
   pgMigrations,
   routes: accountsRoutes,
+  onBoot(ctx) {
+    // HTTP writes count per account (kernel/write-limits.ts): the account is whose access token a request carries.
+    writeLimiter(ctx).identifyCallersWith(accountsApi(ctx).callerOf);
+  },
   attachIo(io, ctx) {
     const { service, guards, origin } = accountsApi(ctx);
     installSocketAuth(io, guards);

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
+import { writeLimits } from "../kernel/write-limits";
 import { accountsApi } from "./api";
 import {
   DetailResponse,
@@ -21,7 +22,10 @@ const bearer = [{ bearerAuth: [] }];
 
 export function accountsRoutes(ctx: ModuleContext) {
   const { service, guards } = accountsApi(ctx);
+  // Register, login and the password routes keep their own throttles (throttle.ts), which answer first; these
+  // looser limits cap every request, invalid ones included.
   return new Elysia({ name: "accounts.routes", prefix: "/users", detail: { tags: ["accounts"] } })
+    .use(writeLimits(ctx))
     .post(
       "/register",
       async ({ body, set, request, server }) => {
@@ -29,6 +33,7 @@ export function accountsRoutes(ctx: ModuleContext) {
         return service.register(body, clientIp(request, server, ctx.config.trustProxy));
       },
       {
+        writeLimit: { name: "accounts.register", account: 10, address: 100 },
         body: RegisterBody,
         response: apiResponses(
           { 201: UserSchema },
@@ -49,6 +54,7 @@ export function accountsRoutes(ctx: ModuleContext) {
           userAgent: headers["user-agent"] ?? null,
         }),
       {
+        writeLimit: { name: "accounts.login", account: 60, address: 300 },
         body: LoginBody,
         response: apiResponses(
           { 200: LoginResponse },
@@ -75,6 +81,7 @@ export function accountsRoutes(ctx: ModuleContext) {
       },
     )
     .post("/refresh", ({ body }) => service.refresh(body.refresh_token), {
+      writeLimit: { name: "accounts.refresh", account: 60, address: 600 },
       body: RefreshBody,
       response: apiResponses(
         { 200: RefreshResponse },
@@ -86,6 +93,7 @@ export function accountsRoutes(ctx: ModuleContext) {
       },
     })
     .post("/logout", ({ body }) => service.logout(body?.refresh_token), {
+      writeLimit: { name: "accounts.logout", account: 60, address: 600 },
       body: LogoutBody,
       response: apiResponses({ 200: DetailResponse }, { 422: true }),
       detail: { summary: "로그아웃", description: "전달된 리프레시 토큰(과 같은 로그인의 토큰)을 폐기합니다." },
@@ -98,6 +106,7 @@ export function accountsRoutes(ctx: ModuleContext) {
         return service.resetPassword(user.id, body.new_password, body.confirm_password, ip);
       },
       {
+        writeLimit: { name: "accounts.reset_password", account: 100, address: 300 },
         body: ResetPasswordBody,
         response: apiResponses(
           { 200: DetailResponse },
@@ -115,6 +124,7 @@ export function accountsRoutes(ctx: ModuleContext) {
       ({ body, request, server }) =>
         service.forgotPassword(body.email, clientIp(request, server, ctx.config.trustProxy)),
       {
+        writeLimit: { name: "accounts.forgot_password", account: 30, address: 100 },
         body: ForgotPasswordBody,
         response: apiResponses({ 200: DetailResponse }, { 422: true, 429: true }),
         detail: {
@@ -135,6 +145,7 @@ export function accountsRoutes(ctx: ModuleContext) {
           clientIp(request, server, ctx.config.trustProxy),
         ),
       {
+        writeLimit: { name: "accounts.reset_with_token", account: 30, address: 300 },
         body: ResetWithTokenBody,
         response: apiResponses(
           { 200: DetailResponse },

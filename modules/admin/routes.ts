@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { ADMIN_REQUIRED, apiResponses } from "../kernel/http";
+import { writeLimits } from "../kernel/write-limits";
 import { adminApi } from "./api";
 import {
   ActionBody,
@@ -31,6 +32,7 @@ export function adminRoutes(ctx: ModuleContext) {
   const admin = adminApi(ctx);
 
   const routes = new Elysia({ name: "admin.routes", prefix: "/admin", detail: { tags: ["admin"] } })
+    .use(writeLimits(ctx))
     // Before validation, so an anonymous or non-admin caller learns nothing from a 422. The user is read from
     // the database on every request: a demoted administrator loses access at once.
     .derive(async ({ headers }) => {
@@ -74,6 +76,7 @@ export function adminRoutes(ctx: ModuleContext) {
       "/users/:userId/username",
       ({ actor, params, body }) => admin.renameUser(actor, params.userId, body.new_username, body.reason),
       {
+        writeLimit: { name: "admin.rename", account: 100, address: 300 },
         params: UserIdParams,
         body: RenameBody,
         response: apiResponses(
@@ -123,6 +126,8 @@ export function adminRoutes(ctx: ModuleContext) {
       `/users/:userId/${action.name}`,
       ({ actor, params, body }) => action.run(admin, actor, params.userId, body?.reason),
       {
+        // Every action shares one budget, sized for bulk work (clearing a wave of spam accounts).
+        writeLimit: { name: "admin.user_action", account: 300, address: 600 },
         params: UserIdParams,
         body: ActionBody,
         response: apiResponses(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { AppEvents } from "../kernel/events";
 import { BOARD_MSG, COMMENT_MAX } from "./rules";
 import { boardStore, startBoardServer, type TestUser } from "./test-helpers";
@@ -20,10 +20,16 @@ const adminEvents: AppEvents["board.deleted_by_admin"][] = [];
 
 beforeAll(async () => {
   t = await startBoardServer();
-  author = await t.user("글쓴이");
-  other = await t.user("댓글러");
   admin = await t.user("운영자", { admin: true });
   t.server.ctx.events.on("board.deleted_by_admin", (e) => adminEvents.push(e));
+});
+// A member writes at most 10 posts and 20 comments in 10 minutes (kernel write limits) and this clock stands
+// still: each test writes as members of its own.
+let members = 0;
+beforeEach(async () => {
+  members++;
+  author = await t.user(`글쓴이${members}`);
+  other = await t.user(`댓글러${members}`);
 });
 afterAll(() => t.server.stop());
 
@@ -52,7 +58,7 @@ describe("comments and replies", () => {
     expect(list.map((c) => c.id)).toEqual([first.id, second.id]);
     expect(list[0].replies.map((r) => r.id)).toEqual([reply.id]);
     expect(list[0]).toMatchObject({ user_id: other.id, parent_id: null, is_deleted: false });
-    expect(list[0]).toHaveProperty("user.username", "댓글러");
+    expect(list[0]).toHaveProperty("user.username", other.username);
     expect(list[0]).toHaveProperty("created_at");
     expect(list[0]).toHaveProperty("updated_at");
     expect(await commentCount(post.id)).toBe(3);

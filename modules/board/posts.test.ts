@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { accountsApi } from "../accounts";
 import type { AppEvents } from "../kernel/events";
 import { BOARD_MSG, CONTENT_MAX, TITLE_MAX } from "./rules";
@@ -12,10 +12,15 @@ const adminEvents: AppEvents["board.deleted_by_admin"][] = [];
 
 beforeAll(async () => {
   t = await startBoardServer();
-  author = await t.user("작성자");
   other = await t.user("다른이");
   admin = await t.user("관리자", { admin: true });
   t.server.ctx.events.on("board.deleted_by_admin", (e) => adminEvents.push(e));
+});
+// A member writes at most 10 posts in 10 minutes (kernel write limits) and this clock stands still: each test
+// writes as a member of its own.
+let authors = 0;
+beforeEach(async () => {
+  author = await t.user(`작성자${++authors}`);
 });
 afterAll(() => t.server.stop());
 

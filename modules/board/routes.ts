@@ -4,6 +4,7 @@ import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
+import { writeLimits } from "../kernel/write-limits";
 import { boardApi } from "./api";
 import {
   CommentBody,
@@ -76,6 +77,7 @@ export function boardRoutes(ctx: ModuleContext) {
   };
 
   return new Elysia({ name: "board.routes", prefix: "/board", detail: { tags: ["board"] } })
+    .use(writeLimits(ctx))
     .get("/", list, listOptions)
     .get("", list, { ...listOptions, detail: { ...listDetail, hide: true } })
     .post(
@@ -86,6 +88,8 @@ export function boardRoutes(ctx: ModuleContext) {
         return service.create(user, body);
       },
       {
+        // 20,000 Korean characters are ~60 KB of JSON.
+        writeLimit: { name: "board.post", account: 10, address: 200, body: 128 * 1024 },
         body: PostBody,
         response: apiResponses({ 201: PostSchema }, { ...loginRequired(), 422: true }),
         detail: {
@@ -108,6 +112,8 @@ export function boardRoutes(ctx: ModuleContext) {
       async ({ params, request, server, headers }) =>
         service.view(params.postId, await viewerKey(request, server, headers)),
       {
+        // Every opened post sends one (a classroom of 40 reading together shares an address).
+        writeLimit: { name: "board.view", account: 60, address: 300, windowMs: 60_000 },
         params: PostParams,
         response: apiResponses({ 200: ViewSchema }, POST_NOT_FOUND),
         detail: {
@@ -120,6 +126,7 @@ export function boardRoutes(ctx: ModuleContext) {
       "/:postId",
       async ({ params, body, headers }) => service.update(await guards.requireUser(headers), params.postId, body),
       {
+        writeLimit: { name: "board.post_edit", account: 30, address: 300, body: 128 * 1024 },
         params: PostParams,
         body: PostBody,
         response: apiResponses(
@@ -133,6 +140,8 @@ export function boardRoutes(ctx: ModuleContext) {
       "/:postId",
       async ({ params, headers }) => service.remove(await guards.requireUser(headers), params.postId),
       {
+        // Administrators clearing spam delete many in a row.
+        writeLimit: { name: "board.post_delete", account: 60, address: 300 },
         params: PostParams,
         response: apiResponses(
           { 200: DetailResponse },
@@ -162,6 +171,7 @@ export function boardRoutes(ctx: ModuleContext) {
         return service.addComment(user, params.postId, body);
       },
       {
+        writeLimit: { name: "board.comment", account: 20, address: 300 },
         params: PostParams,
         body: CommentBody,
         response: apiResponses(
@@ -184,6 +194,7 @@ export function boardRoutes(ctx: ModuleContext) {
       async ({ params, body, headers }) =>
         service.editComment(await guards.requireUser(headers), params.commentId, body),
       {
+        writeLimit: { name: "board.comment_edit", account: 30, address: 300 },
         params: CommentParams,
         body: CommentEditBody,
         response: apiResponses(
@@ -197,6 +208,7 @@ export function boardRoutes(ctx: ModuleContext) {
       "/comments/:commentId",
       async ({ params, headers }) => service.removeComment(await guards.requireUser(headers), params.commentId),
       {
+        writeLimit: { name: "board.comment_delete", account: 60, address: 300 },
         params: CommentParams,
         response: apiResponses(
           { 200: DetailResponse },

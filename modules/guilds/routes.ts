@@ -5,6 +5,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { unprocessable } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
+import { writeLimits } from "../kernel/write-limits";
 import { guildsApi } from "./api";
 import {
   ApplicationListQuery,
@@ -111,6 +112,8 @@ export function guildsRoutes(ctx: ModuleContext) {
     return guild;
   };
   const createOptions = {
+    // A member makes a guild now and then (and maybe again after disbanding one); a classroom makes its own each.
+    writeLimit: { name: "guilds.create", account: 5, address: 100, windowMs: 60 * 60_000 },
     body: CreateGuildBody,
     response: apiResponses(
       { 201: GuildSchema },
@@ -126,6 +129,7 @@ export function guildsRoutes(ctx: ModuleContext) {
 
   return (
     new Elysia({ name: "guilds.routes", prefix: "/guilds", detail: { tags: ["guilds"] } })
+      .use(writeLimits(ctx))
       .get("/", list, {
         query: GuildListQuery,
         response: apiResponses({ 200: GuildListSchema }, { 422: true }),
@@ -160,6 +164,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           return post;
         },
         {
+          writeLimit: { name: "guilds.recruitment", account: 5, address: 100 },
           body: RecruitmentBody,
           response: apiResponses({ 201: RecruitmentSchema }, inGuild(NOT_STAFF)),
           detail: {
@@ -182,6 +187,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, request, server, headers }) =>
           service.viewRecruitment(params.postId, await viewerKey(request, server, headers)),
         {
+          writeLimit: { name: "guilds.recruitment_view", account: 60, address: 300, windowMs: 60_000 },
           params: RecruitmentParams,
           response: apiResponses({ 200: ViewSchema }, { 404: "모집글을 찾을 수 없습니다", 422: true }),
           detail: {
@@ -198,6 +204,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           return application;
         },
         {
+          writeLimit: { name: "guilds.apply", account: 10, address: 200 },
           params: RecruitmentParams,
           body: ApplyBody,
           response: apiResponses(
@@ -222,6 +229,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/invitations/:invitationId/accept",
         async ({ params, headers }) => service.acceptInvitation(await actor(headers), params.invitationId),
         {
+          writeLimit: { name: "guilds.invitation_answer", account: 30, address: 300 },
           params: InvitationParams,
           response: apiResponses(
             { 200: GuildSchema },
@@ -241,6 +249,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/invitations/:invitationId/decline",
         async ({ params, headers }) => service.declineInvitation(await actor(headers), params.invitationId),
         {
+          writeLimit: { name: "guilds.invitation_answer", account: 30, address: 300 },
           params: InvitationParams,
           response: apiResponses(
             { 200: DetailResponse },
@@ -256,6 +265,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         detail: { summary: "길드 정보", description: "해산되지 않은 길드 하나와 현재 회원 수, 게임 설정." },
       })
       .delete("/:id", async ({ params, headers }) => service.disband(await actor(headers), params.id), {
+        writeLimit: { name: "guilds.disband", account: 5, address: 100, windowMs: 60 * 60_000 },
         params: GuildParams,
         response: apiResponses({ 200: DetailResponse }, inGuild(NOT_ADMIN)),
         detail: {
@@ -265,6 +275,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         },
       })
       .post("/:id/leave", async ({ params, headers }) => service.leave(await actor(headers), params.id), {
+        writeLimit: { name: "guilds.leave", account: 10, address: 200 },
         params: GuildParams,
         response: apiResponses(
           { 200: DetailResponse },
@@ -295,6 +306,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, body, headers }) =>
           service.changeRole(await actor(headers), params.id, params.memberId, body.role),
         {
+          writeLimit: { name: "guilds.role", account: 60, address: 300 },
           params: MemberParams,
           body: RoleBody,
           response: apiResponses(
@@ -312,6 +324,8 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/members/:memberId",
         async ({ params, headers }) => service.kick(await actor(headers), params.id, params.memberId),
         {
+          // A guild holds up to 100 members: clearing it out is bulk work.
+          writeLimit: { name: "guilds.kick", account: 100, address: 300 },
           params: MemberParams,
           response: apiResponses(
             { 200: KickSchema },
@@ -329,6 +343,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/settings",
         async ({ params, body, headers }) => service.updateSettings(await actor(headers), params.id, body),
         {
+          writeLimit: { name: "guilds.settings", account: 30, address: 300 },
           params: GuildParams,
           body: SettingsBody,
           response: apiResponses({ 200: GuildSchema }, inGuild(NOT_ADMIN)),
@@ -349,6 +364,8 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/problems",
         async ({ params, body, headers }) => service.setProblems(await actor(headers), params.id, body.problems),
         {
+          // 200 problems of 500 Korean characters are ~300 KB of JSON.
+          writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
           params: GuildParams,
           body: ProblemsBody,
           response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
@@ -369,6 +386,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           return service.setProblems(who, params.id, check.value);
         },
         {
+          writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
           params: GuildParams,
           body: ProblemsFileBody,
           response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
@@ -396,6 +414,8 @@ export function guildsRoutes(ctx: ModuleContext) {
           return sent;
         },
         {
+          // Each call invites up to 20 e-mails.
+          writeLimit: { name: "guilds.invite", account: 20, address: 200 },
           params: GuildParams,
           body: InvitesBody,
           response: apiResponses(
@@ -424,6 +444,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/applications/:applicationId/approve",
         async ({ params, headers }) => service.approve(await actor(headers), params.id, params.applicationId),
         {
+          writeLimit: { name: "guilds.application_answer", account: 100, address: 300 },
           params: ApplicationParams,
           response: apiResponses(
             { 200: MemberSchema },
@@ -443,6 +464,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/applications/:applicationId/reject",
         async ({ params, headers }) => service.reject(await actor(headers), params.id, params.applicationId),
         {
+          writeLimit: { name: "guilds.application_answer", account: 100, address: 300 },
           params: ApplicationParams,
           response: apiResponses(
             { 200: DetailResponse },
@@ -471,6 +493,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           return post;
         },
         {
+          writeLimit: { name: "guilds.board_post", account: 10, address: 200 },
           params: GuildParams,
           body: BoardPostBody,
           response: apiResponses({ 201: BoardPostSchema }, inGuild(NOT_MEMBER)),
@@ -494,6 +517,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/board/:postId",
         async ({ params, body, headers }) => service.boardUpdate(await actor(headers), params.id, params.postId, body),
         {
+          writeLimit: { name: "guilds.board_edit", account: 30, address: 300 },
           params: BoardPostParams,
           body: BoardPostBody,
           response: apiResponses(
@@ -511,6 +535,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         "/:id/board/:postId",
         async ({ params, headers }) => service.boardDelete(await actor(headers), params.id, params.postId),
         {
+          writeLimit: { name: "guilds.board_delete", account: 60, address: 300 },
           params: BoardPostParams,
           response: apiResponses(
             { 200: DetailResponse },
@@ -543,6 +568,7 @@ export function guildsRoutes(ctx: ModuleContext) {
           return comment;
         },
         {
+          writeLimit: { name: "guilds.comment", account: 20, address: 300 },
           params: BoardPostParams,
           body: CommentBody,
           response: apiResponses({ 201: CommentSchema }, inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다")),
@@ -554,6 +580,7 @@ export function guildsRoutes(ctx: ModuleContext) {
         async ({ params, headers }) =>
           service.deleteComment(await actor(headers), params.id, params.postId, params.commentId),
         {
+          writeLimit: { name: "guilds.comment_delete", account: 60, address: 300 },
           params: CommentParams,
           response: apiResponses(
             { 200: DetailResponse },

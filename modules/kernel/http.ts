@@ -44,7 +44,8 @@ type ErrorSchemas<E extends ErrorAnswers> = {
   [S in keyof E & ErrorStatus]: S extends 422 ? typeof ErrorSchema : DetailSchema;
 };
 
-function errorSchema(status: ErrorStatus, description: string): TSchema {
+/** One documented error answer: `{ detail }` with its Korean description (422 also Elysia's validation list). */
+export function errorSchema(status: ErrorStatus, description: string): TSchema {
   // 422 is also Elysia's validation failure, whose detail is a list of { loc, msg }.
   if (status === 422) return CloneType(ErrorSchema, { description });
   return t.Object({ detail: t.String() }, { description });
