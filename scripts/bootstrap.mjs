@@ -3,6 +3,9 @@
 // Node.js and npm. It installs the pinned Bun from the npm registry into .tools/ (no curl installer), runs
 // `bun install` against the committed lockfile, then hands over to a Bun script, forwarding signals to it and
 // exiting with its code (a process manager's SIGTERM reaches the server, which finishes its games first).
+// Whoever started it may also die without a signal reaching it: npm forwards SIGTERM to its script shell only,
+// and dash dies of it without passing it on. So the bootstrap watches its launcher (below), and the server
+// watches the bootstrap (apps/server/index.ts, `MADANG_PARENT_PID`): no server is ever left running alone.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -53,19 +56,59 @@ function ensureBun() {
   return bun;
 }
 
-/** Runs the Bun script as a child that gets our signals; resolves with the exit code to give (128 + n on a signal). */
+/** The parent pid of `pid` (Linux's /proc), or null where that cannot be read. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (in parentheses) may hold spaces: the fields after its closing parenthesis are fixed.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The processes whose end means "stop": the parent, and under npm (`npm_lifecycle_event` is set by npm run-script)
+ * also npm itself, the parent of npm's script shell, which outlives npm when npm is killed. A process that loses
+ * its parent is re-parented, so a changed parent pid means the parent is gone.
+ */
+function launcherGone() {
+  const parent = process.ppid;
+  const grandparent = process.env.npm_lifecycle_event ? parentOf(parent) : null;
+  return () => process.ppid !== parent || (grandparent !== null && parentOf(parent) !== grandparent);
+}
+
+const LAUNCHER_POLL_MS = 500;
+
+/**
+ * Runs the Bun script as a child that gets our signals; resolves with the exit code to give (128 + n on a signal).
+ * When the launcher (npm, a shell) goes away, the child gets SIGTERM as if the launcher had been stopped by one.
+ */
 function handOver(bun, args, env) {
-  const child = spawn(bun, args, { stdio: "inherit", cwd: root, env });
+  const child = spawn(bun, args, {
+    stdio: "inherit",
+    cwd: root,
+    env: { ...env, MADANG_PARENT_PID: String(process.pid) },
+  });
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
   const forward = (signal) => child.kill(signal);
   for (const signal of signals) process.on(signal, forward);
+  const gone = launcherGone();
+  const watch = setInterval(() => {
+    if (!gone()) return;
+    clearInterval(watch);
+    console.error("[bootstrap] the process that started me has ended: stopping");
+    child.kill("SIGTERM");
+  }, LAUNCHER_POLL_MS);
   return new Promise((resolve) => {
     child.on("error", (error) => {
       console.error(`[bootstrap] ${error.message}`);
+      clearInterval(watch);
       resolve(1);
     });
     child.on("exit", (code, signal) => {
       for (const s of signals) process.off(s, forward);
+      clearInterval(watch);
       resolve(code ?? 128 + (os.constants.signals[signal] ?? 0));
     });
   });

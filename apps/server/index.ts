@@ -111,19 +111,25 @@ async function finishGames(ctx: RunningServer["ctx"]) {
   }
 }
 
+/** How often a server started by the bootstrap checks that the bootstrap still runs. */
+export const PARENT_POLL_MS = 1000;
+
 /**
- * SIGTERM / SIGINT stop the server cleanly (`stop()`: running games are finished and stored first), then the
- * process exits. A second signal while stopping exits at once.
+ * SIGTERM, SIGINT and SIGHUP stop the server cleanly (`stop()`: running games are finished and stored first), then
+ * the process exits. A second signal while stopping exits at once. A server started by the bootstrap
+ * (`MADANG_PARENT_PID`, scripts/bootstrap.mjs) also stops so when the bootstrap is gone (killed with SIGKILL, say):
+ * nothing would forward a signal to it any more, and a server nobody can stop through `npm start` keeps the port.
+ * Only the bootstrap's own child watches (its parent pid must match), not processes that inherited the variable.
  */
 export function stopOnSignals(running: RunningServer) {
   let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
+  const shutdown = async (reason: string) => {
     if (stopping) {
-      running.ctx.log.warn("second signal while stopping: exiting now", { signal });
+      running.ctx.log.warn("second signal while stopping: exiting now", { signal: reason });
       process.exit(1);
     }
     stopping = true;
-    running.ctx.log.info("stopping", { signal });
+    running.ctx.log.info("stopping", { signal: reason });
     try {
       await running.stop();
     } catch (error) {
@@ -132,8 +138,18 @@ export function stopOnSignals(running: RunningServer) {
     }
     process.exit(0);
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal));
+  const parent = Number(process.env.MADANG_PARENT_PID);
+  if (parent > 0 && process.ppid === parent) {
+    const watch = setInterval(() => {
+      // A process whose parent died is re-parented: its parent pid changes.
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      running.ctx.log.warn("the bootstrap that started this server is gone: stopping");
+      void shutdown("parent exited");
+    }, PARENT_POLL_MS);
+    watch.unref();
+  }
 }
 
 if (import.meta.main) stopOnSignals(await startServer({ seed: process.env.SEED !== "0" }));
