@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { io as connect } from "socket.io-client";
 import { tempConfig, testEngine } from "../../db/testing";
@@ -26,6 +26,12 @@ const json = async (...args: string[]) => {
   expect(res.code, res.stderr).toBe(0);
   return JSON.parse(res.stdout);
 };
+/** Another uid may read and write the SQLite file and its WAL in a test's own data folder. */
+function chmodTree(dir: string) {
+  chmodSync(dir, 0o777);
+  for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o666);
+}
+
 const api = (method: string, path: string, body?: unknown) => t.server.api(method, path, { token: admin.token, body });
 
 describe("madang users", () => {
@@ -182,6 +188,56 @@ describe("madang users", () => {
   });
 });
 
+describe("madang users: which user, and who acted", () => {
+  test("a user argument may also be a username (case-insensitive, like their uniqueness)", async () => {
+    const turtle = await t.user("거북이");
+    const latin = await t.user("TurtleKim");
+    const shown = await json("users", "show", "거북이");
+    expect(shown.user).toMatchObject({ id: turtle.id, username: "거북이" });
+    expect((await json("users", "show", "turtlekim")).user.id).toBe(latin.id);
+    const off = await cli("users", "deactivate", "거북이", "--reason", "이름으로");
+    expect(off.code, off.stderr).toBe(0);
+    expect((await api("GET", `/api/admin/users/${turtle.id}`)).body.is_active).toBe(false);
+    expect((await json("users", "activate", "거북이")).is_active).toBe(true);
+    const renamed = await json("users", "rename", "TURTLEKIM", "거북이둘");
+    expect(renamed).toMatchObject({ id: latin.id, username: "거북이둘" });
+    const unknown = await cli("users", "show", "없는사람");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("사용자를 찾을 수 없습니다.");
+  });
+
+  // An OS user without a name (a container's uid with no passwd entry, no USER or LOGNAME) is named by its uid in
+  // the log, not `cli:unknown`. Running as another uid needs root and setpriv.
+  test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv"))(
+    "the operator of an OS user without a name is logged by uid",
+    async () => {
+      const config = tempConfig();
+      try {
+        expect((await runCliOn(config, "db", "migrate")).code).toBe(0);
+        chmodTree(config.dataDir);
+        const uid = 54321;
+        const proc = Bun.spawn(
+          ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", process.execPath, "cli/index.ts"].concat([
+            "users",
+            "list",
+          ]),
+          {
+            cwd: join(import.meta.dir, "../.."),
+            env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: config.dataDir, DATA_DIR: config.dataDir },
+            stdout: "pipe",
+            stderr: "pipe",
+          },
+        );
+        expect(await proc.exited, await new Response(proc.stderr).text()).toBe(0);
+        const logs = await runCliOn(config, "logs", "--json");
+        expect(JSON.parse(logs.stdout).logs[0].admin_username).toBe(`cli:uid-${uid}`);
+      } finally {
+        config.cleanup();
+      }
+    },
+  );
+});
+
 describe("madang logs and stats", () => {
   test("logs: a table, --json with the API's shape, filters", async () => {
     const table = await cli("logs");
@@ -192,6 +248,11 @@ describe("madang logs and stats", () => {
     expect(body).toMatchObject({ current_page: 1, page_size: 1 });
     expect(body.total_count).toBeGreaterThanOrEqual(2);
     expect(body.logs[0]).toMatchObject({ action: "update_username", target_user_id: target.id });
+    const byOperator = await json("logs", "--admin", "cli:운영자");
+    expect(byOperator.total_count).toBeGreaterThan(0);
+    expect(byOperator.logs.every((l: { admin_username: string }) => l.admin_username === "cli:운영자")).toBe(true);
+    const byAdminId = await json("logs", "--admin", String(admin.id));
+    expect(byAdminId.logs.every((l: { admin_id: number }) => l.admin_id === admin.id)).toBe(true);
   });
 
   test("stats: the dashboard figures", async () => {

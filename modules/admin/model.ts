@@ -9,6 +9,8 @@ const strict = { additionalProperties: false } as const;
 export const PAGE_SIZE_MAX = 100;
 export const REASON_MAX = 500;
 export const SEARCH_MAX = 100;
+/** A CLI operator's name is at most 64 characters (kernel/cli-output.ts), plus its `cli:` prefix. */
+export const ADMIN_NAME_MAX = 80;
 
 export const USER_SORT_FIELDS = ["username", "level", "games_played", "last_login_at", "created_at"] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
@@ -36,9 +38,35 @@ export const PageQuery = t.Object({ page: t.Optional(PageNumber), size: t.Option
 export const LogListQuery = t.Object({
   page: t.Optional(PageNumber),
   page_size: t.Optional(PageSize),
-  /** Extra filters (not in the spec): one action, or the entries about one user. */
-  action: t.Optional(t.String({ maxLength: 50 })),
-  target_user_id: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  /** Extra filters (not in the spec), combined with AND: one action, the entries about one user, one actor. */
+  action: t.Optional(t.String({ maxLength: 50, description: "이 작업만 (예: update_username)" })),
+  target_user_id: t.Optional(
+    t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "이 사용자가 대상인 항목만" }),
+  ),
+  admin_id: t.Optional(
+    t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "이 관리자(웹 계정 ID)의 작업만" }),
+  ),
+  admin_username: t.Optional(
+    t.String({
+      maxLength: ADMIN_NAME_MAX,
+      description: "작업 당시의 관리자 이름이 정확히 이것인 항목만 (CLI 작업자는 cli:이름, ID가 없습니다)",
+    }),
+  ),
+});
+
+/** The actors of the log, for the console's administrator filter. */
+export const LogAdminsResponse = t.Object({
+  admins: t.Array(
+    t.Object({
+      /** null for a CLI operator, who is known by name only. */
+      admin_id: t.Nullable(t.Integer()),
+      /** A web administrator's latest name in the log; a CLI operator's `cli:name`. */
+      admin_username: t.String(),
+      source: t.Union([t.Literal("web"), t.Literal("cli")]),
+      count: t.Integer(),
+      last_at: t.String({ format: "date-time" }),
+    }),
+  ),
 });
 
 export const RenameBody = t.Object(

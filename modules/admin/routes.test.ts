@@ -3,6 +3,7 @@ import type { users } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { finishGame, recordResult } from "../games";
 import { seoulDate } from "../kernel/seoul-time";
+import { adminApi } from "./api";
 import { registerGameStatsProvider } from "./game-stats";
 import { setUserFigures, startAdminServer, type TestUser } from "./test-helpers";
 
@@ -463,6 +464,38 @@ describe("admin logs", () => {
     const views = await logs(`?action=view_user&target_user_id=${member.id}`);
     expect(views.length).toBeGreaterThan(0);
     expect(views.every((e) => e.action === "view_user" && e.target_user_id === member.id)).toBe(true);
+  });
+});
+
+describe("admin log filters", () => {
+  test("by administrator: a web admin by id, a CLI operator by name; with the action too; the list of actors", async () => {
+    const second = await t.user("둘째관리자", { admin: true });
+    for (let i = 0; i < 3; i++) await api("GET", "/api/admin/users?size=1", second.token);
+    await api("GET", `/api/admin/users/${member.id}`, second.token);
+    await adminApi(t.server.ctx).writeLog({ id: null, username: "cli:ops", source: "cli" }, "create_room", null);
+
+    const bySecond = await api("GET", `/api/admin/logs?admin_id=${second.id}&page_size=100`, admin.token);
+    expect(bySecond.status).toBe(200);
+    expect(bySecond.body.total_count).toBe(4);
+    expect(bySecond.body.logs.every((e: LogEntry) => e.admin_id === second.id)).toBe(true);
+    const renamesOnly = await logs(`?admin_id=${second.id}&action=view_user`);
+    expect(renamesOnly.map((e) => [e.action, e.target_user_id])).toEqual([["view_user", member.id]]);
+    const byOperator = await logs("?admin_username=cli:ops");
+    expect(byOperator.map((e) => [e.admin_username, e.action, e.source])).toEqual([["cli:ops", "create_room", "cli"]]);
+    expect(await logs("?admin_username=cli:nobody")).toEqual([]);
+    expect((await api("GET", "/api/admin/logs?admin_id=abc", admin.token)).status).toBe(422);
+
+    const actors = await api("GET", "/api/admin/logs/admins", admin.token);
+    expect(actors.status).toBe(200);
+    const found = (id: number | null, name: string) =>
+      actors.body.admins.find(
+        (a: { admin_id: number | null; admin_username: string }) => a.admin_id === id && a.admin_username === name,
+      );
+    expect(found(second.id, "둘째관리자")).toMatchObject({ source: "web", count: 4 });
+    expect(found(null, "cli:ops")).toMatchObject({ source: "cli", count: 1 });
+    expect(found(admin.id, "관리자")).toBeDefined();
+    const memberToken = (await t.login(member.email)).body.access_token;
+    expect((await api("GET", "/api/admin/logs/admins", memberToken)).status).toBe(403);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   ActionBody,
   AdminUserSchema,
   DashboardResponse,
+  LogAdminsResponse,
   LoginHistoryResponse,
   LogListQuery,
   LogListResponse,
@@ -113,13 +114,25 @@ export function adminRoutes(ctx: ModuleContext) {
           pageSize: query.page_size ?? 20,
           action: query.action,
           targetUserId: query.target_user_id,
+          adminId: query.admin_id,
+          adminUsername: query.admin_username,
         }),
       {
         query: LogListQuery,
         response: apiResponses({ 200: LogListResponse }, { ...ADMIN_REQUIRED, 422: true }),
-        detail: doc("관리자 로그", "최신순, 기본 20개씩. 웹 콘솔과 CLI(madang)의 작업이 모두 남습니다."),
+        detail: doc(
+          "관리자 로그",
+          "최신순, 기본 20개씩. 웹 콘솔과 CLI(madang)의 작업이 모두 남습니다. action, admin_id, admin_username, target_user_id로 거를 수 있습니다(모두 만족하는 항목).",
+        ),
       },
-    );
+    )
+    .get("/logs/admins", () => admin.logAdmins(), {
+      response: apiResponses({ 200: LogAdminsResponse }, ADMIN_REQUIRED),
+      detail: doc(
+        "관리자 로그의 작업자 목록",
+        "로그에 작업을 남긴 관리자(웹: ID별 최근 이름, CLI: 이름별)와 항목 수, 마지막 작업 시간. 최근 작업자부터.",
+      ),
+    });
 
   for (const action of USER_ACTIONS) {
     routes.post(

@@ -1,6 +1,7 @@
 import type { StoreDb } from "../../db/store";
 import { type AccountChange, type AccountsService, presentUser } from "../accounts";
-import { badRequest } from "../kernel/errors";
+import { usernameKey } from "../kernel/account-rules";
+import { badRequest, notFound } from "../kernel/errors";
 import { DAY_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { GameStatsProvider } from "./game-stats";
 import { REASON_MAX, type UserSortField } from "./model";
@@ -33,6 +34,7 @@ export const ACTIONS = {
   importSentences: "import_sentences",
 } as const;
 
+export const USER_NOT_FOUND = "사용자를 찾을 수 없습니다.";
 export const SELF_DEACTIVATE = "자기 자신의 계정은 비활성화할 수 없습니다.";
 export const SELF_DEMOTE = "자기 자신의 관리자 권한은 해제할 수 없습니다.";
 
@@ -54,6 +56,10 @@ export interface LogListOptions {
   pageSize: number;
   action?: string;
   targetUserId?: number;
+  /** A web administrator (by account id: their name may have changed since). */
+  adminId?: number;
+  /** An actor by the name written at the time (how CLI operators, who have no id, are found). */
+  adminUsername?: string;
 }
 
 const totalPages = (total: number, size: number) => Math.ceil(total / size);
@@ -119,6 +125,18 @@ export function createAdminService(deps: AdminDeps) {
       source: actor.source,
       createdAt: new Date(now()),
     });
+  }
+
+  /**
+   * The CLI's user argument: a numeric id, an e-mail (it has an @), else a username, case-insensitively (names are
+   * unique that way). A username is never digits only and never holds an @, so the three readings never overlap.
+   */
+  async function resolveUser(ref: string): Promise<number> {
+    const trimmed = ref.trim();
+    if (/^\d+$/.test(trimmed) || trimmed.includes("@")) return (await accounts.findByEmailOrId(trimmed)).id;
+    const id = await store.userIdByUsernameKey(usernameKey(trimmed));
+    if (id === undefined) throw notFound(USER_NOT_FOUND);
+    return id;
   }
 
   async function listUsers(actor: Actor, options: UserListOptions) {
@@ -237,6 +255,8 @@ export function createAdminService(deps: AdminDeps) {
     const { rows, total } = await store.listLogs({
       action: options.action,
       targetUserId: options.targetUserId,
+      adminId: options.adminId,
+      adminUsername: options.adminUsername,
       limit: options.pageSize,
       offset: (options.page - 1) * options.pageSize,
     });
@@ -247,6 +267,38 @@ export function createAdminService(deps: AdminDeps) {
       page_size: options.pageSize,
       total_pages: totalPages(total, options.pageSize),
     };
+  }
+
+  /**
+   * Who wrote the log, for the console's administrator filter, most recently active first. A web administrator is
+   * one entry however often renamed (by id, under their latest name in the log); CLI operators are their names.
+   */
+  async function logAdmins() {
+    const byActor = new Map<
+      string,
+      { admin_id: number | null; admin_username: string; source: "web" | "cli"; count: number; last: number }
+    >();
+    for (const row of await store.logActors()) {
+      const key = row.adminId === null ? `${row.source}:${row.adminUsername}` : `id:${row.adminId}`;
+      const last = row.lastAt ? new Date(row.lastAt).getTime() : 0;
+      const seen = byActor.get(key);
+      if (!seen) {
+        byActor.set(key, {
+          admin_id: row.adminId,
+          admin_username: row.adminUsername,
+          source: row.source,
+          count: row.n,
+          last,
+        });
+        continue;
+      }
+      seen.count += row.n;
+      if (last > seen.last) Object.assign(seen, { admin_username: row.adminUsername, source: row.source, last });
+    }
+    const admins = [...byActor.values()]
+      .sort((a, b) => b.last - a.last || a.admin_username.localeCompare(b.admin_username))
+      .map(({ last, ...actor }) => ({ ...actor, last_at: new Date(last).toISOString() }));
+    return { admins };
   }
 
   async function registrationsPerDay(from: number): Promise<Map<string, number>> {
@@ -289,6 +341,7 @@ export function createAdminService(deps: AdminDeps) {
 
   return {
     writeLog,
+    resolveUser,
     listUsers,
     showUser,
     renameUser,
@@ -298,6 +351,7 @@ export function createAdminService(deps: AdminDeps) {
     issueResetLink,
     loginHistory: async (userId: number, page: number, size: number) => accounts.loginHistoryPage(userId, page, size),
     listLogs,
+    logAdmins,
     dashboard,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, max, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { UserRow } from "../../db/core/schema";
 import * as coreSqlite from "../../db/core/schema";
@@ -32,6 +32,8 @@ export interface UserPage {
 export interface LogPage {
   action?: string;
   targetUserId?: number;
+  adminId?: number;
+  adminUsername?: string;
   limit: number;
   offset: number;
 }
@@ -87,10 +89,12 @@ export function createAdminStore(database: SqlDatabase) {
     return conditions.length ? and(...conditions) : undefined;
   }
 
-  function logWhere(page: Pick<LogPage, "action" | "targetUserId">): SQL | undefined {
+  function logWhere(page: Omit<LogPage, "limit" | "offset">): SQL | undefined {
     const conditions: SQL[] = [];
     if (page.action) conditions.push(eq(adminLogs.action, page.action));
     if (page.targetUserId) conditions.push(eq(adminLogs.targetUserId, page.targetUserId));
+    if (page.adminId) conditions.push(eq(adminLogs.adminId, page.adminId));
+    if (page.adminUsername) conditions.push(eq(adminLogs.adminUsername, page.adminUsername));
     return conditions.length ? and(...conditions) : undefined;
   }
 
@@ -162,6 +166,20 @@ export function createAdminStore(database: SqlDatabase) {
       return { rows, total: counted?.n ?? 0 };
     },
 
+    /** Each (admin id, name, source) that wrote log rows, with its row count and latest time. */
+    async logActors() {
+      return db()
+        .select({
+          adminId: adminLogs.adminId,
+          adminUsername: adminLogs.adminUsername,
+          source: adminLogs.source,
+          n: count(),
+          lastAt: max(adminLogs.createdAt),
+        })
+        .from(adminLogs)
+        .groupBy(adminLogs.adminId, adminLogs.adminUsername, adminLogs.source);
+    },
+
     async countLogs(): Promise<number> {
       const [counted] = await db().select({ n: count() }).from(adminLogs);
       return counted?.n ?? 0;
@@ -182,6 +200,12 @@ export function createAdminStore(database: SqlDatabase) {
         .limit(page.limit)
         .offset(page.offset);
       return { rows, total: await countUsersWhere(where) };
+    },
+
+    /** The id of the user whose username has this key (lower-cased: names are unique case-insensitively). */
+    async userIdByUsernameKey(key: string): Promise<number | undefined> {
+      const [row] = await db().select({ id: users.id }).from(users).where(eq(users.usernameKey, key)).limit(1);
+      return row?.id;
     },
 
     /** All users, or those who logged in / registered at or after the given times. */

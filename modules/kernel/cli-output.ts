@@ -24,14 +24,18 @@ export function operatorName(command: Command): string {
   return name.startsWith("cli:") ? name : `cli:${name}`;
 }
 
-/** Containers often run as a uid without a passwd entry: libuv then reports "unknown"; the shell may know better. */
+/**
+ * Containers often run as a uid without a passwd entry: libuv then reports "unknown" (or throws); the shell may
+ * know better, and failing that the uid itself says who acted (`uid-1000`), where "unknown" would say nothing.
+ */
 function osUser(): string {
   let name: string | undefined;
   try {
     name = userInfo().username;
   } catch {}
-  if (!name || name === "unknown") name = process.env.USER || process.env.LOGNAME || name;
-  return name || "unknown";
+  if (!name || name === "unknown") name = process.env.USER || process.env.LOGNAME || undefined;
+  const uid = process.getuid?.();
+  return name || (uid === undefined ? "unknown" : `uid-${uid}`);
 }
 
 export const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2));

@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import { accountsApi } from "../../accounts";
 import { formatTable, globalOptions, parseIntOption, printJson, seoulTime } from "../../kernel/cli-output";
 import type { ModuleContext } from "../../kernel/define-module";
+import { badRequest } from "../../kernel/errors";
 import { adminApi } from "../api";
 import { actionLabel, describeDetails } from "../labels";
-import { PAGE_SIZE_MAX } from "../model";
+import { ADMIN_NAME_MAX, PAGE_SIZE_MAX } from "../model";
 import type { AdminLogEntry } from "../service";
 
 const DETAILS_WIDTH = 60;
@@ -19,14 +19,22 @@ export function logsCommand(ctx: ModuleContext) {
     .option("--page <n>", "쪽 번호", "1")
     .option("--size <n>", `한 쪽의 항목 수 (1~${PAGE_SIZE_MAX})`, "20")
     .option("--action <action>", "이 작업만 (예: update_username, deactivate_user)")
-    .option("--user <user>", "이 사용자(이메일 또는 ID)가 대상인 항목만")
+    .option("--user <user>", "이 사용자(이메일, ID 또는 사용자명)가 대상인 항목만")
+    .option("--admin <admin>", "이 관리자의 작업만: 웹 관리자의 ID, 또는 로그에 적힌 이름 (CLI 작업자는 cli:이름)")
     .action(async (options: Record<string, string | undefined>, command: Command) => {
-      const targetUserId = options.user ? (await accountsApi(ctx).service.findByEmailOrId(options.user)).id : undefined;
+      const targetUserId = options.user ? await adminApi(ctx).resolveUser(options.user) : undefined;
+      const admin = options.admin?.trim();
+      if (admin !== undefined && (admin.length === 0 || admin.length > ADMIN_NAME_MAX)) {
+        throw badRequest(`--admin은 1~${ADMIN_NAME_MAX}자여야 합니다.`);
+      }
+      const byId = admin !== undefined && /^\d+$/.test(admin);
       const result = await adminApi(ctx).listLogs({
         page: parseIntOption(options.page, "--page", 1, 1_000_000)!,
         pageSize: parseIntOption(options.size, "--size", 1, PAGE_SIZE_MAX)!,
         action: options.action?.trim() || undefined,
         targetUserId,
+        adminId: byId ? Number(admin) : undefined,
+        adminUsername: byId ? undefined : admin,
       });
       if (globalOptions(command).json) return printJson(result);
       if (result.logs.length === 0) return console.log("관리자 로그가 없습니다.");

@@ -18,7 +18,7 @@ import { PAGE_SIZE_MAX, SEARCH_MAX, USER_SORT_FIELDS } from "../model";
 import type { Actor } from "../service";
 import { USER_ACTIONS, type UserAction } from "../user-actions";
 
-const USER_REF = ["<user>", "이메일 또는 사용자 ID"] as const;
+const USER_REF = ["<user>", "이메일, 사용자 ID 또는 사용자명"] as const;
 const STATUS_CHOICES = ["all", "active", "inactive"] as const;
 
 export const cliActor = (command: Command): Actor => ({ id: null, username: operatorName(command), source: "cli" });
@@ -75,7 +75,7 @@ function showCommand(ctx: ModuleContext) {
     .argument(...USER_REF)
     .action(async (ref: string, _options: unknown, command: Command) => {
       const admin = adminApi(ctx);
-      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const id = await adminApi(ctx).resolveUser(ref);
       const user = await admin.showUser(cliActor(command), id);
       const history = await admin.loginHistory(id, 1, 10);
       if (globalOptions(command).json) return printJson({ user, login_history: history.logs });
@@ -122,7 +122,7 @@ function renameCommand(ctx: ModuleContext) {
     .argument("<new-name>", "새 사용자명")
     .option("--reason <text>", "변경 사유 (관리자 로그에 남습니다)")
     .action(async (ref: string, newName: string, options: { reason?: string }, command: Command) => {
-      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const id = await adminApi(ctx).resolveUser(ref);
       const before = (await accountsApi(ctx).service.requireById(id)).username;
       const user = await adminApi(ctx).renameUser(cliActor(command), id, newName, options.reason);
       if (globalOptions(command).json) return printJson(user);
@@ -135,7 +135,7 @@ function resetLinkCommand(ctx: ModuleContext) {
     .description("비밀번호 재설정 링크(30분, 한 번)를 만들어 출력합니다. 사용자에게 직접 전해주세요")
     .argument(...USER_REF)
     .action(async (ref: string, _options: unknown, command: Command) => {
-      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const id = await adminApi(ctx).resolveUser(ref);
       const { user, link } = await adminApi(ctx).issueResetLink(cliActor(command), id);
       if (globalOptions(command).json) return printJson({ user, link });
       console.log(`${describeUser(user)}의 비밀번호 재설정 링크 (30분 동안 한 번 쓸 수 있습니다):\n${link}`);
@@ -148,7 +148,7 @@ function actionCommand(ctx: ModuleContext, action: UserAction) {
     .argument(...USER_REF)
     .option("--reason <text>", "사유 (관리자 로그에 남습니다)")
     .action(async (ref: string, options: { reason?: string }, command: Command) => {
-      const id = (await accountsApi(ctx).service.findByEmailOrId(ref)).id;
+      const id = await adminApi(ctx).resolveUser(ref);
       const user = await action.run(adminApi(ctx), cliActor(command), id, options.reason);
       if (globalOptions(command).json) return printJson(user);
       console.log(`${describeUser(user)}: ${action.done}`);
