@@ -91,6 +91,9 @@ describe("madang users", () => {
     const short = await cli("users", "rename", String(target.id), "x");
     expect(short.code).toBe(2);
     expect(short.stderr).toContain("사용자명은 최소 2자 이상이어야 합니다.");
+    const long = await cli("users", "rename", String(target.id), "abcdefghijklm");
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain("사용자명은 12자 이하여야 합니다.");
     const chars = await cli("users", "rename", String(target.id), "bad!name");
     expect(chars.code).toBe(2);
     expect(chars.stderr).toContain("한글 또는 영문, 숫자만 사용 가능합니다");

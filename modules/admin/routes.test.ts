@@ -325,9 +325,10 @@ describe("rename", () => {
       [{ new_username: "" }, 400, "사용자명은 최소 2자 이상이어야 합니다."],
       [{ new_username: "keepme" }, 400, "현재 사용자명과 같습니다."],
       [{ new_username: "takenname" }, 409, "이미 사용 중인 아이디입니다."],
-      [{ new_username: "bad name!" }, 422, "한글 또는 영문, 숫자만 사용 가능합니다 (특수문자 불가)"],
-      [{ new_username: "12345" }, 422, "숫자로만 구성될 수 없습니다"],
-      [{ new_username: "abcdefghijklm" }, 422, "1~12자 사이여야 합니다"],
+      [{ new_username: "bad name!" }, 400, "한글 또는 영문, 숫자만 사용 가능합니다 (특수문자 불가)"],
+      [{ new_username: "12345" }, 400, "숫자로만 구성될 수 없습니다"],
+      // One rule for renames (2~12자): never the registration's "1~12자" next to the spec's "2자 이상".
+      [{ new_username: "abcdefghijklm" }, 400, "사용자명은 12자 이하여야 합니다."],
     ];
     for (const [body, status, detail] of cases) {
       const res = await rename(u.id, body);

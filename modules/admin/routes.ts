@@ -84,7 +84,7 @@ export function adminRoutes(ctx: ModuleContext) {
           { 200: AdminUserSchema },
           {
             ...ADMIN_REQUIRED,
-            400: "2자 미만이거나 현재 사용자명과 같습니다",
+            400: "사용자명 규칙에 맞지 않거나(2~12자, 한글·영문·숫자, 숫자로만은 불가) 현재 사용자명과 같습니다",
             404: USER_NOT_FOUND,
             409: "이미 사용 중인 아이디입니다",
             422: true,
@@ -92,7 +92,7 @@ export function adminRoutes(ctx: ModuleContext) {
         ),
         detail: doc(
           "사용자명 변경",
-          "공백을 뺀 2자 이상, 가입 규칙(한글·영문·숫자 12자 이내, 숫자로만은 불가), 중복 불가. 변경과 관리자 로그(update_username)는 한 트랜잭션입니다.",
+          "앞뒤 공백을 뺀 2~12자의 한글·영문·숫자, 숫자로만은 불가, 중복 불가(대소문자 구분 없음). 규칙 위반은 400과 그 규칙의 문구(2자 미만: 사용자명은 최소 2자 이상이어야 합니다.). 변경과 관리자 로그(update_username)는 한 트랜잭션입니다.",
         ),
       },
     )

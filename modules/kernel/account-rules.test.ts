@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkEmail, checkPassword, checkUsername, MSG, usernameKey } from "./account-rules";
+import { checkEmail, checkPassword, checkRename, checkUsername, MSG, usernameKey } from "./account-rules";
 
 describe("username rules (spec part 1 §5)", () => {
   test.each([["철수"], ["kim123"], ["가나다라마바사아자차카타"], ["Typer9"]])("accepts %s", (name) => {
@@ -50,5 +50,23 @@ describe("password and email rules", () => {
     expect(checkEmail(" User@Example.COM ")).toBeNull();
     for (const bad of ["user", "user@", "@x.com", "a b@x.com", "user@localhost"])
       expect(checkEmail(bad)).toBe(MSG.emailInvalid);
+  });
+});
+
+describe("rename rule (spec part 2 §5, then the registration rules)", () => {
+  test("one length range, 2~12, with the spec's text below 2 and one text above 12", () => {
+    expect(checkRename(" 가 ").error).toBe("사용자명은 최소 2자 이상이어야 합니다.");
+    expect(checkRename("가나다라마바사아자차카타파").error).toBe("사용자명은 12자 이하여야 합니다.");
+    expect(checkRename("  새이름  ")).toMatchObject({ ok: true, error: null });
+    expect(checkRename("ab").checks.map((c) => c.label)).toEqual([
+      "2~12자 (앞뒤 공백 제외)",
+      MSG.usernameCharacters,
+      MSG.usernameDigitsOnly,
+    ]);
+  });
+
+  test("the registration's character rules with their texts", () => {
+    expect(checkRename("bad name!").error).toBe(MSG.usernameCharacters);
+    expect(checkRename("12345").error).toBe(MSG.usernameDigitsOnly);
   });
 });

@@ -52,6 +52,36 @@ export function checkUsername(raw: string): RuleCheck {
   return { ok: !failed, error: failed?.label ?? null, checks };
 }
 
+/**
+ * An administrator's rename (spec part 2 §5: at least 2 characters after trimming) follows the registration rules
+ * otherwise: one rule for the API, the console's dialog and the CLI, each failure with one message. The spec's
+ * text for a short name is a contract; the list shows the length as one range (2~12자), never "1~12자" beside
+ * "2자 이상".
+ */
+export const RENAME_MIN = 2;
+export const RENAME_MSG = {
+  tooShort: "사용자명은 최소 2자 이상이어야 합니다.",
+  tooLong: `사용자명은 ${USERNAME_MAX}자 이하여야 합니다.`,
+  lengthRule: `${RENAME_MIN}~${USERNAME_MAX}자 (앞뒤 공백 제외)`,
+} as const;
+
+export function checkRename(raw: string): RuleCheck {
+  const value = normalizeUsername(raw);
+  const length = [...value].length;
+  const registration = checkUsername(value).checks.slice(1);
+  const checks = [
+    { label: RENAME_MSG.lengthRule, ok: length >= RENAME_MIN && length <= USERNAME_MAX },
+    ...registration,
+  ];
+  const error =
+    length < RENAME_MIN
+      ? RENAME_MSG.tooShort
+      : length > USERNAME_MAX
+        ? RENAME_MSG.tooLong
+        : (registration.find((c) => !c.ok)?.label ?? null);
+  return { ok: error === null, error, checks };
+}
+
 export function checkPassword(password: string, confirm?: string): RuleCheck {
   const checks: { label: string; ok: boolean }[] = [{ label: MSG.passwordMin, ok: password.length >= PASSWORD_MIN }];
   if (confirm !== undefined) checks.push({ label: MSG.passwordMismatch, ok: password === confirm });

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { accountsApi, type PublicUser } from "../../accounts";
+import { RENAME_MSG } from "../../kernel/account-rules";
 import {
   type Column,
   formatRecord,
@@ -117,7 +118,7 @@ function showCommand(ctx: ModuleContext) {
 
 function renameCommand(ctx: ModuleContext) {
   return new Command("rename")
-    .description("사용자명을 바꿉니다 (2자 이상, 가입 규칙과 같음, 중복 불가)")
+    .description(`사용자명을 바꿉니다 (${RENAME_MSG.lengthRule}, 한글·영문·숫자, 숫자로만은 불가, 중복 불가)`)
     .argument(...USER_REF)
     .argument("<new-name>", "새 사용자명")
     .option("--reason <text>", "변경 사유 (관리자 로그에 남습니다)")

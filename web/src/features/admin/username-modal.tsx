@@ -1,23 +1,19 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { checkRename } from "../../../../modules/kernel/account-rules";
 import { isApiError } from "../../lib/api";
 import { ErrorNotice } from "../../ui/error-notice";
 import { adminApi } from "./admin-api";
 import type { AdminUser } from "./types";
 
-export const RENAME_MIN = "사용자명은 최소 2자 이상이어야 합니다.";
 export const RENAME_FAILED = "사용자 이름 변경에 실패했습니다.";
 export const RENAME_DONE = "사용자명이 성공적으로 변경되었습니다.";
-
-const RULES = [
-  "앞뒤 공백을 빼고 2자 이상",
-  "1~12자의 한글, 영문, 숫자 (특수문자·공백 불가)",
-  "숫자로만 구성될 수 없음",
-  "다른 사용자와 겹치지 않아야 함 (대소문자 구분 없음)",
-];
+const UNIQUE_RULE = "다른 사용자와 겹치지 않아야 함 (대소문자 구분 없음)";
 
 /**
- * The administrator's username dialog (spec part 2 §5): confirm is disabled while the trimmed name is shorter
- * than 2 characters (with the alert), an unchanged name closes without a request, the reason is optional.
+ * The administrator's username dialog (spec part 2 §5): the server's rename rule (kernel `checkRename`) checked as
+ * the name is typed — each rule listed with its state, the first failing rule's message as the alert (the spec's
+ * 사용자명은 최소 2자 이상이어야 합니다. below 2 characters), confirm disabled while a rule fails; an unchanged name
+ * closes without a request, the reason is optional.
  */
 export function UsernameModal({
   user,
@@ -34,7 +30,7 @@ export function UsernameModal({
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const trimmed = name.trim();
-  const tooShort = [...trimmed].length < 2;
+  const rule = checkRename(name);
 
   useEffect(() => {
     input.current?.select();
@@ -47,7 +43,7 @@ export function UsernameModal({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (tooShort || saving) return;
+    if (!rule.ok || saving) return;
     if (trimmed === user.username) {
       onClose();
       return;
@@ -87,19 +83,24 @@ export function UsernameModal({
             value={name}
             maxLength={24}
             autoComplete="off"
-            aria-invalid={tooShort}
+            aria-invalid={!rule.ok}
+            aria-describedby="rename-rules"
             onChange={(e) => setName(e.target.value)}
           />
         </label>
-        {tooShort && (
+        {rule.error && (
           <p className="notice notice-error" role="alert">
-            {RENAME_MIN}
+            {rule.error}
           </p>
         )}
-        <ul className="admin-rules muted">
-          {RULES.map((rule) => (
-            <li key={rule}>{rule}</li>
+        <ul className="admin-rules muted" id="rename-rules">
+          {rule.checks.map((check) => (
+            <li key={check.label} className={check.ok ? undefined : "check-bad"}>
+              {check.label}
+              {!check.ok && <span className="sr-only"> (미충족)</span>}
+            </li>
           ))}
+          <li>{UNIQUE_RULE}</li>
         </ul>
         <label className="field">
           <span className="field-label">변경 사유 (선택)</span>
@@ -118,7 +119,7 @@ export function UsernameModal({
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={saving}>
             취소
           </button>
-          <button type="submit" className="btn btn-primary" disabled={tooShort || saving}>
+          <button type="submit" className="btn btn-primary" disabled={!rule.ok || saving}>
             {saving ? "변경 중..." : "변경"}
           </button>
         </div>
