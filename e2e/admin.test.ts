@@ -90,6 +90,72 @@ describe("administrator console", () => {
     expect((await e2e.accounts().requireById(target.id)).username).toBe(target.username);
   });
 
+  test("the rename dialog lists one rule (2~12자) and refuses what the server refuses, with its text", async () => {
+    const target = await e2e.createUser(uniqueUser("규칙"));
+    const page = await e2e.newPage();
+    await signIn(page, e2e.url, admin);
+    await page.goto(`${e2e.url}/admin/users/${target.id}`);
+    await page.getByRole("button", { name: "사용자명 변경" }).click();
+    const dialog = page.getByRole("dialog", { name: "사용자명 변경" });
+    const rules = (await dialog.locator("#rename-rules").textContent()) ?? "";
+    expect(rules).toContain("2~12자");
+    expect(rules).not.toContain("1~12자");
+    const confirm = dialog.getByRole("button", { name: "변경", exact: true });
+    const nameInput = dialog.getByLabel("새 사용자명");
+    await nameInput.fill("가나다라마바사아자차카타파");
+    await dialog.getByRole("alert").filter({ hasText: "사용자명은 12자 이하여야 합니다." }).waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+    await nameInput.fill("bad name!");
+    await dialog.getByRole("alert").filter({ hasText: "한글 또는 영문, 숫자만 사용 가능합니다" }).waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+    await nameInput.fill("규칙맞는이름");
+    await page.waitForFunction(() => !document.querySelector("[role=dialog] [role=alert]"));
+    expect(await confirm.isDisabled()).toBe(false);
+  });
+
+  test("the log filters by action and by administrator, kept in the address", async () => {
+    const other = await e2e.createUser(uniqueUser("둘째"));
+    await e2e.accounts().setAdmin(other.id, true);
+    const target = await e2e.createUser(uniqueUser("필터"));
+    const login = { email: other.email, password: other.password };
+    const token = (await e2e.server.api("POST", "/api/users/login", { body: login })).body.access_token;
+    // The second administrator leaves routine list views and one rename among them.
+    for (let i = 0; i < 3; i++) await e2e.server.api("GET", "/api/admin/users", { token });
+    const renamed = `필터됨${target.id}`;
+    const res = await e2e.server.api("PUT", `/api/admin/users/${target.id}/username`, {
+      token,
+      body: { new_username: renamed },
+    });
+    expect(res.status).toBe(200);
+
+    const page = await e2e.newPage();
+    await signIn(page, e2e.url, admin);
+    await page.goto(`${e2e.url}/admin/logs`);
+    const rows = page.locator(".admin-table tbody tr");
+    await rows.first().waitFor();
+    await page
+      .getByRole("combobox", { name: /^관리자/ })
+      .selectOption({ label: `${other.username} (ID ${other.id}) · 4건` });
+    await page.waitForURL(new RegExp(`admin_id=${other.id}`));
+    await page.waitForFunction(
+      (name) => [...document.querySelectorAll(".admin-table tbody tr")].every((row) => row.textContent?.includes(name)),
+      other.username,
+    );
+    await page.getByRole("combobox", { name: /^작업/ }).selectOption({ label: "사용자명 변경" });
+    await page.waitForURL(/action=update_username/);
+    await page.waitForFunction(() => document.querySelectorAll(".admin-table tbody tr").length === 1);
+    expect(await rows.first().textContent()).toContain(`${target.username} → ${renamed}`);
+
+    // The address alone brings the same view back.
+    const again = await e2e.newPage();
+    await signIn(again, e2e.url, admin);
+    await again.goto(`${e2e.url}/admin/logs?action=update_username&admin_id=${other.id}`);
+    await again.locator(".admin-table tbody tr").filter({ hasText: renamed }).waitFor();
+    expect(await again.locator(".admin-table tbody tr").count()).toBe(1);
+    await again.getByRole("button", { name: "필터 해제" }).click();
+    await again.waitForFunction(() => document.querySelectorAll(".admin-table tbody tr").length > 1);
+  });
+
   test("deactivating from the detail page blocks that user's login", async () => {
     const target = await e2e.createUser(uniqueUser("정지"));
     const page = await e2e.newPage();

@@ -262,9 +262,8 @@ describe("app shell", () => {
     for (const name of ["홈", "랭킹", "자유게시판", "1:1 타자 대결", "내 길드", user.username]) {
       await page.getByRole("link", { name, exact: true }).first().waitFor();
     }
-    const chat = page.getByRole("link", { name: /채팅방/ });
-    expect(await chat.getAttribute("target")).toBe("_blank");
-    expect(await chat.getAttribute("rel")).toBe("noopener noreferrer");
+    // No EXTERNAL_CHAT_URL here: no chat link (e2e/external-chat.test.ts has one).
+    expect(await page.getByRole("link", { name: /채팅방/ }).count()).toBe(0);
     expect(await page.locator("footer").count()).toBe(1);
 
     await page.getByRole("link", { name: "자유게시판" }).click();

@@ -17,14 +17,21 @@ import { SWAGGER_THEME, swaggerAsset, swaggerFont } from "./swagger-assets";
 export const API_BODY_LIMIT = MAX_BODY_LIMIT;
 
 function apiRoutes(ctx: ModuleContext, modules: readonly AppModule[]) {
-  const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false }).get(
-    "/health",
-    async () => ({ status: "ok", version: ctx.config.version, database: await ctx.database.ping() }),
-    {
+  const api = new Elysia({ name: "app.api", prefix: "/api", normalize: false })
+    .get("/health", async () => ({ status: "ok", version: ctx.config.version, database: await ctx.database.ping() }), {
       response: apiResponses({ 200: t.Object({ status: t.String(), version: t.String(), database: t.Boolean() }) }),
       detail: { tags: ["system"], summary: "서버 상태", description: "버전과 데이터베이스 연결 여부" },
-    },
-  );
+    })
+    // What the web app needs from the server's configuration (no secrets): the navbar's chat link, shown only when set.
+    .get("/config", () => ({ external_chat_url: ctx.config.externalChatUrl }), {
+      response: apiResponses({ 200: t.Object({ external_chat_url: t.Nullable(t.String()) }) }),
+      detail: {
+        tags: ["system"],
+        summary: "웹 앱 설정",
+        description:
+          "external_chat_url: 메뉴의 채팅방 링크(EXTERNAL_CHAT_URL). 설정하지 않으면 null이고 링크를 숨깁니다.",
+      },
+    });
   for (const module of orderModules(modules)) if (module.routes) api.use(module.routes(ctx));
   return api;
 }

@@ -14,6 +14,8 @@ export const ACTION_LABELS: Record<string, string> = {
   issue_reset_link: "비밀번호 재설정 링크 발급",
   delete_post: "게시글 삭제",
   delete_comment: "댓글 삭제",
+  create_room: "방 만들기",
+  import_sentences: "문장 가져오기",
 };
 
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;

@@ -35,6 +35,11 @@ export interface Config {
   /** Simultaneous socket.io connections one address may hold (MAX_CONNECTIONS_PER_IP). */
   maxConnectionsPerIp: number;
   webDist: string;
+  /**
+   * EXTERNAL_CHAT_URL: the room the navbar's 채팅방 opens (an open chat of the community, e.g. a KakaoTalk open-chat
+   * room's link). null: the link is not shown (the product has no chat room of its own to point at).
+   */
+  externalChatUrl: string | null;
   logLevel: LogLevel;
   production: boolean;
   version: string;
@@ -97,6 +102,18 @@ function postgresUrl(text: string | undefined): string | null {
   return text;
 }
 
+function httpUrl(name: string, text: string | undefined): string | null {
+  if (!text) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new Error(`${name} must be an http:// or https:// URL: ${text}`);
+  }
+  return url.href;
+}
+
 function redisUrl(text: string | undefined): string | null {
   if (!text) return null;
   if (!/^rediss?:\/\//.test(text)) throw new Error("REDIS_URL must be a redis:// URL");
@@ -125,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: loadTrustedProxies(env),
     maxConnectionsPerIp: positiveInteger(env, "MAX_CONNECTIONS_PER_IP", DEFAULT_MAX_CONNECTIONS_PER_IP),
     webDist: resolve(env.WEB_DIST ?? join(root, "dist/web")),
+    externalChatUrl: httpUrl("EXTERNAL_CHAT_URL", env.EXTERNAL_CHAT_URL?.trim()),
     logLevel: (env.LOG_LEVEL as LogLevel) ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     production: env.NODE_ENV === "production",
     version: readVersion(),

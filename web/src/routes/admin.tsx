@@ -4,7 +4,7 @@
  */
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import "../features/admin/admin.css";
-import { USER_SORT_FIELDS, type UserListSearch, type UserSortField } from "../features/admin/types";
+import { type LogSearch, USER_SORT_FIELDS, type UserListSearch, type UserSortField } from "../features/admin/types";
 import { requireAdmin } from "./guards";
 import { rootRoute } from "./root";
 
@@ -51,7 +51,15 @@ const adminLogsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin/logs",
   beforeLoad: requireAdmin(),
-  validateSearch: (search: Record<string, unknown>): { page?: number } => ({ page: positivePage(search.page) }),
+  validateSearch: (search: Record<string, unknown>): LogSearch => ({
+    page: positivePage(search.page),
+    action: typeof search.action === "string" && search.action ? search.action.slice(0, 50) : undefined,
+    admin_id: positivePage(search.admin_id),
+    admin_username:
+      typeof search.admin_username === "string" && search.admin_username
+        ? search.admin_username.slice(0, 80)
+        : undefined,
+  }),
   component: lazyRouteComponent(() => import("../features/admin/logs-page"), "LogsPage"),
 });
 

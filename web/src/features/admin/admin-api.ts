@@ -3,8 +3,10 @@ import { api } from "../../lib/api";
 import type {
   AdminUser,
   DashboardStats,
+  LogActor,
   LoginHistoryEntry,
   LogListResult,
+  LogSearch,
   UserListResult,
   UserListSearch,
 } from "./types";
@@ -53,6 +55,17 @@ export const adminApi = {
 
   accountAction: (userId: number, action: AccountAction) => api.post<AdminUser>(`/api/admin/users/${userId}/${action}`),
 
-  logs: (page: number, signal?: AbortSignal) =>
-    api.get<LogListResult>("/api/admin/logs", { signal, query: { page, page_size: LOG_PAGE_SIZE } }),
+  logs: (search: LogSearch, signal?: AbortSignal) =>
+    api.get<LogListResult>("/api/admin/logs", {
+      signal,
+      query: {
+        page: search.page ?? 1,
+        page_size: LOG_PAGE_SIZE,
+        action: search.action,
+        admin_id: search.admin_id,
+        admin_username: search.admin_username,
+      },
+    }),
+
+  logActors: (signal?: AbortSignal) => api.get<{ admins: LogActor[] }>("/api/admin/logs/admins", { signal }),
 };

@@ -5,7 +5,7 @@ import { adminApi, LOG_PAGE_SIZE } from "./admin-api";
 import { formatDateTime, resultRange, truncate } from "./format";
 import { LoadError } from "./load-error";
 import { Pagination } from "./pagination";
-import type { AdminLog } from "./types";
+import type { AdminLog, LogActor, LogSearch } from "./types";
 import { useLoad } from "./use-load";
 
 const route = getRouteApi("/admin/logs");
@@ -33,16 +33,92 @@ function Person({ name, id }: { name: string | null; id: number | null }) {
   );
 }
 
+/** The administrator filter's option value: a web administrator by id, a CLI operator (no id) by name. */
+const actorValue = (search: { admin_id?: number | null; admin_username?: string }) =>
+  search.admin_id ? `id:${search.admin_id}` : search.admin_username ? `name:${search.admin_username}` : "";
+
+const actorSearch = (value: string): Pick<LogSearch, "admin_id" | "admin_username"> =>
+  value.startsWith("id:")
+    ? { admin_id: Number(value.slice(3)), admin_username: undefined }
+    : value.startsWith("name:")
+      ? { admin_id: undefined, admin_username: value.slice(5) }
+      : { admin_id: undefined, admin_username: undefined };
+
+const actorLabel = (actor: LogActor) =>
+  `${actor.admin_username}${actor.admin_id === null ? "" : ` (ID ${actor.admin_id})`} · ${actor.count}건`;
+
+/**
+ * Filters by action and by administrator, kept in the address: routine entries (list views) no longer bury a
+ * rename. The actors come from the log itself, so a CLI operator can be chosen too.
+ */
+function LogFilters({ search, onChange }: { search: LogSearch; onChange: (next: Partial<LogSearch>) => void }) {
+  const actors = useLoad((signal) => adminApi.logActors(signal), "log-actors", "관리자 목록을 가져오지 못했습니다.");
+  const selected = actorValue(search);
+  const listed = actors.data?.admins ?? [];
+  const known = listed.some((actor) => actorValue(actor) === selected);
+  return (
+    <form className="admin-toolbar" aria-label="관리자 로그 필터" onSubmit={(e) => e.preventDefault()}>
+      <label className="field admin-log-filter">
+        <span className="field-label">작업</span>
+        <select
+          className="input"
+          name="action"
+          value={search.action ?? ""}
+          onChange={(e) => onChange({ action: e.target.value || undefined, page: undefined })}
+        >
+          <option value="">모든 작업</option>
+          {Object.entries(ACTION_LABELS).map(([action, label]) => (
+            <option key={action} value={action}>
+              {label}
+            </option>
+          ))}
+          {search.action && !(search.action in ACTION_LABELS) && <option value={search.action}>{search.action}</option>}
+        </select>
+      </label>
+      <label className="field admin-log-filter">
+        <span className="field-label">관리자</span>
+        <select
+          className="input"
+          name="admin"
+          value={selected}
+          onChange={(e) => onChange({ ...actorSearch(e.target.value), page: undefined })}
+        >
+          <option value="">모든 관리자</option>
+          {listed.map((actor) => (
+            <option key={actorValue(actor)} value={actorValue(actor)}>
+              {actorLabel(actor)}
+            </option>
+          ))}
+          {selected && !known && <option value={selected}>{search.admin_username ?? `ID ${search.admin_id}`}</option>}
+        </select>
+      </label>
+      {(search.action || selected) && (
+        <button
+          type="button"
+          className="btn btn-ghost admin-log-filter-clear"
+          onClick={() =>
+            onChange({ action: undefined, admin_id: undefined, admin_username: undefined, page: undefined })
+          }
+        >
+          필터 해제
+        </button>
+      )}
+    </form>
+  );
+}
+
 export function LogsPage() {
   useDocumentTitle("관리자 로그");
-  const page = route.useSearch().page ?? 1;
+  const search = route.useSearch();
+  const page = search.page ?? 1;
   const navigate = route.useNavigate();
   const logs = useLoad(
-    (signal) => adminApi.logs(page, signal),
-    `logs:${page}`,
+    (signal) => adminApi.logs(search, signal),
+    `logs:${page}:${search.action ?? ""}:${actorValue(search)}`,
     "관리자 로그를 가져오는데 실패했습니다.",
   );
   const data = logs.data;
+  const filtered = Boolean(search.action || actorValue(search));
 
   return (
     <section className="admin-page">
@@ -73,6 +149,8 @@ export function LogsPage() {
           보여줍니다.
         </p>
       </section>
+
+      <LogFilters search={search} onChange={(next) => navigate({ search: (prev) => ({ ...prev, ...next }) })} />
 
       {logs.error && <LoadError message={logs.error.message} onRetry={logs.reload} />}
       {!logs.error && (
@@ -111,7 +189,11 @@ export function LogsPage() {
               })}
             </tbody>
           </table>
-          {data && data.logs.length === 0 && <p className="admin-empty muted">관리자 로그가 없습니다.</p>}
+          {data && data.logs.length === 0 && (
+            <p className="admin-empty muted">
+              {filtered ? "조건에 맞는 관리자 로그가 없습니다." : "관리자 로그가 없습니다."}
+            </p>
+          )}
           {logs.loading && !data && <p className="admin-empty muted">불러오는 중...</p>}
         </div>
       )}
@@ -124,7 +206,7 @@ export function LogsPage() {
           <Pagination
             page={data.current_page}
             totalPages={data.total_pages}
-            onPage={(next) => navigate({ search: { page: next } })}
+            onPage={(next) => navigate({ search: (prev) => ({ ...prev, page: next }) })}
             label="관리자 로그 페이지"
           />
         </footer>

@@ -21,6 +21,23 @@ export interface LoginHistoryEntry {
   user_agent: string | null;
 }
 
+/** The log page's address (`/admin/logs?page&action&admin_id&admin_username`). */
+export interface LogSearch {
+  page?: number;
+  action?: string;
+  admin_id?: number;
+  admin_username?: string;
+}
+
+/** One actor of the log (`GET /api/admin/logs/admins`): a web administrator by id, a CLI operator by name. */
+export interface LogActor {
+  admin_id: number | null;
+  admin_username: string;
+  source: "web" | "cli";
+  count: number;
+  last_at: string;
+}
+
 export interface LogListResult {
   logs: AdminLog[];
   total_count: number;

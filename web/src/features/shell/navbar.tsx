@@ -3,7 +3,8 @@ import { useAtomValue } from "jotai";
 import { useEffect, useState } from "react";
 import { PRODUCT_NAME } from "../../lib/title";
 import { currentUserAtom, isAdminAtom, session, sessionStatusAtom, userStatsAtom } from "../session/atoms";
-import { CHAT_ROOM_URL, isRoomPath } from "./paths";
+import { isRoomPath } from "./paths";
+import { useSiteConfig } from "./site-config";
 
 const MAIN_LINKS = [
   { to: "/", label: "홈", exact: true },
@@ -20,6 +21,8 @@ export function Navbar() {
   const isAdmin = useAtomValue(isAdminAtom);
   const status = useAtomValue(sessionStatusAtom);
   const inRoom = isRoomPath(pathname);
+  // The community's chat room is the deployment's own (EXTERNAL_CHAT_URL); without one there is no link to show.
+  const chatUrl = useSiteConfig().external_chat_url;
 
   // A followed link closes the phone menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation on purpose
@@ -65,12 +68,14 @@ export function Navbar() {
                 </Link>
               </li>
             )}
-            <li>
-              <a className="menu-link" href={CHAT_ROOM_URL} target="_blank" rel="noopener noreferrer">
-                채팅방
-                <span className="sr-only"> (새 창)</span>
-              </a>
-            </li>
+            {chatUrl && (
+              <li>
+                <a className="menu-link" href={chatUrl} target="_blank" rel="noopener noreferrer">
+                  채팅방
+                  <span className="sr-only"> (새 창)</span>
+                </a>
+              </li>
+            )}
             <li>
               <Link to="/guilds/my" className="menu-link" activeProps={{ className: "menu-link active" }}>
                 내 길드
