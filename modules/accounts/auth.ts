@@ -29,9 +29,16 @@ export function createGuards(service: AccountsService, tokens: AccessTokens) {
     const row = await service.findById(claims.userId);
     if (!row) throw unauthorized(AUTH_FAILED, "invalid_token");
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
-    // A password change ends every session, access tokens included (they would outlive it by up to 15 minutes).
-    // While a reset is required the narrow scope already stops them, and they keep the clearer 403.
-    if (!row.passwordResetRequired && claims.issuedAtMs < ((await service.sessionsClosedAt(row.id)) ?? 0)) {
+    // A password change, a deactivation or a forced reset ends every session, access tokens included (they would
+    // outlive it by up to 15 minutes). A forced reset too: a token from before it may have been stolen, and the
+    // reset-only routes would let its holder set the password and own the account.
+    if (claims.issuedAtMs < ((await service.sessionsClosedAt(row.id)) ?? 0)) {
+      throw unauthorized(AUTH_FAILED, "session_closed");
+    }
+    // While a reset is required only a `password_reset` token is good: a login issues one, after checking the
+    // current password. A `full` token here was issued before the requirement committed (a login or refresh racing
+    // the administrator's change), so it is closed like the others.
+    if (row.passwordResetRequired && claims.scope !== "password_reset") {
       throw unauthorized(AUTH_FAILED, "session_closed");
     }
     return {

@@ -80,6 +80,36 @@ describe("a password change ends every session of the account", () => {
     expect((await open(fresh.body.access_token)).error).toBeUndefined();
   });
 
+  test("a forced reset closes the sessions before it: an old token cannot set the password, a new login can", async () => {
+    const admin = await server.createUser("리셋관리자", { admin: true });
+    const victim = await server.createUser("피해자");
+    // Someone else holds the victim's tokens from before (a stolen token, a shared computer).
+    const stolen = (await login(victim.email, victim.password)).body;
+    const forced = await server.api("POST", `/api/admin/users/${victim.id}/require-password-reset`, {
+      token: admin.token,
+      body: {},
+    });
+    expect(forced.status).toBe(200);
+    // Tokens issued before the requirement are closed, the narrow routes included.
+    expect((await reset(stolen.access_token)).status).toBe(401);
+    expect((await reset(victim.token)).status).toBe(401);
+    expect((await server.api("GET", "/api/users/me", { token: stolen.access_token })).status).toBe(401);
+    const refreshed = await server.api("POST", "/api/users/refresh", { body: { refresh_token: stolen.refresh_token } });
+    expect(refreshed.status).toBe(401);
+    // The password is unchanged: only a login with it (made after the requirement) may set a new one.
+    const narrow = await login(victim.email, victim.password);
+    expect(narrow.body.password_reset_required).toBe(true);
+    expect((await reset(narrow.body.access_token)).status).toBe(200);
+    expect((await login(victim.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  test("the same through the service `madang users require-password-reset` runs", async () => {
+    const victim = await server.createUser("씨엘아이");
+    await accountsApi(server.ctx).service.requirePasswordReset(victim.id);
+    expect((await reset(victim.token)).status).toBe(401);
+    expect((await login(victim.email, victim.password)).body.password_reset_required).toBe(true);
+  });
+
   test("a failed attempt (the same password again) ends nothing", async () => {
     const user = await server.createUser("실패리셋");
     const { socket } = await open(user.token);

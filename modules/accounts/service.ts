@@ -171,8 +171,13 @@ export function createAccountsService(deps: AccountsDeps) {
       await store.revokeAllForUser(row.id, now(), "inactive");
       throw forbidden(ACCOUNT_INACTIVE, "inactive");
     }
-    const scope = row.passwordResetRequired ? "password_reset" : "full";
-    return { access_token: await tokens.sign(row.id, scope), refresh_token: outcome.token, token_type: "bearer" };
+    // A forced reset revoked every refresh token; one rotated just before it committed still must not open the
+    // reset: only a login (which checks the current password) issues a `password_reset` token.
+    if (row.passwordResetRequired) {
+      await store.revokeAllForUser(row.id, now(), "password_reset_required");
+      throw new AppError(401, AUTH_FAILED, "refresh_reset_required");
+    }
+    return { access_token: await tokens.sign(row.id, "full"), refresh_token: outcome.token, token_type: "bearer" };
   }
 
   async function logout(refreshToken: string | undefined) {
