@@ -112,6 +112,38 @@ describe("비밀번호 찾기", () => {
     expect((await login(user.email, user.password)).status).toBe(200);
   });
 
+  test("a password change (the logged-in way) voids every link mailed before it", async () => {
+    const user = await server.createUser("변경유저");
+    const before = (await outboxFiles()).length;
+    await forgot(user.email);
+    const token = tokenOf(await waitForMail(before + 1));
+    const changed = await server.api("POST", "/api/users/reset-password", {
+      token: user.token,
+      body: { new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    // Whoever kept the old mail cannot set the password back.
+    expect(await resetWith(token, "taken-over-77")).toMatchObject({
+      status: 400,
+      body: { detail: RESET_LINK_INVALID },
+    });
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  test("a deactivation voids every link; reactivating the account does not bring them back", async () => {
+    const admin = await server.createUser("찾기관리자", { admin: true });
+    const user = await server.createUser("정지유저");
+    const link = await accountsApi(server.ctx).service.resetLink(user.id);
+    const token = new URL(link).searchParams.get("token")!;
+    const act = (action: string) =>
+      server.api("POST", `/api/admin/users/${user.id}/${action}`, { token: admin.token, body: {} });
+    expect((await act("deactivate")).status).toBe(200);
+    expect(await resetWith(token)).toMatchObject({ status: 400, body: { detail: RESET_LINK_INVALID } });
+    expect((await act("activate")).status).toBe(200);
+    expect(await resetWith(token)).toMatchObject({ status: 400, body: { detail: RESET_LINK_INVALID } });
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
   test("requests per e-mail are limited whether or not it has an account", async () => {
     for (let i = 0; i < 3; i++) expect((await forgot("flood@example.com")).status).toBe(200);
     const refused = await forgot("flood@example.com");

@@ -27,9 +27,10 @@ export function resetMailText(mail: ResetMail) {
 }
 
 /**
- * Without SMTP (development, a small install): the link goes to the server log and to a file in
- * `DATA_DIR/outbox/`, one message per file, so the operator can hand it over. This is the only place a token is
- * logged, and only when no mail can be sent.
+ * Without SMTP (development, a small install, the `npm start` default): the message goes to a file in
+ * `DATA_DIR/outbox/` (one message per file, readable by the server's account only), so the operator can hand it
+ * over. The log names the file and nothing else: a link opens the account for 30 minutes, and logs are copied,
+ * shipped and kept far more widely than the data folder.
  */
 export function outboxMailer(dataDir: string, log: Logger): ResetMailer {
   const folder = join(dataDir, "outbox");
@@ -38,7 +39,7 @@ export function outboxMailer(dataDir: string, log: Logger): ResetMailer {
     const file = join(folder, `${Date.now()}-${crypto.randomUUID()}.txt`);
     const message = `To: ${mail.to}\nSubject: ${RESET_MAIL_SUBJECT}\n\n${resetMailText(mail)}\n`;
     await writeFile(file, message, { mode: 0o600 });
-    log.warn("password reset link (SMTP_URL is not set)", { to: mail.to, link: mail.link, file });
+    log.warn("password reset mail written to the outbox (SMTP_URL is not set)", { file });
   };
 }
 

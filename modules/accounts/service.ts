@@ -193,19 +193,24 @@ export function createAccountsService(deps: AccountsDeps) {
     const passwordHash = await Bun.password.hash(newPassword, HASH_OPTIONS);
     // Every session ends, this one too: the answer tells the user to log in again with the new password (spec),
     // and a device logged in with the old one (perhaps by whoever knew it) loses its tokens and its sockets.
+    // A link mailed before the change must not set the password back (whoever kept the mail would own it again).
     const change = await store.transaction(async (tx) => {
       await store.updateUserIn(tx, userId, { passwordHash, passwordResetRequired: false }, now());
+      await store.voidPasswordResetTokensIn(tx, userId, now());
       return closeSessionsTx(tx, userId, "password_reset");
     });
     await announce(change);
     return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
   }
 
-  /** A one-time link (30 minutes) to the page that sets a new password; for the mail and the CLI. */
+  const linkTo = (token: string) =>
+    `${(deps.publicUrl ?? "http://localhost:3000").replace(/\/+$/, "")}/password-forgot/reset?token=${encodeURIComponent(token)}`;
+
+  /** A one-time link (30 minutes) to the page that sets a new password, for an operator (`madang users reset-link`). */
   async function resetLink(userId: number) {
-    const token = await store.issuePasswordResetToken(userId, now(), RESET_LINK_TTL_MS);
-    const base = (deps.publicUrl ?? "http://localhost:3000").replace(/\/+$/, "");
-    return `${base}/password-forgot/reset?token=${encodeURIComponent(token)}`;
+    const token = await store.issuePasswordResetToken(userId, now(), RESET_LINK_TTL_MS, { activeOnly: false });
+    if (token === null) throw notFound(USER_NOT_FOUND);
+    return linkTo(token);
   }
 
   /**
@@ -220,8 +225,12 @@ export function createAccountsService(deps: AccountsDeps) {
     const row = await store.findUserByEmail(normalizeEmail(email));
     if (row?.isActive && deps.mailer) {
       const mailer = deps.mailer;
-      void resetLink(row.id)
-        .then((link) => mailer({ to: row.email, username: row.username, link }))
+      // Checked again with the link's insert: a deactivation committed meanwhile gets no link.
+      void store
+        .issuePasswordResetToken(row.id, now(), RESET_LINK_TTL_MS, { activeOnly: true })
+        .then((token) =>
+          token === null ? undefined : mailer({ to: row.email, username: row.username, link: linkTo(token) }),
+        )
         .catch((error) => deps.log?.error("password reset mail failed", { userId: row.id, error: String(error) }));
     }
     return { detail: RESET_LINK_SENT };
@@ -279,7 +288,11 @@ export function createAccountsService(deps: AccountsDeps) {
   async function setActiveTx(tx: StoreDb, userId: number, active: boolean): Promise<AccountChange> {
     await requireByIdTx(tx, userId);
     await updateTx(tx, userId, { isActive: active });
-    if (!active) return closeSessionsTx(tx, userId, "deactivated");
+    if (!active) {
+      // Reactivating the account later does not bring them back: a new link must be asked for.
+      await store.voidPasswordResetTokensIn(tx, userId, now());
+      return closeSessionsTx(tx, userId, "deactivated");
+    }
     return { userId, sessionsClosed: null, identityChanged: false };
   }
 

@@ -80,6 +80,17 @@ export function createAccountsStore(database: SqlDatabase) {
   const userIn = async (db: StoreDb, id: number) =>
     first(await db.select().from(users).where(eq(users.id, id)).limit(1));
 
+  /**
+   * The user's row, locked until the caller's commit. PostgreSQL: `FOR UPDATE`, so a write that changes the row
+   * (a password change, a deactivation) and this transaction go one after the other. SQLite: a write transaction
+   * already has the database to itself.
+   */
+  const lockedUserIn = async (db: StoreDb, id: number): Promise<UserRow | undefined> => {
+    if (database.dialect !== "pg") return userIn(db, id);
+    const pgUsers = users as unknown as typeof corePg.users;
+    return first(await (db as unknown as PgDb).select().from(pgUsers).where(eq(pgUsers.id, id)).for("update"));
+  };
+
   /** Which of the two unique values another user holds (the username first, as the answer names it). */
   async function takenIn(db: StoreDb, usernameKey: string, email: string): Promise<"username" | "email" | null> {
     const byName = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey)).limit(1);
@@ -122,6 +133,13 @@ export function createAccountsStore(database: SqlDatabase) {
       .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
       .returning({ id: refreshTokens.id });
     return claimed.length > 0;
+  }
+
+  async function voidPasswordResetTokensIn(db: StoreDb, userId: number, now: number) {
+    await db
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date(now) })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
   }
 
   async function revokeFamilyIn(db: StoreDb, familyId: string, now: number, reason: string) {
@@ -226,9 +244,17 @@ export function createAccountsStore(database: SqlDatabase) {
     },
 
     // --- password reset links ("비밀번호 찾기") -------------------------------------------------------------------
-    /** A new one-time token for the user, valid until `now + ttlMs`; only its SHA-256 is stored. */
-    issuePasswordResetToken: (userId: number, now: number, ttlMs: number) =>
+    /**
+     * A new one-time token for the user, valid until `now + ttlMs`; only its SHA-256 is stored. Null when the user
+     * is gone, or inactive and `activeOnly`. The user's row is locked first: a password change or a deactivation
+     * (which void the unused tokens in their transaction, after updating that row) either commits before (then it
+     * is seen here) or waits for this insert (then voids it). Without the lock PostgreSQL could commit this insert
+     * after their void had run, and the link would outlive them.
+     */
+    issuePasswordResetToken: (userId: number, now: number, ttlMs: number, options: { activeOnly: boolean }) =>
       write(async (tx) => {
+        const row = await lockedUserIn(tx, userId);
+        if (!row || (options.activeOnly && !row.isActive)) return null;
         const token = newOpaqueToken();
         await tx.insert(passwordResetTokens).values({
           userId,
@@ -242,28 +268,39 @@ export function createAccountsStore(database: SqlDatabase) {
     /**
      * Uses a reset token inside the caller's transaction: a conditional update, so of two uses at once exactly one
      * wins. Every other open token of the user is used up with it (one reset per request). The user's id, or null
-     * when the token is unknown, used or expired.
+     * when the token is unknown, used or expired. The user's row is locked before any token row, the order of every
+     * other writer here (a password change, a deactivation, an issue): PostgreSQL cannot deadlock on them, and a link
+     * being issued meanwhile is either voided with the others or issued after this change.
      */
     consumePasswordResetTokenIn: async (tx: StoreDb, presented: string, now: number): Promise<number | null> => {
+      const tokenHash = hashToken(presented);
+      const [found] = await tx
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.tokenHash, tokenHash))
+        .limit(1);
+      if (!found || !(await lockedUserIn(tx, found.userId))) return null;
       const claimed = await tx
         .update(passwordResetTokens)
         .set({ usedAt: new Date(now) })
         .where(
           and(
-            eq(passwordResetTokens.tokenHash, hashToken(presented)),
+            eq(passwordResetTokens.tokenHash, tokenHash),
             isNull(passwordResetTokens.usedAt),
             gt(passwordResetTokens.expiresAt, new Date(now)),
           ),
         )
         .returning({ userId: passwordResetTokens.userId });
-      const userId = claimed[0]?.userId;
-      if (userId === undefined) return null;
-      await tx
-        .update(passwordResetTokens)
-        .set({ usedAt: new Date(now) })
-        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-      return userId;
+      if (claimed.length === 0) return null;
+      await voidPasswordResetTokensIn(tx, found.userId, now);
+      return found.userId;
     },
+
+    /**
+     * Uses up every open reset token of the user (a password change, a deactivation), inside the caller's
+     * transaction, after it has updated (so locked) the user's row: that orders it with `issuePasswordResetToken`.
+     */
+    voidPasswordResetTokensIn,
 
     // --- refresh tokens ----------------------------------------------------------------------------------------
     /** The first refresh token of a new family (a login); only its SHA-256 is stored. */
