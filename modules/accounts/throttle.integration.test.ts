@@ -25,20 +25,37 @@ let counter = 0;
 const member = () => server.createUser(`thr${++counter}`, { password: "good-pass-42" });
 
 describe("login throttle under parallel attempts", () => {
-  test("30 wrong passwords at once for one e-mail: no more 401s than the limit, the rest 429", async () => {
+  test("30 wrong passwords at once for one e-mail from one address: no more 401s than the pair's limit", async () => {
     const user = await member();
     const answers = await Promise.all(
       Array.from({ length: 30 }, () => login(user.email, "wrong-password-1", "203.0.113.10")),
     );
     const counts = statuses(answers);
-    expect(counts[401]).toBe(DEFAULT_LOGIN_LIMITS.perEmail);
-    expect(counts[429]).toBe(30 - DEFAULT_LOGIN_LIMITS.perEmail);
+    expect(counts[401]).toBe(DEFAULT_LOGIN_LIMITS.perPair);
+    expect(counts[429]).toBe(30 - DEFAULT_LOGIN_LIMITS.perPair);
     expect(answers.find((a) => a.status === 401)?.body.detail).toBe(LOGIN_FAILED);
     const refused = answers.find((a) => a.status === 429)!;
     expect(refused.body.detail).toBe(TOO_MANY_LOGINS);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    // The right password is refused too while the e-mail is blocked.
-    expect((await login(user.email, user.password, "203.0.113.11")).status).toBe(429);
+    // That address waits, the right password too; the owner, from their own address, does not.
+    expect((await login(user.email, user.password, "203.0.113.10")).status).toBe(429);
+    expect((await login(user.email, user.password, "203.0.113.11")).status).toBe(200);
+  });
+
+  test("strangers on many addresses: slowed at the e-mail-wide count, the owner's usual address never", async () => {
+    const user = await member();
+    expect((await login(user.email, user.password, "198.18.0.1")).status).toBe(200);
+    const { perPair, perEmail } = DEFAULT_LOGIN_LIMITS;
+    expect(perEmail).toBeGreaterThanOrEqual(10 * perPair);
+    const strangers = Math.ceil(perEmail / perPair) + 1;
+    const answers = await Promise.all(
+      Array.from({ length: strangers * perPair }, (_, i) =>
+        login(user.email, "wrong-password-1", `198.18.1.${i % strangers}`),
+      ),
+    );
+    expect(statuses(answers)).toEqual({ 401: perEmail, 429: strangers * perPair - perEmail });
+    expect((await login(user.email, "wrong-password-1", "198.18.2.1")).status).toBe(429);
+    expect((await login(user.email, user.password, "198.18.0.1")).status).toBe(200);
   });
 
   test("45 wrong logins at once from one address, each for another e-mail, are cut at the address limit", async () => {

@@ -5,7 +5,7 @@ import { redisCounters } from "../kernel/counters-redis";
 import { testRedis } from "../kernel/game-host/redis-testing";
 import { AddressThrottle, LoginThrottle } from "./throttle";
 
-const limits = { windowMs: 60_000, perEmail: 3, perIp: 5 };
+const limits = { windowMs: 60_000, perPair: 3, perIp: 5, perEmail: 30, knownForMs: 3_600_000 };
 
 let redis: Awaited<ReturnType<typeof testRedis>>;
 let redisClient: Awaited<ReturnType<typeof redis.client>>;
@@ -34,13 +34,44 @@ describe.each(Object.keys(stores))("counters in %s", (store) => {
   const loginThrottle = (clock: FakeClock) => new LoginThrottle(limits, counters(clock));
 
   describe("LoginThrottle", () => {
-    test("blocks an e-mail after repeated failures until the window passes", async () => {
+    test("blocks an (e-mail, address) pair after repeated failures until the window passes", async () => {
       const clock = new FakeClock();
       const throttle = loginThrottle(clock);
       for (let i = 0; i < 3; i++) expect(await fail(throttle, "a@x.com", "1.1.1.1")).toBe(0);
-      expect(await waitOf(throttle, "a@x.com", "2.2.2.2")).toBe(60);
+      expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(60);
       clock.advance(60_001);
       expect(await waitOf(throttle, "a@x.com", "1.1.1.1")).toBe(0);
+    });
+
+    test("a stranger's failures never lock the owner out: the same e-mail from another address still tries", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      for (let i = 0; i < 3; i++) await fail(throttle, "a@x.com", "6.6.6.6");
+      expect(await waitOf(throttle, "a@x.com", "6.6.6.6")).toBeGreaterThan(0);
+      const owner = await throttle.begin("a@x.com", "1.1.1.1");
+      expect(owner.retryAfter).toBe(0);
+      await throttle.succeeded(owner);
+    });
+
+    test("a guesser spread over many addresses is slowed at the e-mail-wide count; the owner's known address is not", async () => {
+      const clock = new FakeClock();
+      const throttle = loginThrottle(clock);
+      await throttle.succeeded(await throttle.begin("a@x.com", "1.1.1.1"));
+      for (let n = 0; n < 10; n++) {
+        for (let i = 0; i < 3; i++) expect(await fail(throttle, "a@x.com", `7.7.7.${n}`)).toBe(0);
+      }
+      // 30 failures from 10 addresses: an eleventh address waits, for this e-mail only.
+      expect(await waitOf(throttle, "a@x.com", "7.7.8.1")).toBe(60);
+      expect(await waitOf(throttle, "b@x.com", "7.7.8.1")).toBe(0);
+      // The owner, where they logged in before, is not slowed (nor do their logins wipe the guesser's count).
+      for (let i = 0; i < 3; i++) {
+        const owner = await throttle.begin("a@x.com", "1.1.1.1");
+        expect(owner.retryAfter).toBe(0);
+        await throttle.succeeded(owner);
+      }
+      expect(await waitOf(throttle, "a@x.com", "7.7.8.2")).toBeGreaterThan(0);
+      clock.advance(60_001);
+      expect(await waitOf(throttle, "a@x.com", "7.7.8.2")).toBe(0);
     });
 
     test("blocks an IP that tries many e-mails", async () => {
@@ -58,7 +89,7 @@ describe.each(Object.keys(stores))("counters in %s", (store) => {
       expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
     });
 
-    test("a success takes its attempt back and clears the e-mail's failures", async () => {
+    test("a success takes its attempt back and clears the pair's failures", async () => {
       const clock = new FakeClock();
       const throttle = loginThrottle(clock);
       await fail(throttle, "a@x.com", "1.1.1.1");
@@ -115,6 +146,19 @@ test("Redis counters are one limit for every process: a burst spread over two pr
   const processes = [0, 1].map(() => new LoginThrottle(limits, stores.redis(clock, prefix)));
   const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => processes[i % 2].begin("a@x.com", "1.1.1.1")));
   expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(3);
+});
+
+test("Redis counters: the e-mail-wide count and the owner's known address hold across processes", async () => {
+  const clock = new FakeClock();
+  const prefix = `test:${crypto.randomUUID().slice(0, 8)}:`;
+  const [one, two] = [0, 1].map(() => new LoginThrottle(limits, stores.redis(clock, prefix)));
+  await one.succeeded(await one.begin("a@x.com", "1.1.1.1"));
+  const burst = await Promise.all(
+    Array.from({ length: 36 }, (_, i) => (i % 2 ? one : two).begin("a@x.com", `7.7.7.${i % 12}`)),
+  );
+  expect(burst.filter((a) => a.retryAfter === 0)).toHaveLength(limits.perEmail);
+  expect((await two.begin("a@x.com", "7.7.9.9")).retryAfter).toBeGreaterThan(0);
+  expect((await two.begin("a@x.com", "1.1.1.1")).retryAfter).toBe(0);
 });
 
 describe("SlidingWindowCounter", () => {

@@ -31,11 +31,26 @@ export class AddressThrottle implements AddressLimiter {
 
 export interface LoginLimits {
   windowMs: number;
-  perEmail: number;
+  /** Failures per (e-mail, address): the guesses one address may make at one account. */
+  perPair: number;
+  /** Attempts per address, whatever the e-mail (a script trying many accounts). */
   perIp: number;
+  /**
+   * Attempts per e-mail across all addresses (a guesser spread over many addresses), far above `perPair` (at least
+   * 10×) and never applied to an address the e-mail logged in from within `knownForMs`.
+   */
+  perEmail: number;
+  /** How long an address where the e-mail logged in successfully stays its known address. */
+  knownForMs: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { windowMs: 15 * 60 * 1000, perEmail: 5, perIp: 30 };
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
+  windowMs: 15 * 60 * 1000,
+  perPair: 5,
+  perIp: 30,
+  perEmail: 100,
+  knownForMs: 30 * 24 * 60 * 60 * 1000,
+};
 /** About 40 registrations of a classroom behind one address fit; a script hashing passwords for hours does not. */
 export const REGISTER_LIMIT: WindowLimit = { windowMs: 60 * 60 * 1000, limit: 50 };
 export const RESET_PASSWORD_LIMIT: WindowLimit = { windowMs: 15 * 60 * 1000, limit: 60 };
@@ -46,56 +61,94 @@ export const FORGOT_PASSWORD_EMAIL_LIMIT: WindowLimit = { windowMs: 60 * 60 * 10
 /** A login attempt counted before its password is checked; `retryAfter` > 0 means it was refused (not counted). */
 export interface LoginAttempt {
   retryAfter: number;
-  emailKey: string;
+  pairKey: string;
   ipKey: string;
+  emailKey: string;
   /** When the address's attempt was recorded (what `succeeded` takes back). */
-  at: number;
+  ipAt: number;
+  /** When the e-mail-wide attempt was recorded; null when it was not counted (a known address). */
+  emailAt: number | null;
 }
 
-/** Logins: limits per e-mail and per address, counted before the password is checked. */
+/** Logins: limits per (e-mail, address), per address and (much higher) per e-mail, counted before the check. */
 export interface LoginLimiter {
-  /** Counts an attempt for this e-mail and address, unless one of them is already at its limit. */
+  /** Counts an attempt for this e-mail and address, unless one of its limits is reached already. */
   begin(email: string, ip: string): Promise<LoginAttempt>;
-  /** The password was right: the attempt does not count, and the e-mail's earlier failures are forgotten. */
+  /** The password was right: the attempt does not count, and the pair's earlier failures are forgotten. */
   succeeded(attempt: LoginAttempt): Promise<void>;
 }
 
 /**
- * Login throttling: every attempt is counted per e-mail and per address before the password is checked (checking
- * takes ~20 ms, and parallel attempts must not all pass a check made before any of them failed). A success takes
- * its own attempt back and clears the e-mail's failures. The same answer is given for known and unknown e-mails, so
- * the throttle reveals nothing about which accounts exist.
+ * Login throttling. Every attempt is counted before its password is checked (checking takes ~20 ms, and parallel
+ * attempts must not all pass a check made before any of them failed):
+ * - per (e-mail, address): a few failures, then that address waits for that account;
+ * - per address: a script trying many accounts from one place;
+ * - per e-mail across all addresses: a guesser spread over many addresses, only at a much higher count, and never
+ *   for an address the e-mail logged in from lately (its owner's usual place).
+ * A stranger's failures therefore cost the stranger: they never lock the owner out of their own account, as a
+ * limit per e-mail alone would (five wrong passwords from anywhere, and the owner waits 15 minutes).
+ * A success takes its own attempts back, clears the pair's failures and marks the address known for the e-mail.
+ * The same answer is given for known and unknown e-mails, so the throttle reveals nothing about which exist.
  */
 export class LoginThrottle implements LoginLimiter {
-  private readonly byEmail: AttemptCounter;
+  private readonly byPair: AttemptCounter;
   private readonly byIp: AttemptCounter;
+  private readonly byEmail: AttemptCounter;
+  /** Addresses where an e-mail logged in: a mark (limit 1) that lasts `knownForMs`, in the same store as the counts. */
+  private readonly known: AttemptCounter;
   // Check and count are several calls: attempts of this process go one at a time, so a burst of parallel attempts
-  // cannot all pass a check made before any of them was counted.
+  // cannot all pass a check made before any of them was counted. (Each `take` is atomic in the shared store, so
+  // several processes never pass a limit either: a refused step gives the earlier steps' attempts back.)
   private readonly serial = createLock();
 
   constructor(limits: LoginLimits, counters: CounterFactory) {
-    this.byEmail = counters("login_email", { windowMs: limits.windowMs, limit: limits.perEmail });
+    this.byPair = counters("login_pair", { windowMs: limits.windowMs, limit: limits.perPair });
     this.byIp = counters("login_ip", { windowMs: limits.windowMs, limit: limits.perIp });
+    this.byEmail = counters("login_email", { windowMs: limits.windowMs, limit: limits.perEmail });
+    this.known = counters("login_known", { windowMs: limits.knownForMs, limit: 1 });
   }
 
   begin(email: string, ip: string): Promise<LoginAttempt> {
-    const emailKey = email;
     const ipKey = addressLimitKey(ip);
+    // An address key has no space (IPv4, or an IPv6 /64), so the pair key splits one way only.
+    const pairKey = `${ipKey} ${email}`;
+    const refused = (retryAfter: number): LoginAttempt => ({
+      retryAfter,
+      pairKey,
+      ipKey,
+      emailKey: email,
+      ipAt: 0,
+      emailAt: null,
+    });
     return this.serial(async () => {
-      const byEmail = await this.byEmail.take(emailKey);
-      if (byEmail.retryAfter > 0) return { retryAfter: byEmail.retryAfter, emailKey, ipKey, at: 0 };
+      const byPair = await this.byPair.take(pairKey);
+      if (byPair.retryAfter > 0) return refused(byPair.retryAfter);
       const byIp = await this.byIp.take(ipKey);
       if (byIp.retryAfter > 0) {
-        // Refused by the address: the e-mail's attempt, counted a moment ago, did not happen either.
-        await this.byEmail.forgive(emailKey, byEmail.at);
-        return { retryAfter: byIp.retryAfter, emailKey, ipKey, at: 0 };
+        // Refused by the address: the pair's attempt, counted a moment ago, did not happen either.
+        await this.byPair.forgive(pairKey, byPair.at);
+        return refused(byIp.retryAfter);
       }
-      // The address's own record time: a success forgives exactly that attempt (the e-mail's are cleared).
-      return { retryAfter: 0, emailKey, ipKey, at: byIp.at };
+      let emailAt: number | null = null;
+      if ((await this.known.retryAfter(pairKey)) === 0) {
+        const byEmail = await this.byEmail.take(email);
+        if (byEmail.retryAfter > 0) {
+          await Promise.all([this.byPair.forgive(pairKey, byPair.at), this.byIp.forgive(ipKey, byIp.at)]);
+          return refused(byEmail.retryAfter);
+        }
+        emailAt = byEmail.at;
+      }
+      return { retryAfter: 0, pairKey, ipKey, emailKey: email, ipAt: byIp.at, emailAt };
     });
   }
 
   async succeeded(attempt: LoginAttempt) {
-    await Promise.all([this.byEmail.clear(attempt.emailKey), this.byIp.forgive(attempt.ipKey, attempt.at)]);
+    await Promise.all([
+      this.byPair.clear(attempt.pairKey),
+      this.byIp.forgive(attempt.ipKey, attempt.ipAt),
+      // Only its own attempt: the owner logging in must not wipe a spread guesser's count.
+      attempt.emailAt === null ? undefined : this.byEmail.forgive(attempt.emailKey, attempt.emailAt),
+      this.known.record(attempt.pairKey),
+    ]);
   }
 }
