@@ -400,6 +400,8 @@ export function createAccountsService(deps: AccountsDeps) {
     setAdminTx,
     requirePasswordResetTx,
     renameUserTx,
+    /** The user's row read inside the caller's transaction (on PostgreSQL, its connection: see the admin's toggles). */
+    requireByIdTx,
     announce,
     /** What a change read from the feed (made by another process) does here: `announce` without the nudge. */
     announceHere,

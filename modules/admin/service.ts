@@ -214,7 +214,10 @@ export function createAdminService(deps: AdminDeps) {
    */
   async function logged(actor: Actor, action: string, userId: number, reason: string | undefined, toggle: Toggle) {
     const change = await store.transaction(async (tx) => {
-      const row = await accounts.requireById(userId);
+      // Read on the transaction's own connection: a read from the pool here would need a second connection per
+      // toggle, and on PostgreSQL ten toggles at once (the pool's size) would each hold one and wait for another
+      // for ever.
+      const row = await accounts.requireByIdTx(tx, userId);
       const result = await toggle(tx);
       await writeLog(actor, action, row, { reason });
       return result;
