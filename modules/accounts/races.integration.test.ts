@@ -73,6 +73,28 @@ describe("races on one account", () => {
     }
   });
 
+  test("a login with the old password racing a password change keeps no session past the change", async () => {
+    const users = await members();
+    const outcomes = await Promise.all(
+      users.map(async (user) => {
+        const [login] = await Promise.all([
+          server.api("POST", "/api/users/login", { body: { email: user.email, password: user.password } }),
+          resetPassword(user.token),
+        ]);
+        return login;
+      }),
+    );
+    for (const login of outcomes) {
+      expect([200, 401]).toContain(login.status);
+      if (login.status !== 200) continue;
+      expect((await server.api("GET", "/api/users/me", { token: login.body.access_token })).status).toBe(401);
+      const refreshed = await server.api("POST", "/api/users/refresh", {
+        body: { refresh_token: login.body.refresh_token },
+      });
+      expect(refreshed.status).toBe(401);
+    }
+  });
+
   test("many administrator toggles at once (more than the PostgreSQL pool's connections) all answer", async () => {
     const users = await members(16);
     const answers = await Promise.all(users.map((user) => act(user.id, "deactivate")));

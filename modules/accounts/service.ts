@@ -144,20 +144,22 @@ export function createAccountsService(deps: AccountsDeps) {
     if (!row || !valid) throw new AppError(401, LOGIN_FAILED, "login_failed");
     await throttles.login.succeeded(attempt);
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
-    // A reset-required login gets a narrow access token and no refresh token: it cannot outlive the reset.
-    const refresh = row.passwordResetRequired ? null : { rememberMe: input.remember_me === true };
     const recorded = await store.recordLogin(
       row.id,
-      { at: now(), ip: input.ip || null, userAgent: input.userAgent?.slice(0, 512) ?? null },
-      refresh,
+      { verifiedHash: row.passwordHash, now, ip: input.ip || null, userAgent: input.userAgent?.slice(0, 512) ?? null },
+      input.remember_me === true,
     );
-    if (!recorded.row) throw notFound(USER_NOT_FOUND);
-    const scope = row.passwordResetRequired ? "password_reset" : "full";
+    // The password was changed while it was being checked: the one given is not the account's any more.
+    if (recorded.kind === "stale") throw new AppError(401, LOGIN_FAILED, "login_failed");
+    if (recorded.kind === "inactive") throw forbidden(ACCOUNT_INACTIVE, "inactive");
+    const current = recorded.row;
+    // A reset-required login gets a narrow access token (and no refresh token): only it may set the new password.
+    const scope = current.passwordResetRequired ? "password_reset" : "full";
     return {
-      access_token: await tokens.sign(row.id, scope),
+      access_token: await tokens.sign(current.id, scope, recorded.at),
       token_type: "bearer" as const,
-      user: presentUser(recorded.row),
-      password_reset_required: row.passwordResetRequired,
+      user: presentUser(current),
+      password_reset_required: current.passwordResetRequired,
       ...(recorded.refreshToken ? { refresh_token: recorded.refreshToken } : {}),
     };
   }

@@ -204,16 +204,28 @@ export function createAccountsStore(database: SqlDatabase) {
     },
 
     /**
-     * A successful login: its history row, the login counters, and (unless `refresh` is null) the first refresh
-     * token of a new family, in one transaction. Answers the updated user and the token.
+     * A successful login: its history row, the login counters, and (unless a reset is required) the first refresh
+     * token of a new family, in one transaction. The user's row is locked and read again first: a password change,
+     * deactivation or forced reset that committed while the password was being checked (~20 ms) is seen here, and
+     * one that comes later waits for this commit, then closes this session with the others. `at` is read after the
+     * lock, so the session is older than any closure that waited for it. `stale`: the password checked is not the
+     * account's any more (the login failed); `inactive`: deactivated meanwhile. Neither writes anything.
      */
     async recordLogin(
       userId: number,
-      login: { at: number; ip: string | null; userAgent: string | null },
-      refresh: { rememberMe: boolean } | null,
-    ): Promise<{ row: UserRow | undefined; refreshToken: string | null }> {
+      login: { verifiedHash: string; now: () => number; ip: string | null; userAgent: string | null },
+      rememberMe: boolean,
+    ): Promise<
+      | { kind: "stale" }
+      | { kind: "inactive" }
+      | { kind: "recorded"; row: UserRow; at: number; refreshToken: string | null }
+    > {
       return write(async (tx) => {
-        const at = new Date(login.at);
+        const current = await lockedUserIn(tx, userId);
+        if (!current || current.passwordHash !== login.verifiedHash) return { kind: "stale" };
+        if (!current.isActive) return { kind: "inactive" };
+        const now = login.now();
+        const at = new Date(now);
         await tx
           .insert(loginHistory)
           .values({ userId, loginTime: at, ipAddress: login.ip, userAgent: login.userAgent });
@@ -222,8 +234,9 @@ export function createAccountsStore(database: SqlDatabase) {
           .set({ loginCount: sql`${users.loginCount} + 1`, lastLoginAt: at })
           .where(eq(users.id, userId))
           .returning();
-        const refreshToken = refresh ? await issueRefreshTokenIn(tx, userId, refresh.rememberMe, login.at) : null;
-        return { row, refreshToken };
+        // A reset-required login gets no refresh token: it cannot outlive the reset.
+        const refreshToken = row.passwordResetRequired ? null : await issueRefreshTokenIn(tx, userId, rememberMe, now);
+        return { kind: "recorded", row, at: now, refreshToken };
       });
     },
 

@@ -21,8 +21,9 @@ export interface AccessClaims {
 export function createAccessTokens(secret: string, now: () => number) {
   const signer = jwt({ name: "jwt", secret, alg: "HS256", iss: ISSUER, aud: AUDIENCE }).decorator.jwt;
   return {
-    async sign(userId: number, scope: TokenScope): Promise<string> {
-      const issued = now();
+    /** `issuedAt` (ms): when the session began, if not now (a login: the moment its row was locked). */
+    async sign(userId: number, scope: TokenScope, issuedAt?: number): Promise<string> {
+      const issued = issuedAt ?? now();
       const iat = Math.floor(issued / 1000);
       return signer.sign({ sub: String(userId), scope, iat_ms: issued, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
     },
