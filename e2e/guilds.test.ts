@@ -168,9 +168,14 @@ describe("guilds in the browser", () => {
     await row.getByRole("link", { name: "함께 달릴 길드원 모집" }).click();
     await other.getByRole("heading", { name: "함께 달릴 길드원 모집" }).waitFor();
     await other.getByTestId("view-count").getByText("2").waitFor();
+    const applied = other.locator("article p", { hasText: "신청" });
+    expect(await applied.textContent()).toMatch(/신청 0$/);
     await other.getByLabel("신청 메시지 (선택)").fill("열심히 하겠습니다!");
     await other.getByRole("button", { name: "가입 신청" }).click();
     await other.getByText("가입 신청을 보냈습니다.", { exact: false }).waitFor();
+    // The post counts the application at once (issue 24: it kept showing "신청 0"), and the view is not counted again.
+    await other.locator("article p", { hasText: /신청 1$/ }).waitFor();
+    expect(await other.getByTestId("view-count").textContent()).toBe("2");
 
     await page.goto(postUrl);
     const application = page.locator(".guild-row", { hasText: applicant.username });

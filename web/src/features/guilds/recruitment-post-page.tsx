@@ -15,7 +15,8 @@ import { guildApi } from "./guild-api";
 import type { MyGuild, RecruitmentPost } from "./types";
 import { failureText, isStaff, Loading, parseId, When } from "./ui";
 
-function ApplyForm({ postId }: { postId: number }) {
+/** `onApplied` runs once the server took the application (the post then reads its new count). */
+function ApplyForm({ postId, onApplied }: { postId: number; onApplied: () => void }) {
   const [message, setMessage] = useState("");
   const [state, setState] = useState<{ error?: string; done?: boolean; busy?: boolean }>({});
   async function submit(event: FormEvent) {
@@ -24,6 +25,7 @@ function ApplyForm({ postId }: { postId: number }) {
     try {
       await guildApi.apply(postId, message.trim());
       setState({ done: true });
+      onApplied();
     } catch (failure) {
       setState({ error: failureText(failure, "가입 신청에 실패했습니다.") });
     }
@@ -86,6 +88,15 @@ export function RecruitmentPostPage() {
     return () => controller.abort();
   }, [postId]);
 
+  // After an application the post is read again (not viewed again): its 신청 count is the server's, never a guess.
+  const [applied, setApplied] = useState(0);
+  useEffect(() => {
+    if (postId === null || applied === 0) return;
+    const controller = new AbortController();
+    guildApi.recruitmentPost(postId, controller.signal).then(setPost, () => {});
+    return () => controller.abort();
+  }, [postId, applied]);
+
   useEffect(() => {
     if (!loggedIn) return setMine(null);
     const controller = new AbortController();
@@ -113,13 +124,14 @@ export function RecruitmentPostPage() {
         <h1 className="page-title">{post.title}</h1>
         <p className="muted guild-small">
           {post.author_name} · <When value={post.created_at} /> · 조회{" "}
-          <span data-testid="view-count">{post.view_count}</span> · 신청 {post.reply_count}
+          <span data-testid="view-count">{post.view_count}</span> · 신청{" "}
+          <span data-testid="reply-count">{post.reply_count}</span>
         </p>
         <div className="guild-content">{post.content}</div>
       </article>
       <section className="card guild-section">
         {!loggedIn && <p className="muted">가입 신청은 로그인 후 할 수 있습니다.</p>}
-        {loggedIn && mine && !mine.guild && <ApplyForm postId={post.id} />}
+        {loggedIn && mine && !mine.guild && <ApplyForm postId={post.id} onApplied={() => setApplied((n) => n + 1)} />}
         {loggedIn && mine?.guild && !staffHere && <p className="muted">이미 길드에 가입되어 있습니다.</p>}
         <Link to="/guilds/recruitment" className="btn btn-ghost btn-small">
           목록으로
