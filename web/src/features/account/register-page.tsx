@@ -44,6 +44,8 @@ export function RegisterPage() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [submitting, setSubmitting] = useState(false);
+  // The username as it was when the current IME composition started (its committed text), null when none runs.
+  const [composingFrom, setComposingFrom] = useState<string | null>(null);
   // An error belongs to the fields it was given for: once any of them is changed it no longer applies.
   const [failure, setFailure] = useState<{ text: string; fields: string } | null>(null);
   const fields = JSON.stringify([username, email, password, confirm]);
@@ -53,6 +55,10 @@ export function RegisterPage() {
   if (status === "authenticated") return <Navigate to="/" replace />;
 
   const usernameCheck = checkUsername(username);
+  // The checklist judges committed text only: while the IME composes a syllable the field holds a lone jamo (ㅎ on
+  // its way to 한), which is not a mistake yet. Submitting still checks the whole value.
+  const shownUsername = composingFrom ?? username;
+  const shownCheck = composingFrom === null ? usernameCheck : checkUsername(composingFrom);
   const passwordCheck = checkPassword(password, confirm);
   const passwordLength = passwordCheck.checks[0];
   const mismatch = confirm.length > 0 && password !== confirm;
@@ -97,14 +103,17 @@ export function RegisterPage() {
           required
           value={username}
           onValue={setUsername}
+          onCompositionStart={(e) => setComposingFrom(e.currentTarget.value)}
+          onCompositionEnd={() => setComposingFrom(null)}
+          onBlur={() => setComposingFrom(null)}
         />
         <ul className="checklist" id="username-rules" aria-live="polite">
-          {usernameCheck.checks.map((check) => (
-            <CheckItem key={check.label} state={itemState(check.ok, username.length > 0)}>
+          {shownCheck.checks.map((check) => (
+            <CheckItem key={check.label} state={itemState(check.ok, shownUsername.length > 0)}>
               {check.label}
             </CheckItem>
           ))}
-          {usernameCheck.ok && <li className="check-positive">{MSG.usernameOk}</li>}
+          {shownCheck.ok && <li className="check-positive">{MSG.usernameOk}</li>}
         </ul>
         <TextField
           label="이메일"
@@ -145,7 +154,7 @@ export function RegisterPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={!canSubmit}>
           {submitting ? "가입 중..." : "회원가입"}
         </button>
-        {username.length > 0 && !usernameCheck.ok && <p className="field-hint">{MSG.usernameInvalid}</p>}
+        {shownUsername.length > 0 && !shownCheck.ok && <p className="field-hint">{MSG.usernameInvalid}</p>}
         <p className="auth-switch muted">
           이미 계정이 있으신가요? <Link to="/login">로그인</Link>
         </p>
