@@ -1,12 +1,13 @@
 /** The analysis tab's charts, in their own chunk (React.lazy): recharts loads only when the tab is opened. */
 import {
   Area,
-  AreaChart,
   Bar,
   BarChart,
   CartesianGrid,
   Cell,
+  ComposedChart,
   Legend,
+  Line,
   Pie,
   PieChart,
   ResponsiveContainer,
@@ -27,15 +28,44 @@ export default function ProfileCharts(props: {
       <figure className="profile-card" aria-label="최근 성과 추이">
         <figcaption>최근 성과 추이 (데이터가 있는 최근 14일)</figcaption>
         <ResponsiveContainer width="100%" height={240}>
-          <AreaChart data={props.trend} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          {/* Two axes: speed (~100–1000 타/분) on the left, accuracy on its own 0–100 % on the right; on one shared
+              axis accuracy was a flat line at the bottom. */}
+          <ComposedChart data={props.trend} margin={{ top: 8, right: 0, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e1e6ef" />
             <XAxis dataKey="day" tick={{ fontSize: 12 }} />
-            <YAxis tick={{ fontSize: 12 }} />
+            <YAxis yAxisId="wpm" width={44} tick={{ fontSize: 12 }} />
+            <YAxis
+              yAxisId="accuracy"
+              orientation="right"
+              domain={[0, 100]}
+              ticks={[0, 25, 50, 75, 100]}
+              unit="%"
+              width={48}
+              tick={{ fontSize: 12 }}
+            />
             <Tooltip />
             <Legend />
-            <Area dataKey="wpm" name="평균 속도" stroke="#1f6feb" fill="#e8f0fe" isAnimationActive={false} />
-            <Area dataKey="accuracy" name="평균 정확도" stroke="#1a7f4b" fill="#e6f6ed" isAnimationActive={false} />
-          </AreaChart>
+            <Area
+              yAxisId="wpm"
+              dataKey="wpm"
+              name="평균 속도"
+              unit="타/분"
+              stroke="#1f6feb"
+              fill="#e8f0fe"
+              isAnimationActive={false}
+            />
+            {/* A line, not an area: filled up to ~97 % it would cover the speed. */}
+            <Line
+              yAxisId="accuracy"
+              dataKey="accuracy"
+              name="평균 정확도"
+              unit="%"
+              stroke="#1a7f4b"
+              strokeWidth={2}
+              dot={{ r: 3 }}
+              isAnimationActive={false}
+            />
+          </ComposedChart>
         </ResponsiveContainer>
       </figure>
       <figure className="profile-card" aria-label="시간대별 게임 수">
