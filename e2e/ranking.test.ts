@@ -51,15 +51,23 @@ test("the game tab: speed and games of today, medals and levels, ranks 1–3 wit
   await page.getByRole("heading", { name: "랭킹", exact: true }).waitFor();
   const speed = page.locator(card("daily-wpm"));
   await speed.getByText("빠른손").waitFor();
-  expect(await speed.locator(".ranking-row").allInnerTexts()).toEqual([
-    "🥇\n위\n빠른손\n520.0타/분",
-    "🥈\n위\n꾸준이\n210.0타/분",
-  ]);
+  // Medals are drawn as the rooms draw them (a gold or silver badge with the place), never as emoji, which show as
+  // empty boxes where no emoji font is installed.
+  expect(await speed.locator(".ranking-row .ranking-name").allInnerTexts()).toEqual(["빠른손", "꾸준이"]);
+  expect(await speed.locator(".ranking-row .ranking-figure").allInnerTexts()).toEqual(["520.0타/분", "210.0타/분"]);
+  await speed.getByRole("img", { name: "1위" }).and(speed.locator(".medal-badge-1")).waitFor();
+  await speed.getByRole("img", { name: "2위" }).and(speed.locator(".medal-badge-2")).waitFor();
   const games = page.locator(card("daily-games"));
   await games.getByText("꾸준이").waitFor();
   expect((await games.locator(".ranking-name").allInnerTexts())[0]).toBe("꾸준이");
   expect(await games.locator(".ranking-footer").textContent()).toBe("2명");
-  await page.locator(card("medals")).getByText("꾸준이").waitFor();
+  const medals = page.locator(card("medals"));
+  await medals.getByText("꾸준이").waitFor();
+  const medalRow = medals.locator(".ranking-row", { hasText: "꾸준이" });
+  expect(await medalRow.locator(".ranking-figure .medal-gold").textContent()).toBe("금메달 1");
+  expect(await medalRow.locator(".ranking-figure .medal-silver").textContent()).toBe("은메달 0");
+  expect(await medalRow.locator(".ranking-figure .medal-bronze").textContent()).toBe("동메달 0");
+  expect(await page.locator("main").textContent()).not.toMatch(/[🥇🥈🥉]/u);
   expect(await page.locator(card("levels")).locator(".ranking-name").first().textContent()).toBe("꾸준이");
   await page.getByRole("heading", { name: "랭킹 규칙" }).waitFor();
 });

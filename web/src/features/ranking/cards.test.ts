@@ -23,7 +23,7 @@ describe("ranking cards", () => {
     expect(displayName({ user_id: 1, username: "타자왕" })).toBe("타자왕");
     expect(displayName({ user_id: null, username: null, anonymous_nickname: "guest_1234" })).toBe("guest_1234");
     expect(displayName({ user_id: null, username: null })).toBe("익명");
-    expect([1, 2, 3, 4].map(rankMedal)).toEqual(["🥇", "🥈", "🥉", null]);
+    expect([1, 2, 3, 4].map(rankMedal)).toEqual([1, 2, 3, null]);
   });
 
   test("figures: speed with one decimal, games, medal score 3-2-1, win rate as a percentage", () => {
@@ -31,6 +31,8 @@ describe("ranking cards", () => {
     expect(GAME_CARDS[0].figure(entry)).toBe("312.3타/분");
     expect(GAME_CARDS[1].figure(entry)).toBe("1,234판");
     expect(medalScore({ ...entry, bronze_medals: 4 })).toBe(12);
+    // Medal counts are data for drawn medals, not emoji (which show as empty boxes without an emoji font).
+    expect(GAME_CARDS.find((c) => c.id === "medals")?.figure(entry)).toEqual({ gold: 2, silver: 1, bronze: 0 });
     const duel = { user_id: 1, username: "a", win_rate: 0.625, wins: 5, losses: 3, total_games: 8 };
     expect(DUEL_CARDS[0].figure(duel as never)).toBe("62.5% (5승 3패)");
   });

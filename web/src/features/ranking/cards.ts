@@ -36,13 +36,20 @@ export interface DuelRankingEntry {
 
 export type RankingEntry = UserRankingEntry | DuelRankingEntry;
 
+/** The medals card's figure: counts of each medal. */
+export interface MedalFigure {
+  gold: number;
+  silver: number;
+  bronze: number;
+}
+
 export interface RankingCard {
   id: string;
   title: string;
   /** The call (path and query) the card makes. */
   path: string;
-  /** The figure shown on the right of an entry. */
-  figure(entry: RankingEntry): string;
+  /** The figure shown on the right of an entry: text, or medal counts (drawn as medals, never as emoji). */
+  figure(entry: RankingEntry): string | MedalFigure;
   /** A line under the title (the duel cards' rules). */
   note?: string;
 }
@@ -85,7 +92,7 @@ export const GAME_CARDS: RankingCard[] = [
     path: "/rankings/medals?limit=10",
     figure: (entry) => {
       const e = entry as UserRankingEntry;
-      return `🥇${n(e.gold_medals)} 🥈${n(e.silver_medals)} 🥉${n(e.bronze_medals)}`;
+      return { gold: e.gold_medals ?? 0, silver: e.silver_medals ?? 0, bronze: e.bronze_medals ?? 0 };
     },
   },
   {
@@ -131,5 +138,5 @@ export function displayName(entry: RankingEntry): string {
   return entry.username || (entry as UserRankingEntry).anonymous_nickname || "익명";
 }
 
-/** Ranks 1–3 get a medal (spec §2). */
-export const rankMedal = (rank: number): string | null => ["🥇", "🥈", "🥉"][rank - 1] ?? null;
+/** Ranks 1–3 get a medal (spec §2): 1 gold, 2 silver, 3 bronze, drawn as the rooms draw them (`ui/medals.tsx`). */
+export const rankMedal = (rank: number): 1 | 2 | 3 | null => (rank === 1 || rank === 2 || rank === 3 ? rank : null);

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { MedalBadge, MedalCounts } from "../../ui/medals";
 import {
   CARD_ROWS,
   DUEL_CARDS,
   displayName,
   GAME_CARDS,
+  type MedalFigure,
   type RankingCard,
   type RankingEntry,
   rankMedal,
@@ -129,11 +131,19 @@ function CardBody({ state, card, retry }: { state: CardState; card: RankingCard;
           return (
             <li key={`${entry.user_id ?? displayName(entry)}-${rank}`} className="ranking-row">
               <span className="ranking-rank">
-                {medal ? <span title={`${rank}위`}>{medal}</span> : rank}
-                <span className="sr-only">위</span>
+                {medal ? (
+                  <MedalBadge position={medal} />
+                ) : (
+                  <>
+                    {rank}
+                    <span className="sr-only">위</span>
+                  </>
+                )}
               </span>
               <span className="ranking-name">{displayName(entry)}</span>
-              <span className="ranking-figure">{card.figure(entry)}</span>
+              <span className="ranking-figure">
+                <Figure value={card.figure(entry)} />
+              </span>
             </li>
           );
         })}
@@ -141,4 +151,8 @@ function CardBody({ state, card, retry }: { state: CardState; card: RankingCard;
       <footer className="ranking-footer">{state.entries.length}명</footer>
     </>
   );
+}
+
+function Figure({ value }: { value: string | MedalFigure }) {
+  return typeof value === "string" ? value : <MedalCounts {...value} />;
 }

@@ -88,17 +88,5 @@ export const DoorIcon = (p: IconProps) => (
   </Svg>
 );
 
-/** A gold, silver or bronze medal badge with the position in it (places 1–3). */
-export function MedalBadge({ position }: { position: 1 | 2 | 3 }) {
-  const names = { 1: "금메달", 2: "은메달", 3: "동메달" } as const;
-  return (
-    <span
-      className={`medal-badge medal-badge-${position}`}
-      role="img"
-      aria-label={`${position}위`}
-      title={names[position]}
-    >
-      {position}
-    </span>
-  );
-}
+/** Medals are shared with the rankings and the navbar (`ui/medals.tsx`). */
+export { MedalBadge } from "../../ui/medals";

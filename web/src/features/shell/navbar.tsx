@@ -2,6 +2,7 @@ import { Link, useRouterState } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useState } from "react";
 import { PRODUCT_NAME } from "../../lib/title";
+import { MedalCount } from "../../ui/medals";
 import { currentUserAtom, isAdminAtom, session, sessionStatusAtom, userStatsAtom } from "../session/atoms";
 import { isRoomPath } from "./paths";
 import { useSiteConfig } from "./site-config";
@@ -138,9 +139,9 @@ function UserStatsBar() {
         <div className="stat stat-medals">
           <dt className="sr-only">메달</dt>
           <dd>
-            <Medal kind="gold" label="금메달" count={stats.gold_medals} />
-            <Medal kind="silver" label="은메달" count={stats.silver_medals} />
-            <Medal kind="bronze" label="동메달" count={stats.bronze_medals} />
+            <MedalCount kind="gold" count={stats.gold_medals} />
+            <MedalCount kind="silver" count={stats.silver_medals} />
+            <MedalCount kind="bronze" count={stats.bronze_medals} />
           </dd>
         </div>
       </dl>
@@ -163,9 +164,9 @@ function CompactStats() {
       <div className="stat stat-medals">
         <dt className="sr-only">메달</dt>
         <dd>
-          <Medal kind="gold" label="금메달" count={stats.gold_medals} />
-          <Medal kind="silver" label="은메달" count={stats.silver_medals} />
-          <Medal kind="bronze" label="동메달" count={stats.bronze_medals} />
+          <MedalCount kind="gold" count={stats.gold_medals} />
+          <MedalCount kind="silver" count={stats.silver_medals} />
+          <MedalCount kind="bronze" count={stats.bronze_medals} />
         </dd>
       </div>
     </dl>
@@ -188,15 +189,5 @@ function Stat({
       <dt className={hiddenLabel ? "sr-only" : undefined}>{label}</dt>
       <dd>{value}</dd>
     </div>
-  );
-}
-
-function Medal({ kind, label, count }: { kind: string; label: string; count: number }) {
-  return (
-    <span className={`medal medal-${kind}`} title={label}>
-      <span className="medal-dot" aria-hidden="true" />
-      <span className="sr-only">{label} </span>
-      {count}
-    </span>
   );
 }
