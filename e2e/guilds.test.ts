@@ -16,6 +16,9 @@ import {
   DESKTOP,
   type E2E,
   expectTitle,
+  imeCommit,
+  imeCompose,
+  imeType,
   PHONE,
   scrollWidth,
   signIn,
@@ -413,6 +416,53 @@ describe("guilds in the browser", () => {
       await results.locator(".guild-result", { hasText: admin.username }).getByText("2위").waitFor();
     }
     await shot(a, "desktop-room-game-results");
+  });
+
+  test("guild game: the rooms' typing panel (coloured characters, live 타/분 and accuracy), typed through the IME; 타/분 everywhere", async () => {
+    const admin = await e2e.createUser(uniqueUser("패널"));
+    const guild = await guildWith(admin);
+    const problem = "하나 둘 셋 넷 다섯";
+    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
+    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+    const a = await signedIn(admin);
+    await openRoom(a, guild.id);
+    await a.getByRole("tab", { name: "길드 게임" }).click();
+    await a.getByRole("button", { name: "게임 시작" }).click();
+    const answer = a.getByRole("textbox", { name: "답 입력" });
+    await answer.click();
+    const sentence = a.getByTestId("guild-problem");
+    await sentence.getByText(problem).waitFor();
+
+    // Typed right so far: each character green, the next one marked, live speed in 타/분 and 100 % accuracy.
+    await imeType(a, "하나 둘", { pauseMs: 150 });
+    await a.waitForFunction(() => document.querySelectorAll("[data-testid=guild-problem] .ch-ok").length === 4);
+    expect(await sentence.locator(".ch-next").textContent()).toBe(" ");
+    await a.waitForFunction(() =>
+      /^[1-9]\d*타\/분$/.test(document.querySelector("[data-testid=live-speed]")?.textContent ?? ""),
+    );
+    expect(await a.getByTestId("live-accuracy").textContent()).toBe("100%");
+    // A syllable still composing is neither right nor wrong yet.
+    await imeType(a, " 세", { leaveLast: true });
+    expect(await sentence.locator(".ch-typing").textContent()).toBe("셋");
+    expect(await sentence.locator(".ch-bad").count()).toBe(0);
+    await imeCompose(a, "셋");
+    await imeCommit(a, "셋");
+    // A wrong syllable once committed is red and costs accuracy.
+    await imeType(a, " 다", { pauseMs: 150 });
+    await sentence.locator(".ch-bad").getByText("넷").waitFor();
+    expect(await a.getByTestId("live-accuracy").textContent()).not.toBe("100%");
+    await a.keyboard.press("Backspace");
+    await imeType(a, "넷 다섯", { pauseMs: 150 });
+    await answer.press("Enter");
+
+    // The only player finished, so the game ends: the progress row and the results both say 타/분.
+    const results = a.getByRole("region", { name: "게임 결과" });
+    await results
+      .locator(".guild-result", { hasText: admin.username })
+      .getByText(/\d+타\/분/)
+      .waitFor();
+    const row = a.locator(".guild-progress-row", { hasText: admin.username });
+    expect(await row.textContent()).toMatch(/완료 · 1위 · \d+타\/분/);
   });
 
   test("guild game: an answer typed implausibly fast is not counted and ends that player's input", async () => {

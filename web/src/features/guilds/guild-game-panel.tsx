@@ -5,6 +5,7 @@
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { ErrorNotice } from "../../ui/error-notice";
+import { TypingPanel } from "../../ui/typing-panel";
 import { isSendingEnter } from "./guild-chat";
 import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
 
@@ -40,7 +41,7 @@ function ProgressRow({ participant, mine }: { participant: GameParticipant; mine
         </span>
         <span className="muted guild-small">
           {participant.completed
-            ? `완료 · ${participant.position}위${participant.wpm !== null ? ` · ${Math.round(participant.wpm)}타` : ""}`
+            ? `완료 · ${participant.position}위${participant.wpm !== null ? ` · ${Math.round(participant.wpm)}타/분` : ""}`
             : `${percent}%`}
         </span>
       </div>
@@ -148,7 +149,8 @@ export function GuildGamePanel({
   emitGame: (event: string, payload: Record<string, unknown>) => void;
 }) {
   const [typed, setTyped] = useState("");
-  const startedLocal = useRef<number | null>(null);
+  // When the problem appeared here (local clock): the live speed and the submission's elapsed_time count from it.
+  const [startedLocal, setStartedLocal] = useState<number | null>(null);
   const lastSent = useRef("");
   const status = game?.status ?? "waiting";
   const secondsLeft = useSecondsLeft(status === "in_progress" ? game?.ends_at : null);
@@ -157,8 +159,7 @@ export function GuildGamePanel({
 
   // A new game starts with an empty input; the local start time is for the submission's elapsed_time.
   useEffect(() => {
-    if (status === "in_progress" && startedLocal.current === null) startedLocal.current = Date.now();
-    if (status !== "in_progress") startedLocal.current = null;
+    setStartedLocal((started) => (status === "in_progress" ? (started ?? Date.now()) : null));
     if (status === "countdown") {
       setTyped("");
       lastSent.current = "";
@@ -176,7 +177,7 @@ export function GuildGamePanel({
 
   function submit() {
     if (!typed) return;
-    const elapsed = startedLocal.current === null ? undefined : (Date.now() - startedLocal.current) / 1000;
+    const elapsed = startedLocal === null ? undefined : (Date.now() - startedLocal) / 1000;
     emitGame("guild_game:submission", { typed_text: typed, elapsed_time: elapsed });
   }
 
@@ -187,6 +188,7 @@ export function GuildGamePanel({
   }
 
   const countdownShown = status === "countdown" ? (countdown ?? game?.countdown_seconds ?? null) : null;
+  const typing = me !== null && !me.completed && !rejected;
   return (
     <section className="guild-game" aria-label="길드 게임">
       <div className="guild-game-head">
@@ -213,10 +215,16 @@ export function GuildGamePanel({
       )}
       {status === "in_progress" && game?.problem && (
         <div className="guild-problem-box">
-          <p className="guild-problem-text" lang="ko" data-testid="guild-problem">
-            {game.problem}
-          </p>
-          {me && !me.completed && !rejected && (
+          {/* The rooms' typing panel: characters marked as typed, live 타/분, accuracy and progress. */}
+          <div className="guild-problem-text" data-testid="guild-problem">
+            <TypingPanel
+              text={game.problem}
+              typed={typing ? typed : ""}
+              active={typing}
+              startLocal={typing ? startedLocal : null}
+            />
+          </div>
+          {typing && (
             <div className="guild-typing">
               <input
                 className="input"

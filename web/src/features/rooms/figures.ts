@@ -80,12 +80,8 @@ export const accuracyIcon = (accuracy: number) => tierOf(accuracy, ACCURACY_TIER
 /** Icons at 400/300/200/100 타/분; below 100 none. */
 export const speedIcon = (wpm: number) => tierOf(wpm, SPEED_TIERS);
 
-/** Accuracy badge colours change at 90 % and 70 %. */
-export function accuracyTone(accuracy: number): "good" | "fair" | "poor" {
-  if (accuracy >= 90) return "good";
-  if (accuracy >= 70) return "fair";
-  return "poor";
-}
+/** Accuracy colours (90 % and 70 %) and the percent format are shared with the guild game (`lib/figures.ts`). */
+export { accuracyTone, percent } from "../../lib/figures";
 
 /** Places 1–3 get a gold, silver or bronze medal. */
 export const medalOf = (position: number | null): 1 | 2 | 3 | null =>
@@ -111,8 +107,5 @@ export function awardedMedal(
 
 /** A win streak is worth showing from 2 wins in a row. */
 export const streakLabel = (streak: number) => (streak >= 2 ? `${streak}연승` : null);
-
-/** "96.5%" without trailing zeros (the server sends 2 decimals). */
-export const percent = (value: number) => `${Math.round(value * 10) / 10}%`;
 
 export const seconds = (value: number) => `${Math.round(value * 100) / 100}초`;

@@ -1,13 +1,12 @@
-import { isComposingTowards, liveFigures } from "../../../../modules/kernel/typing";
+import { useNow } from "../../lib/use-now";
+import { TypingPanel } from "../../ui/typing-panel";
 import { accuracyTone, percent, seconds, timerTone } from "./figures";
 import { AccuracyIcon, Rank, ResultsList, SpeedIcon } from "./results-list";
 import { myMedal, type RoomState, type Timing } from "./room-state";
 import type { Feedback } from "./types";
-import { useNow } from "./use-now";
 
 /** The highlight timer ticks every 50 ms (spec §9). */
 const TIMER_TICK_MS = 50;
-const LIVE_TICK_MS = 250;
 
 /** Time left of the problem: green above 50 %, yellow above 25 %, red below. */
 export function ProblemTimer({ timing, compact = false }: { timing: Timing; compact?: boolean }) {
@@ -24,56 +23,6 @@ export function ProblemTimer({ timing, compact = false }: { timing: Timing; comp
         {(remaining / 1000).toFixed(1)}초
       </span>
     </div>
-  );
-}
-
-/** The sentence, each typed character marked right or wrong (the last one neutral while it is being composed). */
-function TypedSentence({ text, typed, active }: { text: string; typed: string; active: boolean }) {
-  const target = Array.from(text);
-  const input = Array.from(typed.normalize("NFC"));
-  const last = input.length - 1;
-  return (
-    <p className="sentence" lang="ko">
-      {target.map((char, i) => {
-        let className = "ch";
-        if (i < input.length) {
-          if (input[i] === char) className = "ch ch-ok";
-          else if (i === last && isComposingTowards(input[i], target.slice(i).join(""))) className = "ch ch-typing";
-          else className = "ch ch-bad";
-        } else if (active && i === input.length) className = "ch ch-next";
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: characters of a fixed sentence, position is the identity
-          <span key={i} className={className}>
-            {char}
-          </span>
-        );
-      })}
-    </p>
-  );
-}
-
-/** Speed and accuracy of what is typed so far (the shared scoring of modules/kernel/typing.ts). */
-function LiveStats({ typed, sentence, timing }: { typed: string; sentence: string; timing: Timing }) {
-  const now = useNow(LIVE_TICK_MS, typed.length > 0);
-  const elapsed = Math.max(0.001, (now - timing.startLocal) / 1000);
-  const live = liveFigures(typed, sentence, elapsed);
-  return (
-    <dl className="live-stats" aria-label="실시간 기록">
-      <div className="live-stat">
-        <dt>현재 속도</dt>
-        <dd data-testid="live-speed">{typed ? live.wpm : 0}타/분</dd>
-      </div>
-      <div className="live-stat">
-        <dt>정확도</dt>
-        <dd className={`acc-${accuracyTone(live.accuracy)}`} data-testid="live-accuracy">
-          {percent(live.accuracy)}
-        </dd>
-      </div>
-      <div className="live-stat">
-        <dt>진행</dt>
-        <dd>{Math.round(live.progress * 100)}%</dd>
-      </div>
-    </dl>
   );
 }
 
@@ -158,15 +107,14 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
               </span>
             )}
           </div>
-          <TypedSentence
+          <TypingPanel
             text={sentence.text}
             typed={game.status === "in_progress" && !answered ? typed : ""}
             active={game.status === "in_progress" && !answered}
-          />
-          {game.status === "in_progress" && timing && <ProblemTimer timing={timing} />}
-          {game.status === "in_progress" && timing && !answered && (
-            <LiveStats typed={typed} sentence={sentence.text} timing={timing} />
-          )}
+            startLocal={game.status === "in_progress" && timing && !answered ? timing.startLocal : null}
+          >
+            {game.status === "in_progress" && timing && <ProblemTimer timing={timing} />}
+          </TypingPanel>
         </>
       )}
       {answered && <FeedbackCard feedback={answered} medal={myMedal(state)} />}
