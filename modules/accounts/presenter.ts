@@ -1,10 +1,10 @@
 import type { UserRow } from "../../db/core/schema";
+import { average2 } from "../kernel/typing";
 
 /** Experience needed to go from level n to n+1 (product-rules.md "Typing rooms"). */
 export const experienceForNextLevel = (level: number) => 100 * level;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /**
  * The user object of the API: every field of spec part 1 §3 "User", part 2 "User (administrator view)" and the
@@ -28,8 +28,9 @@ export function presentUser(row: UserRow) {
     win_streak: row.winStreak,
     max_win_streak: row.maxWinStreak,
     games_played: row.gamesPlayed,
-    avg_wpm: row.gamesPlayed ? round2(row.wpmSum / row.gamesPlayed) : 0,
-    avg_accuracy: row.gamesPlayed ? round2(row.accuracySum / row.gamesPlayed) : 0,
+    // The kernel's one average (the rankings and the profile show the same figure, to the hundredth).
+    avg_wpm: average2(row.wpmSum, row.gamesPlayed),
+    avg_accuracy: average2(row.accuracySum, row.gamesPlayed),
     is_admin: row.isAdmin,
     is_active: row.isActive,
     password_reset_required: row.passwordResetRequired,

@@ -40,6 +40,8 @@ function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
  * Stores one player's result of a game (creating the game row on the first result), idempotently: a retry of the
  * same (game, player key) changes nothing and answers `recorded: false` with the same game id. A counted result is
  * added to the player's daily aggregate in the same transaction; `games.result_recorded` is emitted when recorded.
+ * `late`: the game had been finished before this result was stored (it counts, without medal; the mode pays it as
+ * played, since the finish paid only the results it found).
  */
 export async function recordResult(ctx: ModuleContext, ref: GameRef, result: ResultInput) {
   const game = toStoredRef(ref);
@@ -59,7 +61,7 @@ export async function recordResult(ctx: ModuleContext, ref: GameRef, result: Res
       round: game.round,
     });
   }
-  return { recorded: outcome.recorded, gameId: outcome.gameId };
+  return { recorded: outcome.recorded, gameId: outcome.gameId, late: outcome.late };
 }
 
 /**
@@ -117,6 +119,12 @@ export const unfinishedLastRound = (ctx: ModuleContext, mode: GameModeId, source
 /** A member's counted results of every mode, newest first (the profile's records); limit 1–200, default 50. */
 export const resultsOfUser = (ctx: ModuleContext, userId: number, limit?: number) =>
   gamesStore(ctx).resultsOfUser(userId, clampResultsLimit(limit));
+
+/**
+ * A member's best speed and best accuracy over their counted results of every typing mode (duels are not among
+ * them; implausible results never count): the profile's "최고 속도" and "최고 정확도".
+ */
+export const bestOfUser = (ctx: ModuleContext, userId: number) => gamesStore(ctx).bestOfUser(userId);
 
 /** Finished games of every mode, optionally those that ended in [from, to) (epoch ms): the admin dashboard. */
 export const countGames = (ctx: ModuleContext, range?: TimeRange) => gamesStore(ctx).countGames(range);

@@ -27,6 +27,7 @@ export const gamesModule = createGamesModule();
 
 // The public API other modules may use.
 export {
+  bestOfUser,
   claimOwner,
   countGames,
   dailyStats,
@@ -50,6 +51,8 @@ export {
 } from "./rules";
 export type { Medal } from "./schema";
 export type {
+  BestFigures,
+  CountedResult,
   DailyStatsQuery,
   DailyStatsSort,
   FinishOutcome,

@@ -20,3 +20,13 @@ export const UserResultsQuery = t.Object({
     t.Integer({ minimum: RESULTS_LIMIT.min, maximum: RESULTS_LIMIT.max, default: RESULTS_LIMIT.default }),
   ),
 });
+
+/**
+ * A member's best figures over their counted results of every typing mode (`GET /api/games/best/user/{userId}`):
+ * the profile's "최고 속도" and "최고 정확도", read from the server rather than from the 200 records it lists.
+ */
+export const BestFiguresSchema = t.Object({
+  user_id: t.Integer(),
+  best_wpm: t.Integer(),
+  best_accuracy: t.Number(),
+});

@@ -51,7 +51,7 @@ describe("recordResult", () => {
     const again = await recordResult(ctx, game, { ...result, wpm: 999 });
 
     expect(first.recorded).toBe(true);
-    expect(again).toEqual({ recorded: false, gameId: first.gameId });
+    expect(again).toEqual({ recorded: false, gameId: first.gameId, late: false });
     expect(await count("games_games", "source_id = 'retry'")).toBe(1);
     expect(await count("games_results", `game_id = ${first.gameId}`)).toBe(1);
     expect(events.map((e) => [e.playerKey, e.wpm, e.gameId, e.mode, e.round, e.itemId])).toEqual([
@@ -248,7 +248,9 @@ describe("finishGame", () => {
     const second = await finishGame(ctx, game, { ...finish, endedAt: finish.endedAt + 1000 });
 
     expect(first.finished).toBe(true);
-    expect(second).toEqual({ gameId: first.gameId, finished: false, medals: [] });
+    // Every call answers the game's counted results as stored (a retried finish pays the same members).
+    expect(second).toEqual({ gameId: first.gameId, finished: false, medals: [], counted: first.counted });
+    expect(first.counted.map((r) => r.userId)).toEqual(expect.arrayContaining([gold, silver, bronze]));
     expect(await countGames(ctx)).toBe(before + 1);
     expect(finished).toHaveLength(1);
     expect(finished[0]).toMatchObject({ gameId: first.gameId, participants: 3, endedAt: finish.endedAt });
@@ -291,7 +293,7 @@ describe("finishGame", () => {
       participants: 2,
       medals: [{ playerKey: `u_${late}`, medal: "silver" }],
     });
-    expect(outcome.recorded).toBe(true);
+    expect(outcome).toMatchObject({ recorded: true, late: true });
     expect(await resultsOfUser(ctx, late)).toEqual([expect.objectContaining({ wpm: 90, position: 2, medal: null })]);
     const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
     expect(rows.find((r) => r.playerKey === `u_${late}`)).toMatchObject({ games: 1, silverMedals: 0 });

@@ -1,5 +1,6 @@
 import { badRequest } from "../kernel/errors";
 import type { GameModeId, GameRef } from "../kernel/game-mode";
+import { average2 } from "../kernel/typing";
 import type { Medal } from "./schema";
 
 /**
@@ -173,10 +174,10 @@ export interface PlayerSums {
   accuracySum: number;
 }
 
-/** Average speed and accuracy of a period, rounded to 2 decimals (spec part 2 "Profile stats"). */
+/** Average speed and accuracy of a period, 2 decimals (the kernel's `average2`: the account's and rankings' rule). */
 export const averages = ({ games, wpmSum, accuracySum }: PlayerSums) => ({
-  avgWpm: games > 0 ? Math.round((wpmSum / games) * 100) / 100 : 0,
-  avgAccuracy: games > 0 ? Math.round((accuracySum / games) * 100) / 100 : 0,
+  avgWpm: average2(wpmSum, games),
+  avgAccuracy: average2(accuracySum, games),
 });
 
 /** Medal score for orderings: gold 3, silver 2, bronze 1 (product-rules "Rankings and profile"). */

@@ -47,6 +47,8 @@ export interface GamesStore {
   unfinishedLastRound(mode: GameModeId, sourceId: string): Promise<UnfinishedRound | null>;
   /** A member's counted results, newest first, with the game's mode and source name. */
   resultsOfUser(userId: number, limit: number): Promise<UserResult[]>;
+  /** A member's best speed and best accuracy over their counted results (0 when none). */
+  bestOfUser(userId: number): Promise<BestFigures>;
   /** Finished games, optionally only those that ended in [from, to) (epoch ms). */
   countGames(range?: TimeRange): Promise<number>;
   /** Per-player sums of the daily aggregates over [fromDay, toDay] (inclusive, `YYYY-MM-DD`). */
@@ -81,6 +83,22 @@ export interface RecordOutcome {
   gameId: number;
   /** The stored result (the earlier one when this write was a retry). */
   resultId: number;
+  /** The game was already finished when this result was stored (a late result: counted, no medal, no standing). */
+  late: boolean;
+}
+
+/** A counted result of one game as stored: what a mode pays its members from (every counted result, once). */
+export interface CountedResult {
+  playerKey: string;
+  userId: number | null;
+  wpm: number;
+  accuracy: number;
+  position: number | null;
+}
+
+export interface BestFigures {
+  bestWpm: number;
+  bestAccuracy: number;
 }
 
 export interface FinishOutcome {
@@ -89,6 +107,11 @@ export interface FinishOutcome {
   finished: boolean;
   /** The medals this call stored, with the member each went to. */
   medals: (MedalGrant & { userId: number | null })[];
+  /**
+   * Every counted result of the game as stored when it was closed (also when an earlier call closed it): the
+   * members a mode must pay, each once, so the account's figures count exactly the counted results.
+   */
+  counted: CountedResult[];
 }
 
 export interface TimeRange {
@@ -158,21 +181,21 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
   const writes = writeStatements(database, tables, users);
   const read = () => storeDb(database);
 
-  /** The game's id by its identity, creating the row on the first write that names it. */
-  async function findOrCreateGame(tx: StoreDb, game: StoredGameRef): Promise<number> {
+  /** The game's id (and whether it has ended) by its identity, creating the row on the first write that names it. */
+  async function findOrCreateGame(tx: StoreDb, game: StoredGameRef): Promise<{ id: number; ended: boolean }> {
     const identity = { mode: game.mode, sourceId: game.sourceId, round: game.round };
     // Looked up first: every write of a game but its first finds the row (one statement instead of two).
     const [found] = await writes.findGame(tx, identity);
-    if (found) return found.id;
+    if (found) return { id: found.id, ended: found.endedAt !== null };
     const [created] = await writes.createGame(tx, {
       ...identity,
       sourceName: game.sourceName,
       startedAt: new Date(game.startedAt),
     });
-    if (created) return created.id;
+    if (created) return { id: created.id, ended: false };
     // Another writer created it between our look and our insert (the unique index refused ours): theirs stands.
     const [theirs] = await writes.findGame(tx, identity);
-    return theirs!.id;
+    return { id: theirs!.id, ended: theirs!.endedAt !== null };
   }
 
   /**
@@ -191,7 +214,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
 
   async function insertResult(tx: StoreDb, game: StoredGameRef, result: StoredResult): Promise<RecordOutcome> {
     await fence(tx, game);
-    const gameId = await findOrCreateGame(tx, game);
+    const { id: gameId, ended: late } = await findOrCreateGame(tx, game);
     const [inserted] = await writes.insertResult(tx, {
       gameId,
       userId: result.userId,
@@ -209,7 +232,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     if (!inserted) {
       // Stored before (a retry, or a concurrent writer that won the unique index): that one stands, counted once.
       const [earlier] = await writes.findResult(tx, { gameId, playerKey: result.playerKey });
-      return { recorded: false, gameId, resultId: earlier!.id };
+      return { recorded: false, gameId, resultId: earlier!.id, late };
     }
     if (!result.implausible) {
       await writes.addToDailyStats(tx, {
@@ -223,20 +246,27 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
         lastPlayedAt: new Date(result.createdAt),
       });
     }
-    return { recorded: true, gameId, resultId: inserted.id };
+    return { recorded: true, gameId, resultId: inserted.id, late };
   }
 
   async function finishRunningGame(tx: StoreDb, game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome> {
     await fence(tx, game);
-    const gameId = await findOrCreateGame(tx, game);
+    const { id: gameId } = await findOrCreateGame(tx, game);
     const ended = await writes.endGame(tx, {
       gameId,
       endedAt: new Date(finish.endedAt),
       participants: finish.participants,
     });
-    // Finished before (or by a concurrent finish that updated the row first): nothing changes.
-    if (ended.length === 0) return { gameId, finished: false, medals: [] };
     const counted = await writes.countedResults(tx, { gameId });
+    const stored = counted.map(({ playerKey, userId, wpm, accuracy, position }) => ({
+      playerKey,
+      userId,
+      wpm,
+      accuracy,
+      position,
+    }));
+    // Finished before (or by a concurrent finish that updated the row first): nothing changes.
+    if (ended.length === 0) return { gameId, finished: false, medals: [], counted: stored };
     const medals = grantableMedals(finish.medals, counted).map((grant) => {
       const row = counted.find((r) => r.playerKey === grant.playerKey)!;
       return { ...grant, userId: row.userId, day: resultDay(row.at.getTime()) };
@@ -246,7 +276,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
       await writes.setMedal(tx, { gameId, playerKey: medal.playerKey, medal: medal.medal });
       await writes.countMedal[medal.medal](tx, { day: medal.day, mode: game.mode, playerKey: medal.playerKey });
     }
-    return { gameId, finished: true, medals: medals.map(({ day: _day, ...grant }) => grant) };
+    return { gameId, finished: true, medals: medals.map(({ day: _day, ...grant }) => grant), counted: stored };
   }
 
   // --- reads ---------------------------------------------------------------------------------------------------
@@ -382,6 +412,17 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
         .limit(limit);
       return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
     },
+    async bestOfUser(userId) {
+      // One index range (user_id, created_at) of the member's results: a profile read, never a ranking's.
+      const [row] = await read()
+        .select({
+          bestWpm: sql<number>`coalesce(max(${results.wpm}), 0)`.mapWith(Number),
+          bestAccuracy: sql<number>`coalesce(max(${results.accuracy}), 0)`.mapWith(Number),
+        })
+        .from(results)
+        .where(and(eq(results.userId, userId), eq(results.implausible, false)));
+      return { bestWpm: row?.bestWpm ?? 0, bestAccuracy: row?.bestAccuracy ?? 0 };
+    },
     async countGames(range) {
       const [row] = await read().select({ n: count() }).from(games).where(finishedIn(range));
       return row?.n ?? 0;
@@ -488,7 +529,7 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
     ),
     findGame: statement(database, (db, a: { mode: GameModeId; sourceId: string; round: number }) =>
       db
-        .select({ id: games.id })
+        .select({ id: games.id, endedAt: games.endedAt })
         .from(games)
         .where(and(eq(games.mode, a.mode), eq(games.sourceId, a.sourceId), eq(games.round, a.round))),
     ),
@@ -587,9 +628,19 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
     ),
     countedResults: statement(database, (db, a: { gameId: number }) =>
       db
-        .select({ playerKey: results.playerKey, medal: results.medal, userId: results.userId, at: results.createdAt })
+        .select({
+          playerKey: results.playerKey,
+          medal: results.medal,
+          userId: results.userId,
+          at: results.createdAt,
+          wpm: results.wpm,
+          accuracy: results.accuracy,
+          position: results.position,
+        })
         .from(results)
-        .where(and(eq(results.gameId, a.gameId), eq(results.implausible, false))),
+        .where(and(eq(results.gameId, a.gameId), eq(results.implausible, false)))
+        // In the order they were stored: the order a mode pays them in (and so of the members' streaks).
+        .orderBy(asc(results.id)),
     ),
     setMedal: statement(database, (db, a: { gameId: number; playerKey: string; medal: Medal }) =>
       db

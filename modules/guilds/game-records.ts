@@ -3,7 +3,7 @@ import { finishGame, recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameRef } from "../kernel/game-mode";
 import { keystrokes } from "../kernel/typing";
-import { computeRewards } from "../rooms";
+import { computeRewards, countedGrants, playedOnly } from "../rooms";
 import { guildsApi } from "./api";
 import type { FinishedGuildGame, Participant } from "./guild-game";
 import { FULL_REWARD_KEYSTROKES } from "./rules";
@@ -17,9 +17,13 @@ import { FULL_REWARD_KEYSTROKES } from "./rules";
 
 export const playerKeyOf = (userId: number) => `u_${userId}`;
 
-/** One completed participant (or an exact answer refused as implausible, kept for the record only). */
-export function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant: Participant) {
-  return recordResult(ctx, ref, {
+/**
+ * One completed participant (or an exact answer refused as implausible, kept for the record only). A counted
+ * result stored after its game was closed (late) is paid as played at once, as the rooms do: the account counts
+ * every counted result (profile README).
+ */
+export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant: Participant) {
+  const outcome = await recordResult(ctx, ref, {
     userId: participant.userId,
     playerKey: playerKeyOf(participant.userId),
     nickname: participant.name,
@@ -31,6 +35,15 @@ export function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant:
     implausible: participant.rejected,
     createdAt: participant.finishedAt ?? undefined,
   });
+  if (outcome.late && !participant.rejected) {
+    await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: ctx.clock.now() }, [
+      {
+        userId: participant.userId,
+        delta: playedOnly({ wpm: participant.wpm ?? 0, accuracy: participant.accuracy ?? 0 }),
+      },
+    ]);
+  }
+  return outcome;
 }
 
 /**
@@ -106,12 +119,13 @@ export async function finishGuildGame(
   const rewards = new Map(
     game.standings.map((p) => [p.userId, guildRewardsOf(p, counted, game.problem, rewarded.get(p.userId) ?? false)]),
   );
+  const rewardsByKey = new Map(game.standings.map((p) => [playerKeyOf(p.userId), rewards.get(p.userId)]));
   const medals = game.standings.flatMap((p) => {
     const medal = rewards.get(p.userId)?.medal;
     return medal ? [{ playerKey: playerKeyOf(p.userId), medal }] : [];
   });
   const outcome = await finishGame(ctx, ref, { endedAt: game.finishedAt, participants: counted, medals });
-  const grants = game.standings.map((p) => ({ userId: p.userId, delta: rewards.get(p.userId)! }));
+  const grants = countedGrants(outcome.counted, (playerKey) => rewardsByKey.get(playerKey));
   const figures = await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
   if (outcome.finished) {
     const winner = game.standings[0]?.userId ?? null;
@@ -120,7 +134,15 @@ export async function finishGuildGame(
   return { gameId: outcome.gameId, figures, rewards };
 }
 
-/** A game cut short by a fault: closed as played so far, without medals or rewards. */
+/**
+ * A game cut short by a fault (or left by a dead owner): closed as played so far, without medals or rewards; its
+ * counted results are paid as played, so the account counts them as the records and the rankings do.
+ */
 export async function abandonGuildGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
-  await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
+  const outcome = await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
+  await applyGameRewards(
+    ctx.database,
+    { key: `games:${outcome.gameId}`, at },
+    countedGrants(outcome.counted, () => null),
+  );
 }

@@ -1,4 +1,4 @@
-import { claimOwner, finishGame, lastRound, ownerEpoch, unfinishedLastRound } from "../games";
+import { claimOwner, lastRound, ownerEpoch, unfinishedLastRound } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, forbidden, unprocessable } from "../kernel/errors";
 import {
@@ -16,6 +16,7 @@ import {
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { guildsApi } from "./api";
 import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
+import { abandonGuildGame } from "./game-records";
 import {
   GUILD_GAME_MSG,
   type GuildGameMode,
@@ -112,7 +113,8 @@ export class GuildGames {
 
   /**
    * This process has just taken a guild's game: the epoch is claimed first (the previous owner's late writes are
-   * refused from then on), a round it left in play is closed without medals or rewards (its stored results stay),
+   * refused from then on), a round it left in play is closed without medals or rewards (its stored results stay
+   * and count as played),
    * then the host is made as on one process.
    */
   private async openOwned(guildId: number, owner: GameOwnerLease) {
@@ -120,8 +122,13 @@ export class GuildGames {
     const open = await unfinishedLastRound(this.ctx, guildGame.id, guildId);
     if (open) {
       const ref = { mode: guildGame.id, sourceId: guildId, sourceName: open.sourceName, round: open.round };
-      const finish = { endedAt: this.ctx.clock.now(), participants: open.results, medals: [] };
-      await finishGame(this.ctx, { ...ref, startedAt: open.startedAt, epoch: owner.epoch }, finish);
+      // Closed like a game cut short by a fault: its counted results are paid as played (the account counts them).
+      await abandonGuildGame(
+        this.ctx,
+        { ...ref, startedAt: open.startedAt, epoch: owner.epoch },
+        this.ctx.clock.now(),
+        open.results,
+      );
     }
     const guild = await guildsApi(this.ctx).store.guild(guildId);
     if (!guild) throw new Error(`guild ${guildId} not found`);

@@ -58,6 +58,20 @@ function distance(a: number[], b: number[]): number {
 
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 
+/**
+ * The average of `count` figures adding up to `sum`, rounded half up to hundredths — the one definition of every
+ * average a player sees (the account's average speed and accuracy, the rankings', the games aggregates'). Each
+ * figure has at most 2 decimals (speeds are whole, accuracies 2 decimals), so the sum in hundredths is a whole
+ * number once the float error of the additions is rounded off, and the division is integer arithmetic: the same
+ * answer whatever order the figures were added in, and exactly the rankings' `(200 × sum + n) / (2n)` for speeds
+ * (`Math.round(sum / n × 100)` is not: 201 / 200 gives 1.00 in floating point, 1.01 exactly).
+ */
+export function average2(sum: number, count: number): number {
+  if (!(count > 0)) return 0;
+  const hundredths = Math.round(sum * 100);
+  return Math.floor((2 * hundredths + count) / (2 * count)) / 100;
+}
+
 /** Accuracy in percent with 2 decimals; an empty target gives 0 (nothing to be accurate about). */
 export function accuracyFromDistance(distanceValue: number, targetLength: number): number {
   if (targetLength <= 0) return 0;

@@ -1,4 +1,5 @@
 import { DAY_MS, SEOUL_OFFSET_MS, seoulDate } from "../kernel/seoul-time";
+import { average2 } from "../kernel/typing";
 
 /**
  * The ranking rules (product-rules "Rankings and profile"), pure: periods of Asia/Seoul days and Monday-first
@@ -49,9 +50,8 @@ export function periodEnd(key: string): number {
 export const wpmCenti = (wpmSum: number, games: number) =>
   games > 0 ? Math.floor((200 * wpmSum + games) / (2 * games)) : 0;
 
-/** Average accuracy of a period, 2 decimals. */
-export const averageAccuracy = (accuracySum: number, games: number) =>
-  games > 0 ? Math.round((accuracySum / games) * 100) / 100 : 0;
+/** Average accuracy of a period, 2 decimals (the kernel's `average2`, as the account's and the profile's). */
+export const averageAccuracy = (accuracySum: number, games: number) => average2(accuracySum, games);
 
 /**
  * Composite Redis scores (negated: the board is read in ascending order, so equal scores come in player key

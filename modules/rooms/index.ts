@@ -53,7 +53,7 @@ export const roomsModule = createRoomsModule();
 export { createRoom, importSentences, listRooms, sentenceCounts } from "./api";
 export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
-export { computeRewards, medalFor } from "./rewards";
+export { computeRewards, countedGrants, medalFor, playedOnly } from "./rewards";
 export type { RoomView } from "./room-view";
 export { readSentenceFile } from "./sentence-file";
 export type { GameStateView, Sentence } from "./sentence-race";

@@ -2,7 +2,7 @@ import { applyGameRewards, type RewardedFigures } from "../accounts";
 import { finishGame, recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameRef } from "../kernel/game-mode";
-import { medalFor } from "./rewards";
+import { countedGrants, medalFor, playedOnly } from "./rewards";
 import type { FinishedGame, RaceResult } from "./sentence-race";
 
 /**
@@ -11,9 +11,13 @@ import type { FinishedGame, RaceResult } from "./sentence-race";
  * finish is done once per game, and rewards are paid once per (game, member).
  */
 
-/** One accepted result (or an attempt refused as implausible, kept for the record only), at its acceptance time. */
-export function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceResult, implausible = false) {
-  return recordResult(ctx, ref, {
+/**
+ * One accepted result (or an attempt refused as implausible, kept for the record only), at its acceptance time. A
+ * counted result stored after its game was closed (late) is paid as played at once: the finish paid only the
+ * results it found, and the account must count every counted result (profile README).
+ */
+export async function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceResult, implausible = false) {
+  const outcome = await recordResult(ctx, ref, {
     userId: result.userId,
     playerKey: result.sessionId,
     nickname: result.name,
@@ -26,6 +30,12 @@ export function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceR
     itemId: result.sentenceId,
     createdAt: result.submittedAt,
   });
+  if (outcome.late && !implausible && result.userId !== null) {
+    await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: ctx.clock.now() }, [
+      { userId: result.userId, delta: playedOnly(result) },
+    ]);
+  }
+  return outcome;
 }
 
 export interface FinishedRecord {
@@ -49,14 +59,22 @@ export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: Fin
     participants: game.participants,
     medals,
   });
-  const grants = game.standings.flatMap((entry) =>
-    entry.userId !== null && entry.rewards ? [{ userId: entry.userId, delta: entry.rewards }] : [],
-  );
+  const standings = new Map(game.standings.map((entry) => [entry.sessionId, entry.rewards]));
+  const grants = countedGrants(outcome.counted, (playerKey) => standings.get(playerKey));
   const figures = await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: game.finishedAt }, grants);
   return { gameId: outcome.gameId, figures };
 }
 
-/** A round that was cut short by a fault: closed as played so far, without medals or rewards. */
+/**
+ * A round that was cut short by a fault (or left by a dead owner): closed as played so far, without medals or
+ * rewards; its counted results are paid as played (games, averages, a streak broken), so the account counts them
+ * as the records and the rankings do.
+ */
 export async function abandonRaceGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
-  await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
+  const outcome = await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
+  await applyGameRewards(
+    ctx.database,
+    { key: `games:${outcome.gameId}`, at },
+    countedGrants(outcome.counted, () => null),
+  );
 }

@@ -1,4 +1,5 @@
-import type { GameRewardDelta } from "../accounts";
+import type { GameRewardDelta, GameRewardGrant } from "../accounts";
+import type { CountedResult } from "../games";
 
 /** product-rules.md "Typing rooms": experience and coin bonuses for positions 1–3. */
 const EXPERIENCE_BONUS = [30, 20, 10];
@@ -48,4 +49,38 @@ export function computeRewards({ wpm, accuracy, position, participants }: Reward
     wpm,
     accuracy,
   };
+}
+
+/**
+ * A counted game that pays nothing (a round cut short by a fault, a result stored after its game was closed): the
+ * member played it, so it counts in the account's games, averages and win streak (not a win) like in the records
+ * and the rankings, with no experience, coins, points or medal.
+ */
+export const playedOnly = (result: { wpm: number; accuracy: number }): GameRewardDelta => ({
+  experience: 0,
+  coins: 0,
+  points: 0,
+  medal: null,
+  won: false,
+  wpm: result.wpm,
+  accuracy: result.accuracy,
+});
+
+/**
+ * The grants of a closed game, one per counted result of a member AS STORED (games' `finishGame` answers them), in
+ * the order they were stored: a member is paid for a game exactly when the game counts for them, so the account's
+ * figures (games played, average speed and accuracy, win streak) count the same results as the records and the
+ * rankings (profile README "One definition of each figure"). `rewardsOf` gives the mode's rewards of a player key
+ * (its standings); a counted result the mode did not rank (none at all after a fault) is paid as played only. The
+ * speed and accuracy added to the account are the stored ones.
+ */
+export function countedGrants(
+  counted: readonly CountedResult[],
+  rewardsOf: (playerKey: string) => GameRewardDelta | null | undefined,
+): GameRewardGrant[] {
+  return counted.flatMap((result) => {
+    if (result.userId === null) return [];
+    const rewards = rewardsOf(result.playerKey) ?? playedOnly(result);
+    return [{ userId: result.userId, delta: { ...rewards, wpm: result.wpm, accuracy: result.accuracy } }];
+  });
 }
