@@ -1,39 +1,66 @@
 /**
- * /profile in the browser (spec part 2 §2 "Profile", §8, §9): login required; the four tabs from the member's
- * stored records — basic info, the three stats cards, the analysis with its charts and top rooms, and the records
- * table with the room filter, header sorting, 20 per page and Seoul times.
+ * /profile in the browser (spec part 2 §2 "Profile", §8, §9): login required; the four tabs — basic info, the
+ * three stats cards, the analysis with its charts and top rooms, and the records table with the room filter,
+ * header sorting, 20 per page and Seoul times — and the player's figures (games, average speed, best speed, win
+ * streaks) the same on every tab as on every other page (product-rules "Trust rules").
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { TestUser as ServerUser } from "../apps/server/testing";
+import { applyGameRewards } from "../modules/accounts";
 import { createDuelStore } from "../modules/duel/store";
-import { recordResult } from "../modules/games";
+import { finishGame, recordResult } from "../modules/games";
+import { FakeClock } from "../modules/kernel/clock";
+import { figuresTestModules, playMixedHistory } from "../modules/profile/test-support";
+import { computeRewards, countedGrants } from "../modules/rooms";
 import { type E2E, signIn, startE2E, type TestUser } from "./helpers";
 
 let e2e: E2E;
 let player: TestUser;
+let ace: ServerUser;
 
 beforeAll(async () => {
-  e2e = await startE2E();
+  // A fake clock (from now) so the mixed history below is played for real without waiting; the pages read only.
+  const clock = new FakeClock(Date.now());
+  e2e = await startE2E({ clock, modules: figuresTestModules() });
   player = await e2e.createUser();
-  const now = Date.now();
-  // 25 games: 21 in 초보방 (speed 100–300), 4 in 고수방; first places every third game.
+  const now = clock.now();
+  // 25 games: 21 in 초보방 (speed 100–300), 4 in 고수방; first places every third game; each closed and paid as a
+  // room's finish does (the account counts every counted result).
   for (let i = 0; i < 25; i++) {
     const room = i < 21 ? "초보방" : "고수방";
-    await recordResult(
-      e2e.server.ctx,
-      { mode: "sentence_race", sourceId: room, sourceName: room, round: i + 1, startedAt: now - (25 - i) * 60_000 },
-      {
-        userId: player.id,
-        playerKey: `u_${player.id}`,
-        nickname: player.username,
-        wpm: 100 + i * 8,
-        accuracy: 90 + (i % 10),
-        completionTime: 10 + i / 10,
-        position: i % 3 === 0 ? 1 : 2,
-        errorCount: 0,
-        createdAt: now - (25 - i) * 60_000,
-      },
-    );
+    const game = {
+      mode: "sentence_race" as const,
+      sourceId: room,
+      sourceName: room,
+      round: i + 1,
+      startedAt: now - (25 - i) * 60_000,
+    };
+    await recordResult(e2e.server.ctx, game, {
+      userId: player.id,
+      playerKey: `u_${player.id}`,
+      nickname: player.username,
+      wpm: 100 + i * 8,
+      accuracy: 90 + (i % 10),
+      completionTime: 10 + i / 10,
+      position: i % 3 === 0 ? 1 : 2,
+      errorCount: 0,
+      createdAt: now - (25 - i) * 60_000,
+    });
+    const closed = await finishGame(e2e.server.ctx, game, {
+      endedAt: game.startedAt + 30_000,
+      participants: 1,
+      medals: [],
+    });
+    const grants = countedGrants(closed.counted, () => null).map(({ userId, delta }) => ({
+      userId,
+      delta: computeRewards({ wpm: delta.wpm, accuracy: delta.accuracy, position: 1, participants: 1 }),
+    }));
+    await applyGameRewards(e2e.server.ctx.database, { key: `games:${closed.gameId}`, at: game.startedAt }, grants);
   }
+  // A member with a mixed history played for real: room races, a round cut short, an implausible attempt, guild
+  // games and a duel (modules/profile/test-support.ts).
+  ace = await e2e.server.createUser("기록왕");
+  await playMixedHistory(e2e.server, clock, ace, await e2e.server.createUser("맞수"));
 });
 afterAll(async () => {
   await e2e?.stop();
@@ -55,7 +82,7 @@ test("the four tabs: info, stats, analysis with charts and top rooms, records so
 
   await page.getByRole("tab", { name: "게임 통계" }).click();
   await page.getByRole("heading", { name: "참여 현황" }).waitFor();
-  expect(await page.locator(".profile-figure", { hasText: "총 게임 수" }).locator("dd").textContent()).toBe("25");
+  expect(await page.locator(".profile-figure", { hasText: "게임 수" }).locator("dd").textContent()).toBe("25");
   expect(await page.locator(".profile-figure", { hasText: "최고 속도" }).locator("dd").textContent()).toBe("292타/분");
 
   await page.getByRole("tab", { name: "활동 분석" }).click();
@@ -77,6 +104,45 @@ test("the four tabs: info, stats, analysis with charts and top rooms, records so
   await page.getByRole("combobox", { name: "방 필터" }).selectOption("고수방");
   await page.getByText("총 4개", { exact: true }).waitFor();
   expect(await page.locator(".profile-table tbody tr").first().locator("td").nth(4).textContent()).toMatch(/^[12]위$/);
+});
+
+test("the three tabs show the same games count, average speed, best speed and win streak as every other page", async () => {
+  const me = (await e2e.server.api("GET", "/api/users/me", { token: ace.token })).body;
+  // 7 counted games (5 room races, one of them cut short, and 2 guild games; the implausible attempt and the duel
+  // apart), at most 2 wins in a row.
+  expect([me.games_played, me.max_win_streak, me.win_streak]).toEqual([7, 2, 0]);
+  const speed = `${me.avg_wpm.toFixed(1)}타/분`;
+  const best = (await e2e.server.api("GET", `/api/games/best/user/${ace.id}`, { token: ace.token })).body;
+  const ranking = (await e2e.server.api("GET", "/api/rankings/users?period=all&limit=100")).body.find(
+    (e: { user_id: number | null }) => e.user_id === ace.id,
+  );
+  expect([ranking.games_played, ranking.avg_wpm]).toEqual([me.games_played, me.avg_wpm]);
+
+  const page = await e2e.newPage();
+  await signIn(page, e2e.url, ace);
+  await page.goto(`${e2e.url}/profile`);
+  /** The figure of that label in the card of that heading, once shown. */
+  const figure = async (card: string, label: string) => {
+    const section = page.locator(".profile-card", { has: page.getByRole("heading", { name: card, exact: true }) });
+    const value = section.locator(".profile-figure", { has: page.getByText(label, { exact: true }) }).locator("dd");
+    await value.waitFor();
+    return value.textContent();
+  };
+
+  expect(await figure("타자 기록", "게임 수")).toBe("7");
+  expect(await figure("타자 기록", "평균 속도")).toBe(speed);
+  expect(await figure("타자 기록", "최다 연승")).toBe("2");
+
+  await page.getByRole("tab", { name: "게임 통계" }).click();
+  expect(await figure("참여 현황", "게임 수")).toBe("7");
+  expect(await figure("참여 현황", "평균 속도")).toBe(speed);
+  expect(await figure("최고 기록", "최고 속도")).toBe(`${best.best_wpm}타/분`);
+
+  await page.getByRole("tab", { name: "활동 분석" }).click();
+  expect(await figure("최고 기록", "최고 속도")).toBe(`${best.best_wpm}타/분`);
+  expect(await figure("최고 기록", "최다 연승")).toBe("2");
+  expect(await figure("최고 기록", "현재 연승")).toBe("0");
+  await page.getByText("최근 7판의 기록으로 계산합니다", { exact: false }).waitFor();
 });
 
 test("the basic-info tab shows the member's 1:1 duel figures apart from the typing figures", async () => {

@@ -7,7 +7,6 @@ import {
   clickHeader,
   type GameRecord,
   pageWindow,
-  profileStats,
   RECORDS_PER_PAGE,
   roomChoices,
   roomOf,
@@ -48,8 +47,21 @@ interface Me {
   games_played: number;
   avg_wpm: number;
   avg_accuracy: number;
+  win_streak: number;
   max_win_streak: number;
   created_at: string;
+}
+
+/** `GET /api/games/best/user/{id}`: best speed and accuracy over every counted result (not only the 200 listed). */
+interface Best {
+  best_wpm: number;
+  best_accuracy: number;
+}
+
+/** What the stats, analysis and records tabs read besides `/api/users/me`. */
+interface History {
+  records: GameRecord[];
+  best: Best;
 }
 
 /** `GET /api/duel/stats/me`: the member's duel figures, shown apart (a duel is not a typing-speed result). */
@@ -70,7 +82,7 @@ export function ProfilePage() {
   useDocumentTitle("프로필");
   const [tab, setTab] = useState<Tab>("info");
   const [me, setMe] = useState<Load<Me>>({ status: "loading" });
-  const [records, setRecords] = useState<Load<GameRecord[]>>({ status: "loading" });
+  const [history, setHistory] = useState<Load<History>>({ status: "loading" });
 
   const load = useCallback(async () => {
     let user: Me;
@@ -82,12 +94,13 @@ export function ProfilePage() {
       return;
     }
     try {
-      setRecords({
-        status: "data",
-        value: await api.get<GameRecord[]>(`/api/games/results/user/${user.id}?limit=200`),
-      });
+      const [records, best] = await Promise.all([
+        api.get<GameRecord[]>(`/api/games/results/user/${user.id}?limit=200`),
+        api.get<Best>(`/api/games/best/user/${user.id}`),
+      ]);
+      setHistory({ status: "data", value: { records, best } });
     } catch {
-      setRecords({ status: "error", text: "게임 기록을 불러오는데 실패했습니다." });
+      setHistory({ status: "error", text: "게임 기록을 불러오는데 실패했습니다." });
     }
   }, []);
 
@@ -103,7 +116,7 @@ export function ProfilePage() {
     return () => window.removeEventListener("focus", onFocus);
   }, [tab, load]);
 
-  const failed = me.status === "error" ? me.text : records.status === "error" && tab !== "info" ? records.text : null;
+  const failed = me.status === "error" ? me.text : history.status === "error" && tab !== "info" ? history.text : null;
   return (
     <div className="profile-page">
       <h1 className="profile-title">프로필</h1>
@@ -129,21 +142,30 @@ export function ProfilePage() {
             다시 시도
           </button>
         </section>
-      ) : me.status !== "data" || (tab !== "info" && records.status !== "data") ? (
+      ) : me.status !== "data" || (tab !== "info" && history.status !== "data") ? (
         <p className="profile-muted">불러오는 중…</p>
       ) : (
-        <TabBody tab={tab} me={me.value} records={records.status === "data" ? records.value : []} reload={load} />
+        <TabBody tab={tab} me={me.value} history={history.status === "data" ? history.value : null} reload={load} />
       )}
     </div>
   );
 }
 
-function TabBody({ tab, me, records, reload }: { tab: Tab; me: Me; records: GameRecord[]; reload: () => void }) {
-  if (tab === "info") return <InfoTab me={me} />;
-  if (tab === "stats") return <StatsTab records={records} />;
-  if (tab === "analysis") return <AnalysisTab records={records} />;
-  return <RecordsTab records={records} reload={reload} />;
+function TabBody({ tab, me, history, reload }: { tab: Tab; me: Me; history: History | null; reload: () => void }) {
+  if (tab === "info" || !history) return <InfoTab me={me} />;
+  if (tab === "stats") return <StatsTab me={me} best={history.best} />;
+  if (tab === "analysis") return <AnalysisTab me={me} records={history.records} best={history.best} />;
+  return <RecordsTab records={history.records} reload={reload} />;
 }
+
+/**
+ * The player's figures as every page shows them (navbar, rankings, admin): the server's, one definition each
+ * (modules/profile/README.md), the same labels and formats on every tab.
+ */
+const figureText = {
+  speed: (wpm: number) => `${wpm.toFixed(1)}타/분`,
+  accuracy: (accuracy: number) => `${accuracy.toFixed(1)}%`,
+};
 
 function Figure({ label, value, tone }: { label: string; value: string | number; tone?: string }) {
   return (
@@ -204,8 +226,12 @@ function InfoTab({ me }: { me: Me }) {
         <h2>타자 기록</h2>
         <dl>
           <Figure label="게임 수" value={me.games_played} />
-          <Figure label="평균 속도" value={`${me.avg_wpm.toFixed(1)}타/분`} tone={wpmTone(me.avg_wpm)} />
-          <Figure label="평균 정확도" value={`${me.avg_accuracy.toFixed(1)}%`} tone={accuracyTone(me.avg_accuracy)} />
+          <Figure label="평균 속도" value={figureText.speed(me.avg_wpm)} tone={wpmTone(me.avg_wpm)} />
+          <Figure
+            label="평균 정확도"
+            value={figureText.accuracy(me.avg_accuracy)}
+            tone={accuracyTone(me.avg_accuracy)}
+          />
           <Figure label="최다 연승" value={me.max_win_streak} />
         </dl>
       </section>
@@ -257,25 +283,28 @@ function DuelCard() {
   );
 }
 
-function StatsTab({ records }: { records: GameRecord[] }) {
-  const stats = profileStats(records);
-  const medal = (kind: "gold" | "silver" | "bronze") => records.filter((r) => r.medal === kind).length;
-  const [gold, silver, bronze] = [medal("gold"), medal("silver"), medal("bronze")];
+/** The stats tab: the server's figures (the account's and the best of every counted result), not the records'. */
+function StatsTab({ me, best }: { me: Me; best: Best }) {
+  const [gold, silver, bronze] = [me.gold_medals, me.silver_medals, me.bronze_medals];
   return (
     <div className="profile-grid">
       <section className="profile-card">
         <h2>참여 현황</h2>
         <dl>
-          <Figure label="총 게임 수" value={stats.total_games} />
-          <Figure label="평균 속도" value={`${stats.avg_wpm}타/분`} tone={wpmTone(stats.avg_wpm)} />
-          <Figure label="평균 정확도" value={`${stats.avg_accuracy}%`} tone={accuracyTone(stats.avg_accuracy)} />
+          <Figure label="게임 수" value={me.games_played} />
+          <Figure label="평균 속도" value={figureText.speed(me.avg_wpm)} tone={wpmTone(me.avg_wpm)} />
+          <Figure
+            label="평균 정확도"
+            value={figureText.accuracy(me.avg_accuracy)}
+            tone={accuracyTone(me.avg_accuracy)}
+          />
         </dl>
       </section>
       <section className="profile-card">
         <h2>최고 기록</h2>
         <dl>
-          <Figure label="최고 속도" value={`${stats.max_wpm}타/분`} tone={wpmTone(stats.max_wpm)} />
-          <Figure label="최고 정확도" value={`${stats.max_accuracy}%`} tone={accuracyTone(stats.max_accuracy)} />
+          <Figure label="최고 속도" value={`${best.best_wpm}타/분`} tone={wpmTone(best.best_wpm)} />
+          <Figure label="최고 정확도" value={`${best.best_accuracy}%`} tone={accuracyTone(best.best_accuracy)} />
         </dl>
       </section>
       <section className="profile-card">
@@ -291,7 +320,11 @@ function StatsTab({ records }: { records: GameRecord[] }) {
   );
 }
 
-function AnalysisTab({ records }: { records: GameRecord[] }) {
+/**
+ * The analysis tab: best speed and win streaks are the server's (the same figures as the other tabs, same labels);
+ * the rank analysis, days in a row, charts and rooms come from the latest records and say so.
+ */
+function AnalysisTab({ me, records, best }: { me: Me; records: GameRecord[]; best: Best }) {
   if (records.length === 0) return <p className="profile-empty">아직 게임 기록이 없습니다. 게임을 플레이해 보세요!</p>;
   const a = analysis(records, Date.now());
   return (
@@ -300,13 +333,15 @@ function AnalysisTab({ records }: { records: GameRecord[] }) {
         <section className="profile-card">
           <h2>최고 기록</h2>
           <dl>
-            <Figure label="최고 속도" value={`${a.bestWpm}타/분`} tone={wpmTone(a.bestWpm)} />
-            <Figure label="1위 횟수" value={a.firstPlaces} />
+            <Figure label="최고 속도" value={`${best.best_wpm}타/분`} tone={wpmTone(best.best_wpm)} />
+            <Figure label="현재 연승" value={me.win_streak} tone={streakTone(me.win_streak)} />
+            <Figure label="최다 연승" value={me.max_win_streak} tone={streakTone(me.max_win_streak)} />
           </dl>
         </section>
         <section className="profile-card">
           <h2>순위 분석</h2>
           <dl>
+            <Figure label="1위 횟수" value={a.firstPlaces} />
             <Figure label="승률" value={`${a.winRate}%`} />
             <Figure label="TOP 3 비율" value={`${a.top3Rate}%`} />
             <Figure label="평균 순위" value={a.averagePosition ? `${a.averagePosition}위` : "-"} />
@@ -318,10 +353,12 @@ function AnalysisTab({ records }: { records: GameRecord[] }) {
           <dl>
             <Figure label="현재 연속 플레이" value={`${a.currentDays}일`} tone={streakTone(a.currentDays)} />
             <Figure label="최대 연속 플레이" value={`${a.longestDays}일`} tone={streakTone(a.longestDays)} />
-            <Figure label="연속 1위" value={`${a.firstPlaceStreak}회`} tone={streakTone(a.firstPlaceStreak)} />
           </dl>
         </section>
       </div>
+      <p className="profile-muted" data-testid="analysis-basis">
+        순위 분석, 연속 플레이, 차트와 방별 기록은 최근 {records.length}판의 기록으로 계산합니다.
+      </p>
       <Suspense fallback={<p className="profile-muted">차트를 불러오는 중…</p>}>
         <ProfileCharts trend={a.trend} hours={a.hours} rooms={a.rooms} />
       </Suspense>

@@ -4,7 +4,6 @@ import {
   clickHeader,
   type GameRecord,
   pageWindow,
-  profileStats,
   roomChoices,
   SORT_CHOICES,
   seoulTime,
@@ -34,26 +33,14 @@ describe("profile figures from the records", () => {
   ];
   const now = Date.parse("2026-11-23T12:00:00+09:00");
 
-  test("stats: averages to 2 decimals, maxima, rank fields 0", () => {
-    expect(profileStats(records)).toEqual({
-      total_games: 4,
-      avg_wpm: 200,
-      avg_accuracy: 93.75,
-      max_wpm: 300,
-      max_accuracy: 95,
-      overall_rank: 0,
-      speed_rank: 0,
-      accuracy_rank: 0,
-    });
-  });
-
-  test("analysis: first places, rates over placed games, Seoul-day streaks, the first-place streak, rooms", () => {
+  test("analysis: first places, rates over placed games, Seoul-day streaks, rooms", () => {
     const a = analysis(records, now);
-    expect([a.bestWpm, a.firstPlaces, a.winRate, a.top3Rate, a.averagePosition, a.top3Count]).toEqual([
-      300, 2, 66.67, 100, 1.33, 3,
-    ]);
+    expect([a.firstPlaces, a.winRate, a.top3Rate, a.averagePosition, a.top3Count]).toEqual([2, 66.67, 100, 1.33, 3]);
     // 23:30 and 00:10 KST are two days: 20, 21, 22, 23 November in a row.
-    expect([a.currentDays, a.longestDays, a.firstPlaceStreak]).toEqual([4, 4, 1]);
+    expect([a.currentDays, a.longestDays]).toEqual([4, 4]);
+    // The player's figures (games, averages, best speed, win streaks) are the server's, not the records'.
+    expect(a).not.toHaveProperty("bestWpm");
+    expect(a).not.toHaveProperty("firstPlaceStreak");
     expect(a.trend.map((d) => d.day)).toEqual(["11-20", "11-21", "11-22", "11-23"]);
     expect(a.hours[23].games).toBe(1);
     expect(a.rooms.map((r) => [r.room, r.games])).toEqual([

@@ -1,6 +1,10 @@
 /**
- * The /profile page's figures (spec part 2 §2 "Profile", §3 "Profile stats", §9), computed from the member's
- * records (`GET /api/games/results/user/{id}?limit=200`) in pure functions, in Seoul time.
+ * The /profile page's record-based views (spec part 2 §2 "Profile", §9), computed from the member's latest records
+ * (`GET /api/games/results/user/{id}?limit=200`) in pure functions, in Seoul time: the rank analysis, days played
+ * in a row, charts, per-room figures and the records table. The player's figures — games played, average speed
+ * and accuracy, best speed and accuracy, win streaks, medals — are NOT computed here: they are the server's, the
+ * same everywhere (`/api/users/me`, `GET /api/games/best/user/{id}`; modules/profile/README.md), since at most
+ * 200 records cannot give them for a member who played more.
  */
 
 export interface GameRecord {
@@ -27,20 +31,6 @@ const seoulDay = (iso: string) => Math.floor((Date.parse(iso) + SEOUL_MS) / DAY_
 const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(5, 10);
 export const roomOf = (record: GameRecord) => record.room_name?.trim() || UNKNOWN_ROOM;
 
-/** Profile stats (§3): averages rounded to 2 decimals; rank fields 0. */
-export function profileStats(records: GameRecord[]) {
-  return {
-    total_games: records.length,
-    avg_wpm: round2(average(records.map((r) => r.wpm))),
-    avg_accuracy: round2(average(records.map((r) => r.accuracy))),
-    max_wpm: records.length ? Math.max(...records.map((r) => r.wpm)) : 0,
-    max_accuracy: records.length ? Math.max(...records.map((r) => r.accuracy)) : 0,
-    overall_rank: 0,
-    speed_rank: 0,
-    accuracy_rank: 0,
-  };
-}
-
 /** Longest and current runs of consecutive Seoul days (current: ending today or yesterday). */
 function dayRuns(days: number[], today: number) {
   const unique = [...new Set(days)].sort((a, b) => a - b);
@@ -55,7 +45,7 @@ function dayRuns(days: number[], today: number) {
   return { current, longest };
 }
 
-/** The analysis tab (§2): everything from the records; `now` in epoch ms. */
+/** The analysis tab's record-based part (§2): over the records given; `now` in epoch ms. */
 export function analysis(records: GameRecord[], now: number) {
   const placed = records.filter((r) => r.position !== null);
   const firsts = placed.filter((r) => r.position === 1);
@@ -65,15 +55,7 @@ export function analysis(records: GameRecord[], now: number) {
     records.map((r) => seoulDay(r.created_at)),
     today,
   );
-  // Consecutive first places: the newest records, back to the first one that was not a first place.
-  const newestFirst = [...records].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-  let firstPlaceStreak = 0;
-  for (const record of newestFirst) {
-    if (record.position !== 1) break;
-    firstPlaceStreak++;
-  }
   return {
-    bestWpm: records.length ? Math.max(...records.map((r) => r.wpm)) : 0,
     firstPlaces: firsts.length,
     winRate: placed.length ? round2((firsts.length / placed.length) * 100) : 0,
     top3Rate: placed.length ? round2((top3.length / placed.length) * 100) : 0,
@@ -81,7 +63,6 @@ export function analysis(records: GameRecord[], now: number) {
     top3Count: top3.length,
     currentDays: streaks.current,
     longestDays: streaks.longest,
-    firstPlaceStreak,
     trend: trend(records, today),
     hours: hourCounts(records),
     rooms: roomFigures(records),
