@@ -89,6 +89,19 @@ async function openRoom(page: Page, guildId: number) {
   await page.getByRole("tab", { name: "길드 채팅" }).waitFor();
 }
 
+/** A new guild's admin alone in its room, a game of `problem` started (1-s countdown) on the 길드 게임 tab. */
+async function soloGuildGame(label: string, problem: string) {
+  const admin = await e2e.createUser(uniqueUser(label));
+  const guild = await guildWith(admin);
+  await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
+  await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+  const page = await signedIn(admin);
+  await openRoom(page, guild.id);
+  await page.getByRole("tab", { name: "길드 게임" }).click();
+  await page.getByRole("button", { name: "게임 시작" }).click();
+  return { admin, page };
+}
+
 const chatInput = (page: Page) => page.getByRole("textbox", { name: "메시지 입력" });
 const memberRow = (page: Page, username: string) => page.locator(`.guild-member[data-username="${username}"]`);
 
@@ -419,15 +432,8 @@ describe("guilds in the browser", () => {
   });
 
   test("guild game: the rooms' typing panel (coloured characters, live 타/분 and accuracy), typed through the IME; 타/분 everywhere", async () => {
-    const admin = await e2e.createUser(uniqueUser("패널"));
-    const guild = await guildWith(admin);
     const problem = "하나 둘 셋 넷 다섯";
-    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
-    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
-    const a = await signedIn(admin);
-    await openRoom(a, guild.id);
-    await a.getByRole("tab", { name: "길드 게임" }).click();
-    await a.getByRole("button", { name: "게임 시작" }).click();
+    const { admin, page: a } = await soloGuildGame("패널", problem);
     const answer = a.getByRole("textbox", { name: "답 입력" });
     await answer.click();
     const sentence = a.getByTestId("guild-problem");
@@ -466,15 +472,8 @@ describe("guilds in the browser", () => {
   });
 
   test("guild game: an answer typed implausibly fast is not counted and ends that player's input", async () => {
-    const admin = await e2e.createUser(uniqueUser("빠른"));
-    const guild = await guildWith(admin);
     const problem = "이 문장은 한 번에 붙여 넣으면 너무 빠릅니다";
-    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
-    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
-    const a = await signedIn(admin);
-    await openRoom(a, guild.id);
-    await a.getByRole("tab", { name: "길드 게임" }).click();
-    await a.getByRole("button", { name: "게임 시작" }).click();
+    const { page: a } = await soloGuildGame("빠른", problem);
     const answer = a.getByRole("textbox", { name: "답 입력" });
     await answer.fill(problem);
     await answer.press("Enter");

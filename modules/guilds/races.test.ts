@@ -24,19 +24,7 @@ afterAll(async () => {
 const ROUNDS = 10;
 let guilds = 0;
 
-async function guildOf(admin: Actor, members: Actor[] = []) {
-  const guild = await env.service.create(admin, { name: `경쟁${++guilds}` });
-  if (members.length > 0) {
-    const emails = await Promise.all(members.map((m) => env.store.userEmail(m.id)));
-    const { invitations } = await env.service.invite(
-      admin,
-      guild.id,
-      emails.map((email) => ({ email: email! })),
-    );
-    for (const [i, member] of members.entries()) await env.service.acceptInvitation(member, invitations[i].id);
-  }
-  return guild;
-}
+const guildOf = (admin: Actor, members: Actor[] = []) => env.guildOf(admin, `경쟁${++guilds}`, members);
 
 const memberEntry = async (admin: Actor, guildId: number, user: Actor) =>
   (await env.service.members(admin, guildId)).find((m) => m.user_id === user.id)!;

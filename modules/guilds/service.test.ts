@@ -31,17 +31,8 @@ async function refusal(work: Promise<unknown>) {
 const tick = () => env.clock.advance(1_000);
 
 async function guildOf(admin: Actor, name: string, members: Actor[] = []) {
-  const guild = await env.service.create(admin, { name });
+  const guild = await env.guildOf(admin, name, members);
   tick();
-  if (members.length > 0) {
-    const emails = await Promise.all(members.map((m) => env.store.userEmail(m.id)));
-    const { invitations } = await env.service.invite(
-      admin,
-      guild.id,
-      emails.map((email) => ({ email: email! })),
-    );
-    for (const [i, member] of members.entries()) await env.service.acceptInvitation(member, invitations[i].id);
-  }
   return guild;
 }
 

@@ -40,5 +40,20 @@ export async function createGuildsTestContext() {
     return { id: row.id, username: name };
   }
 
-  return { ...env, clock, service, store, user };
+  /** A guild made by `admin`, with `members` joined through accepted e-mail invitations. */
+  async function guildOf(admin: Actor, name: string, members: Actor[] = []) {
+    const guild = await service.create(admin, { name });
+    if (members.length > 0) {
+      const emails = await Promise.all(members.map((m) => store.userEmail(m.id)));
+      const { invitations } = await service.invite(
+        admin,
+        guild.id,
+        emails.map((email) => ({ email: email! })),
+      );
+      for (const [i, member] of members.entries()) await service.acceptInvitation(member, invitations[i].id);
+    }
+    return guild;
+  }
+
+  return { ...env, clock, service, store, user, guildOf };
 }
