@@ -396,7 +396,12 @@ function RecordsTab({ records, reload }: { records: GameRecord[]; reload: () => 
   const pages = Math.max(1, Math.ceil(shown.length / RECORDS_PER_PAGE));
   const current = Math.min(page, pages);
   const rows = shown.slice((current - 1) * RECORDS_PER_PAGE, current * RECORDS_PER_PAGE);
-  const latest = records.reduce((max, r) => (r.created_at > max ? r.created_at : max), "");
+  // ISO 8601 times sort as text: the newest is the last.
+  const latest =
+    records
+      .map((r) => r.created_at)
+      .sort()
+      .at(-1) ?? "";
   const choose = (next: Sort) => {
     setSort(next);
     setPage(1);
