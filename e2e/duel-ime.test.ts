@@ -127,7 +127,10 @@ test("the result stays on the menu after the automatic leave, reason once, with 
   await blue.page.getByRole("button", { name: "매칭 찾기" }).waitFor({ timeout: 15_000 });
   const last = blue.page.getByRole("region", { name: "지난 대결 결과" });
   await last.getByText("승리!").waitFor();
+  // Red dropped within the first 10 s of play: the duel is neither stored nor rated, and the page says so.
   await last.getByText("레이팅").waitFor();
+  await last.getByText("변동 없음").waitFor();
+  await last.getByText("시작 10초 안에 나가거나 연결이 끊겨 끝난 대결은 기록되지 않습니다.").waitFor();
   const text = (await last.textContent()) ?? "";
   expect(text.split("상대의 연결이 끊어졌습니다.").length - 1).toBe(1);
   expect(text).not.toContain("생명이 모두 사라졌습니다.");

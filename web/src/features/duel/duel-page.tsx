@@ -24,6 +24,7 @@ import {
   reasonLines,
   type Side,
   splitTyped,
+  unratedNote,
 } from "./duel-state";
 
 const STATUS_TEXT = { idle: "대기 중", waiting: "매칭 중", in_game: "대결 중" } as const;
@@ -346,6 +347,7 @@ function ResultDetails({
   gone: "left" | "disconnected" | null;
   rating: DuelRating | null;
 }) {
+  const note = unratedNote(result, rating);
   return (
     <>
       {reasonLines(result, side, gone).map((line) => (
@@ -364,15 +366,21 @@ function ResultDetails({
         </dd>
         <dt>대결 시간</dt>
         <dd>{Math.round(result.game_duration)}초</dd>
-        {rating && (
+        {result.rated === false ? (
           <>
             <dt>레이팅</dt>
-            <dd>
-              {rating.rating} ({signed(rating.change)})
-            </dd>
+            <dd>변동 없음</dd>
           </>
+        ) : (
+          rating && (
+            <>
+              <dt>레이팅</dt>
+              <dd>{rating.rated ? `${rating.rating} (${signed(rating.change)})` : `${rating.rating} (변동 없음)`}</dd>
+            </>
+          )
         )}
       </dl>
+      {note && <p className="duel-reason">{note}</p>}
     </>
   );
 }
@@ -460,7 +468,7 @@ function useDuelEvents(dispatch: (event: Parameters<typeof duelReducer>[1]) => v
   useSocketEvent("duel:game_over", (p: { result: DuelResult }) => dispatch({ type: "over", result: p.result }));
   useSocketEvent("duel:opponent_left", () => dispatch({ type: "opponent_gone", how: "left" }));
   useSocketEvent("duel:opponent_disconnected", () => dispatch({ type: "opponent_gone", how: "disconnected" }));
-  useSocketEvent("duel:stats_update", (p: { rating: number; rating_change: number }) =>
-    dispatch({ type: "rating", rating: p.rating, change: p.rating_change }),
+  useSocketEvent("duel:stats_update", (p: { rating: number; rating_change: number; rated?: boolean }) =>
+    dispatch({ type: "rating", rating: p.rating, change: p.rating_change, rated: p.rated !== false }),
   );
 }

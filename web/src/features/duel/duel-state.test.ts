@@ -1,5 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { blockX, type DuelResult, duelReducer, initialDuel, outcomeText, reasonLines, splitTyped } from "./duel-state";
+import {
+  blockX,
+  type DuelResult,
+  duelReducer,
+  initialDuel,
+  outcomeText,
+  reasonLines,
+  splitTyped,
+  UNRATED_EARLY,
+  UNRATED_PAIR_LIMIT,
+  unratedNote,
+} from "./duel-state";
 
 const block = { id: 1, word: "사과", status: "static" as const, speed: 0, x: 400, y: 100 };
 
@@ -71,8 +82,8 @@ describe("the duel's client state", () => {
     s = duelReducer(s, { type: "over", result });
     s = duelReducer(s, { type: "left_after_end" });
     expect([s.phase, s.result, s.last?.result, s.last?.opponent]).toEqual(["menu", null, result, "상대"]);
-    s = duelReducer(s, { type: "rating", rating: 1516, change: 16.2 });
-    expect(s.last?.rating).toEqual({ rating: 1516, change: 16.2 });
+    s = duelReducer(s, { type: "rating", rating: 1516, change: 16.2, rated: true });
+    expect(s.last?.rating).toEqual({ rating: 1516, change: 16.2, rated: true });
     expect(duelReducer(s, { type: "dismiss_last" }).last).toBeNull();
     expect(duelReducer(s, { type: "searching" }).last).toBeNull();
   });
@@ -102,5 +113,21 @@ describe("the duel's client state", () => {
     expect(reasonLines(dropped, "blue", "disconnected")).toEqual(["상대의 연결이 끊어졌습니다."]);
     const timeUp: DuelResult = { ...base, winner_side: "blue", reason: "time_up_lives", reason_text: "시간 종료" };
     expect(reasonLines(timeUp, "red", null)).toEqual(["시간 종료"]);
+  });
+
+  test("a duel that moved no rating says why: forfeited in its first 10 s, or the pair's daily limit", () => {
+    const result: DuelResult = {
+      winner_side: "red",
+      reason: "opponent_left",
+      red_remaining_lives: 5,
+      blue_remaining_lives: 5,
+      red_words_typed: 0,
+      blue_words_typed: 0,
+      game_duration: 1,
+    };
+    expect(unratedNote({ ...result, rated: false }, null)).toBe(UNRATED_EARLY);
+    expect(unratedNote({ ...result, rated: true }, { rating: 1500, change: 0, rated: false })).toBe(UNRATED_PAIR_LIMIT);
+    expect(unratedNote({ ...result, rated: true }, { rating: 1516, change: 16, rated: true })).toBeNull();
+    expect(unratedNote({ ...result, rated: true }, null)).toBeNull();
   });
 });

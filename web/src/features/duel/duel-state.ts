@@ -32,6 +32,8 @@ export interface DuelResult {
   /** The end rule (duel README "End rules"); the page words it from the viewer's side (`reasonLines`). */
   reason: string;
   reason_text?: string;
+  /** False for a duel that is not stored (forfeited in its first 10 s of play): no rating moves. */
+  rated?: boolean;
   red_remaining_lives: number;
   blue_remaining_lives: number;
   red_words_typed: number;
@@ -45,6 +47,8 @@ export type Phase = "menu" | "waiting" | "playing";
 export interface DuelRating {
   rating: number;
   change: number;
+  /** False when the pair's daily limit of rated duels was reached: stored, the rating unchanged. */
+  rated: boolean;
 }
 
 /** The last duel's result as the menu keeps it after the automatic leave, until the player moves on. */
@@ -118,7 +122,7 @@ export type DuelEvent =
   | { type: "opponent_gone"; how: "left" | "disconnected" }
   /** The automatic leave after the end: back to the menu, the result kept there. */
   | { type: "left_after_end" }
-  | { type: "rating"; rating: number; change: number }
+  | { type: "rating"; rating: number; change: number; rated: boolean }
   /** The player closed the kept result. */
   | { type: "dismiss_last" };
 
@@ -193,7 +197,7 @@ export function duelReducer(state: DuelState, event: DuelEvent): DuelState {
       };
     case "rating": {
       // The stored duel's figures may come after the automatic leave: they join the result the menu keeps.
-      const rating = { rating: event.rating, change: event.change };
+      const rating = { rating: event.rating, change: event.change, rated: event.rated };
       if (state.phase === "playing") return { ...state, rating };
       return state.last ? { ...state, last: { ...state.last, rating } } : state;
     }
@@ -262,4 +266,14 @@ export function reasonLines(result: DuelResult, side: Side | null, gone: "left" 
 export function outcomeText(result: DuelResult, side: Side | null): string {
   if (result.winner_side === "draw") return "무승부";
   return result.winner_side === side ? "승리!" : "패배";
+}
+
+export const UNRATED_EARLY = "시작 10초 안에 나가거나 연결이 끊겨 끝난 대결은 기록되지 않습니다.";
+export const UNRATED_PAIR_LIMIT = "같은 상대와는 하루 3번까지만 레이팅이 바뀝니다. 이 대결은 기록만 되었습니다.";
+
+/** Why this duel moved no rating (product-rules "Trust rules"), or null when it did or its figures are still coming. */
+export function unratedNote(result: DuelResult, rating: DuelRating | null): string | null {
+  if (result.rated === false) return UNRATED_EARLY;
+  if (rating && !rating.rated) return UNRATED_PAIR_LIMIT;
+  return null;
 }
