@@ -76,7 +76,11 @@ export function errorHandler(log: Logger) {
       const retry: Record<string, string> = domain.code?.startsWith("retry_after:")
         ? { "retry-after": domain.code.slice(12) }
         : {};
-      return jsonResponse(domain.status, { detail: domain.detail }, { ...retry, ...(set.headers as object) });
+      return jsonResponse(
+        domain.status,
+        { ...domain.fields, detail: domain.detail },
+        { ...retry, ...(set.headers as object) },
+      );
     }
     switch (code) {
       case "VALIDATION": {

@@ -2,6 +2,7 @@ import type { UserRow } from "../../db/core/schema";
 import type { Cluster } from "../kernel/cluster";
 import type { ModuleContext } from "../kernel/define-module";
 import { defineModule } from "../kernel/define-module";
+import { SESSION_CLOSED_EVENT, SESSION_END_TEXT, type SessionClosedPayload } from "../kernel/session-end";
 import type { AppServer } from "../kernel/socket";
 import { writeLimiter } from "../kernel/write-limits";
 import { type AccountChangesWatch, watchAccountChanges } from "./account-changes";
@@ -10,7 +11,7 @@ import { installSocketAuth } from "./auth";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { accountsRoutes } from "./routes";
-import type { AccountsService } from "./service";
+import { type AccountsService, sessionEndReason } from "./service";
 import { accountsStore } from "./store";
 
 /** Per server context (tests run several servers in one process). */
@@ -68,8 +69,20 @@ export const accountsModule = defineModule({
   attachIo(io, ctx) {
     const { service, guards, origin } = accountsApi(ctx);
     installSocketAuth(io, guards);
-    // A deactivated user (or one whose password changed or must change) is cut off from live rooms at once.
-    ctx.events.on("accounts.sessions_closed", ({ userId }) => io.in(`user:${userId}`).disconnectSockets(true));
+    // A deactivated user (or one whose password changed or must change) is cut off from live rooms at once, told
+    // why first (`user:session_closed`, sent on the same connection just before it closes, so it arrives first).
+    // This process's sockets only: every process hears each closure (its own announce, or the feed), and a
+    // disconnect broadcast through the adapter could overtake the reason on the way to another process's sockets.
+    ctx.events.on("accounts.sessions_closed", ({ userId, reason }) => {
+      const sockets = io.local.in(`user:${userId}`);
+      const why = sessionEndReason(reason);
+      if (why)
+        sockets.emit(SESSION_CLOSED_EVENT, {
+          reason: why,
+          detail: SESSION_END_TEXT[why],
+        } satisfies SessionClosedPayload);
+      sockets.disconnectSockets(true);
+    });
     // `announce` refreshes the live identities before it emits the events: the modules that react read the new ones.
     service.setIdentityRefresher((row) => refreshIdentities(io, row));
     // ...and the changes made by another process (the CLI, another server) reach this server's sockets within a

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { EMAIL_MAX, PASSWORD_MAX, USERNAME_MAX } from "../kernel/account-rules";
+import { SESSION_END_REASONS } from "../kernel/session-end";
 
 // Request schemas check types and sane sizes; the product rules (with their exact Korean messages) are checked
 // by the service so the register page and the API answer the same text. Unknown fields are refused (422).
@@ -34,6 +35,22 @@ export const ResetWithTokenBody = t.Object(
     confirm_password: t.String({ maxLength: PASSWORD_MAX * 4 }),
   },
   strict,
+);
+
+/** The reset page asks whether its link is still good before the password is typed (it does not use it up). */
+export const ResetLinkCheckBody = t.Object({ token: t.String({ maxLength: 200 }) }, strict);
+export const ResetLinkCheckResponse = t.Object(
+  { detail: t.String(), expires_at: t.String({ format: "date-time" }) },
+  { description: "사용할 수 있는 링크입니다 (아직 쓰지 않았고 만료되지 않았습니다)" },
+);
+
+/** The machine-readable reason of a closed session (kernel/session-end.ts), in a refused refresh. */
+export const SessionEndReasonSchema = t.Union(
+  SESSION_END_REASONS.map((reason) => t.Literal(reason)),
+  {
+    description:
+      "password_changed: 비밀번호 변경, password_reset_required: 관리자의 재설정 요구, deactivated: 비활성화",
+  },
 );
 
 export const ResetPasswordBody = t.Object(

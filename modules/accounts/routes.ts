@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
@@ -13,12 +13,19 @@ import {
   RefreshBody,
   RefreshResponse,
   RegisterBody,
+  ResetLinkCheckBody,
+  ResetLinkCheckResponse,
   ResetPasswordBody,
   ResetWithTokenBody,
+  SessionEndReasonSchema,
   UserSchema,
 } from "./model";
 
 const bearer = [{ bearerAuth: [] }];
+
+/** A refused refresh; `reason` when the server ended the session (kernel/session-end.ts), absent otherwise. */
+const refreshRefused = (description: string) =>
+  t.Object({ detail: t.String(), reason: t.Optional(SessionEndReasonSchema) }, { description });
 
 export function accountsRoutes(ctx: ModuleContext) {
   const { service, guards } = accountsApi(ctx);
@@ -83,13 +90,20 @@ export function accountsRoutes(ctx: ModuleContext) {
     .post("/refresh", ({ body }) => service.refresh(body.refresh_token), {
       writeLimit: { name: "accounts.refresh", account: 60, address: 600 },
       body: RefreshBody,
-      response: apiResponses(
-        { 200: RefreshResponse },
-        { 401: "리프레시 토큰이 유효하지 않습니다", 403: "비활성화된 계정입니다", 422: true },
-      ),
+      response: {
+        ...apiResponses({ 200: RefreshResponse }, { 422: true }),
+        401: refreshRefused(
+          "리프레시 토큰이 유효하지 않습니다. 서버가 세션을 끝냈다면(비밀번호 변경, 관리자의 재설정 요구, 비활성화) " +
+            "reason과 그 이유를 말하는 detail이 옵니다",
+        ),
+        403: refreshRefused("비활성화된 계정입니다 (reason: deactivated)"),
+      },
       detail: {
         summary: "토큰 갱신",
-        description: "리프레시 토큰을 회전합니다. 이미 회전된 토큰을 다시 내면 그 로그인의 모든 토큰이 폐기됩니다.",
+        description:
+          "리프레시 토큰을 회전합니다. 이미 회전된 토큰을 다시 내면 그 로그인의 모든 토큰이 폐기됩니다. 비밀번호 변경, " +
+          "관리자의 비밀번호 재설정 요구, 비활성화로 끝난 세션의 토큰이면 401(비활성화는 403)에 reason " +
+          "(password_changed, password_reset_required, deactivated)과 한국어 detail로 그 이유를 답합니다.",
       },
     })
     .post("/logout", ({ body }) => service.logout(body?.refresh_token), {
@@ -135,6 +149,21 @@ export function accountsRoutes(ctx: ModuleContext) {
         },
       },
     )
+    .post("/reset-password-with-token/check", ({ body }) => service.checkResetLink(body.token), {
+      // A read (one indexed row), but a POST: the token stays out of URLs, logs and Referer headers, and the write
+      // limit caps it per address like the other link routes. Tokens are 32 random bytes: nothing to guess here.
+      writeLimit: { name: "accounts.reset_link_check", account: 60, address: 300 },
+      body: ResetLinkCheckBody,
+      response: apiResponses(
+        { 200: ResetLinkCheckResponse },
+        { 400: "재설정 링크가 유효하지 않거나 이미 쓰였거나 만료되었습니다", 422: true, 429: true },
+      ),
+      detail: {
+        summary: "재설정 링크 확인",
+        description:
+          "비밀번호 찾기 메일의 토큰이 아직 쓸 수 있는지 확인합니다. 링크를 쓰지 않으므로 확인한 뒤에도 그대로 쓸 수 있습니다.",
+      },
+    })
     .post(
       "/reset-password-with-token",
       ({ body, request, server }) =>

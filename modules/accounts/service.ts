@@ -13,6 +13,7 @@ import {
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
 import type { Logger } from "../kernel/logger";
+import { SESSION_END_TEXT, type SessionEndReason } from "../kernel/session-end";
 import { type AccountChange, feedEntries } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
 import { presentUser } from "./presenter";
@@ -41,6 +42,7 @@ export const PASSWORD_SAME = "새 비밀번호는 이전 비밀번호와 달라�
 export const RESET_LINK_SENT =
   "입력하신 이메일로 가입된 계정이 있다면 비밀번호 재설정 링크를 보냈습니다. 메일함을 확인해주세요.";
 export const RESET_LINK_INVALID = "링크가 올바르지 않거나 만료되었습니다. 비밀번호 찾기를 다시 요청해주세요.";
+export const RESET_LINK_USABLE = "사용할 수 있는 링크입니다. 새 비밀번호를 입력해주세요.";
 export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 
 // OWASP's argon2id baseline (19 MiB, 2 iterations): ~20 ms a hash here, strong and cheap enough for tests.
@@ -98,6 +100,29 @@ async function takeAttempt(throttle: AddressLimiter, ip: string) {
   const wait = await throttle.take(ip);
   if (wait > 0) throw tooManyRequests(TOO_MANY_REQUESTS, `retry_after:${wait}`);
 }
+
+/**
+ * What a closure tells the player (kernel/session-end.ts), from the reason it was recorded with (`closeSessionsTx`,
+ * the refresh tokens' `revoked_reason`); null for reasons that are no closure by the server (a logout ends its own
+ * login only, and a replayed token says nothing trustworthy about why).
+ */
+export function sessionEndReason(recorded: string | null | undefined): SessionEndReason | null {
+  switch (recorded) {
+    case "password_reset":
+      return "password_changed";
+    case "password_reset_required":
+      return "password_reset_required";
+    case "deactivated":
+    case "inactive":
+      return "deactivated";
+    default:
+      return null;
+  }
+}
+
+/** A refused refresh that says why the session ended: the Korean text, and `reason` for the client to act on. */
+const sessionEnded = (reason: SessionEndReason, status = 401, code = `session_${reason}`) =>
+  new AppError(status, SESSION_END_TEXT[reason], code, { reason });
 
 /** Gives the live sockets of a user (on this server) the user's current name and administrator flag. */
 export type IdentityRefresher = (row: UserRow) => void;
@@ -166,18 +191,26 @@ export function createAccountsService(deps: AccountsDeps) {
 
   async function refresh(presented: string) {
     const outcome = await store.rotateRefreshToken(presented, now());
+    if (outcome.kind === "revoked") {
+      // Revoked by a closure (a password change, a forced reset, a deactivation): the device learns why, so the
+      // player is not left with a bare "log in" (kernel/session-end.ts).
+      const reason = sessionEndReason(outcome.reason);
+      // "비활성화된 계정입니다" is said only while it is true (an account reactivated since just logs in again).
+      const stillTrue = reason !== "deactivated" || (await findById(outcome.userId))?.isActive === false;
+      if (reason && stillTrue) throw sessionEnded(reason);
+    }
     if (outcome.kind !== "rotated") throw new AppError(401, AUTH_FAILED, `refresh_${outcome.kind}`);
     const row = await findById(outcome.userId);
     if (!row) throw new AppError(401, AUTH_FAILED, "refresh_invalid");
     if (!row.isActive) {
       await store.revokeAllForUser(row.id, now(), "inactive");
-      throw forbidden(ACCOUNT_INACTIVE, "inactive");
+      throw sessionEnded("deactivated", 403, "inactive");
     }
     // A forced reset revoked every refresh token; one rotated just before it committed still must not open the
     // reset: only a login (which checks the current password) issues a `password_reset` token.
     if (row.passwordResetRequired) {
       await store.revokeAllForUser(row.id, now(), "password_reset_required");
-      throw new AppError(401, AUTH_FAILED, "refresh_reset_required");
+      throw sessionEnded("password_reset_required", 401, "refresh_reset_required");
     }
     return { access_token: await tokens.sign(row.id, "full"), refresh_token: outcome.token, token_type: "bearer" };
   }
@@ -251,6 +284,16 @@ export function createAccountsService(deps: AccountsDeps) {
     });
     await announce(change);
     return { detail: "비밀번호가 성공적으로 변경되었습니다. 새 비밀번호로 다시 로그인해주세요." };
+  }
+
+  /**
+   * The link's page asks before the password is typed: good (its expiry) or 400 with the same text as a failed use.
+   * A read only: the link stays usable. No password hash is involved, so the route's write limit is its only cost cap.
+   */
+  async function checkResetLink(token: string) {
+    const expiresAt = token ? await store.openPasswordResetTokenExpiry(token, now()) : null;
+    if (expiresAt === null) throw badRequest(RESET_LINK_INVALID, "reset_link_invalid");
+    return { detail: RESET_LINK_USABLE, expires_at: new Date(expiresAt).toISOString() };
   }
 
   /** Accepts a numeric id or an e-mail (the CLI's `<email|id>`). */
@@ -392,6 +435,7 @@ export function createAccountsService(deps: AccountsDeps) {
     resetLink,
     forgotPassword,
     resetPasswordWithToken,
+    checkResetLink,
     findById,
     requireById,
     findByEmailOrId,

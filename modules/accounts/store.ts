@@ -32,6 +32,8 @@ export type CreateUserOutcome = { row: UserRow } | { taken: "username" | "email"
 export type RotateOutcome =
   | { kind: "rotated"; userId: number; token: string }
   | { kind: "reused"; userId: number }
+  /** Revoked earlier: `reason` says why (`logout`, `reuse_detected`, or a session closure's reason). */
+  | { kind: "revoked"; userId: number; reason: string | null }
   | { kind: "invalid" };
 
 /** The feed rows one account change writes (see account-changes.ts). */
@@ -310,6 +312,25 @@ export function createAccountsStore(database: SqlDatabase) {
     },
 
     /**
+     * When an unused, unexpired reset token expires (epoch ms), or null: a plain read that changes nothing, so the
+     * reset page can check its link when it opens and the link stays usable (consumePasswordResetTokenIn decides).
+     */
+    openPasswordResetTokenExpiry: async (presented: string, now: number): Promise<number | null> => {
+      const [found] = await read()
+        .select({ expiresAt: passwordResetTokens.expiresAt })
+        .from(passwordResetTokens)
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, hashToken(presented)),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, new Date(now)),
+          ),
+        )
+        .limit(1);
+      return found ? new Date(found.expiresAt).getTime() : null;
+    },
+
+    /**
      * Uses up every open reset token of the user (a password change, a deactivation), inside the caller's
      * transaction, after it has updated (so locked) the user's row: that orders it with `issuePasswordResetToken`.
      */
@@ -327,7 +348,8 @@ export function createAccountsStore(database: SqlDatabase) {
     rotateRefreshToken: (presented: string, now: number): Promise<RotateOutcome> =>
       write(async (tx) => {
         const row = await tokenRowIn(tx, presented);
-        if (!row || row.revokedAt) return { kind: "invalid" };
+        if (!row) return { kind: "invalid" };
+        if (row.revokedAt) return { kind: "revoked", userId: row.userId, reason: row.revokedReason };
         if (!row.rotatedAt && row.expiresAt.getTime() <= now) return { kind: "invalid" };
         const replayed = row.rotatedAt !== null || !(await claimRotationIn(tx, row.id, now));
         if (replayed) {

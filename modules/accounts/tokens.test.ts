@@ -47,7 +47,7 @@ describe("refresh token rotation", () => {
     const second = await rotate(first);
     expect((await rotate(first)).kind).toBe("reused");
     if (second.kind !== "rotated") throw new Error("expected rotation");
-    expect((await rotate(second.token)).kind).toBe("invalid");
+    expect(await rotate(second.token)).toMatchObject({ kind: "revoked", reason: "reuse_detected" });
     expect((await rows()).filter((r) => !r.revokedAt)).toHaveLength(0);
   });
 
@@ -60,7 +60,7 @@ describe("refresh token rotation", () => {
       expect(outcomes.map((o) => o.kind).sort()).toEqual(["reused", "rotated"]);
       const rotated = outcomes.find((o) => o.kind === "rotated");
       if (rotated?.kind !== "rotated") throw new Error("expected rotation");
-      expect((await rotate(rotated.token)).kind).toBe("invalid");
+      expect(await rotate(rotated.token)).toMatchObject({ kind: "revoked", reason: "reuse_detected" });
     }
   });
 

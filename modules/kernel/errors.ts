@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly code?: string,
+    /** Extra fields of the answer next to `detail` (machine-readable, e.g. accounts' session `reason`). */
+    readonly fields?: Readonly<Record<string, string>>,
   ) {
     super(detail);
     this.name = "AppError";
