@@ -66,11 +66,44 @@ describe("비밀번호 찾기", () => {
     await page.getByRole("link", { name: user.username }).waitFor();
     expect(await storedItem(page, "token")).not.toBeNull();
 
-    // The link was for one use.
+    // The link was for one use: opened again, it says so at once, with no form to fill in first.
     await page.goto(`${e2e.url}${link.pathname}${link.search}`);
-    await page.getByLabel("새 비밀번호", { exact: true }).fill("another-pass-88");
-    await page.getByLabel("새 비밀번호 확인").fill("another-pass-88");
-    await page.getByRole("button", { name: "비밀번호 변경" }).click();
-    await page.getByText("링크가 올바르지 않거나 만료되었습니다.").waitFor();
+    await page.getByText("링크가 올바르지 않거나 만료되었습니다. 비밀번호 찾기를 다시 요청해주세요.").waitFor();
+    expect(await page.getByLabel("새 비밀번호", { exact: true }).count()).toBe(0);
+    await page.getByRole("link", { name: "비밀번호 찾기" }).click();
+    await page.waitForURL(`${e2e.url}/password-forgot`);
+  });
+
+  test("a used link opened on another device says so when the page opens, before any password is typed", async () => {
+    const user = await e2e.createUser();
+    const link = new URL(await e2e.accounts().resetLink(user.id));
+    const first = await e2e.newPage();
+    await first.goto(`${e2e.url}${link.pathname}${link.search}`);
+    // A link that is still good shows the form (opening the page did not use it up).
+    await first.getByLabel("새 비밀번호", { exact: true }).waitFor();
+    const other = await e2e.newPage();
+    await other.goto(`${e2e.url}${link.pathname}${link.search}`);
+    await other.getByLabel("새 비밀번호", { exact: true }).waitFor();
+    const newPassword = `New-${crypto.randomUUID().slice(0, 10)}`;
+    await other.getByLabel("새 비밀번호", { exact: true }).fill(newPassword);
+    await other.getByLabel("새 비밀번호 확인").fill(newPassword);
+    await other.getByRole("button", { name: "비밀번호 변경" }).click();
+    await other.getByText("비밀번호가 성공적으로 변경되었습니다.").first().waitFor();
+
+    const later = await e2e.newPage();
+    await later.goto(`${e2e.url}${link.pathname}${link.search}`);
+    await expectTitle(later, "비밀번호 재설정 | 타자마당");
+    const notice = later.getByRole("alert").filter({ hasText: "링크가 올바르지 않거나 만료되었습니다." });
+    await notice.waitFor();
+    expect(await later.getByLabel("새 비밀번호", { exact: true }).count()).toBe(0);
+    expect(await later.getByRole("button", { name: "비밀번호 변경" }).count()).toBe(0);
+    expect(await later.getByRole("link", { name: "비밀번호 찾기" }).count()).toBe(1);
+
+    // The page left open before the use: its submit finds the link used and says the same, without the form.
+    await first.getByLabel("새 비밀번호", { exact: true }).fill("another-pass-88");
+    await first.getByLabel("새 비밀번호 확인").fill("another-pass-88");
+    await first.getByRole("button", { name: "비밀번호 변경" }).click();
+    await first.getByText("링크가 올바르지 않거나 만료되었습니다.").waitFor();
+    expect(await first.getByLabel("새 비밀번호", { exact: true }).count()).toBe(0);
   });
 });

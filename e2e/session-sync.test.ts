@@ -88,15 +88,16 @@ describe("one session for every tab", () => {
 });
 
 describe("changes an administrator makes while the member plays", () => {
-  test("deactivated: told so, logged out, no reconnection as the account", async () => {
+  test("deactivated: told so on the page, logged out, no reconnection as the account", async () => {
     const user = await e2e.createUser(uniqueUser("정지"));
     const page = await memberInRoom(user);
     const clientId = (await page.context().cookies()).find((c) => c.name === "anonymous_id")?.value;
 
     e2e.accounts().setActive(user.id, false);
 
-    await page.waitForURL(`${e2e.url}/login`);
-    await page.getByText(INACTIVE).waitFor();
+    // Told where they are (the room is open to guests), with the login at hand.
+    await page.getByRole("alert").filter({ hasText: INACTIVE }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/rooms/1");
     expect(await storedItem(page, "token")).toBeNull();
     expect(await storedItem(page, "refresh_token")).toBeNull();
     expect(await page.getByRole("link", { name: "로그인", exact: true }).count()).toBeGreaterThan(0);

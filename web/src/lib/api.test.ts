@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { SESSION_END_TEXT } from "../../../modules/kernel/session-end";
 import { ApiError, AUTH_FAILED_MESSAGE, createApiClient, detailOf } from "./api";
 import { rejection } from "./test-helpers";
-import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, TOKEN_KEY } from "./tokens";
+import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, SESSION_ENDED_KEY, TOKEN_KEY } from "./tokens";
 
 interface Call {
   path: string;
@@ -50,15 +51,21 @@ function setup(initial: Record<string, string> = {}, overrides: { refresh?: (cal
     return protectedHandler(call);
   };
   let sessionLost = 0;
+  const endings: unknown[] = [];
   const client = createApiClient({
     fetch,
     tokens,
     navigate: (to, state) => navigations.push({ to, state }),
     log: { warn: (message: string) => warnings.push(message) },
-    onSessionLost: () => sessionLost++,
+    onSessionLost: (ended) => {
+      sessionLost++;
+      endings.push(ended);
+    },
   });
   return {
     client,
+    tokens,
+    endings,
     storage,
     calls,
     navigations,
@@ -272,5 +279,64 @@ describe("error details", () => {
     const s = setup({ [TOKEN_KEY]: "valid-1" });
     await s.client.get("/api/board/", { query: { page: 2, q: "가 나", skip: undefined, none: null } });
     expect(s.calls[0].path).toBe("/api/board/?page=2&q=%EA%B0%80+%EB%82%98");
+  });
+});
+
+describe("a session the server ended (issue 24)", () => {
+  const ended = { reason: "password_changed", detail: SESSION_END_TEXT.password_changed } as const;
+
+  test("a refused refresh with a reason: the session is told why, the reason kept for other tabs, no /login jump", async () => {
+    const s = setup({ [TOKEN_KEY]: "closed", [REFRESH_TOKEN_KEY]: "refresh-1" }, { refresh: () => json(401, ended) });
+    const error = await rejection(s.client.get("/api/users/me"));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(401);
+    expect(error.detail).toBe(ended.detail);
+    expect(error.sessionEnded).toEqual(ended);
+    expect(s.endings).toEqual([ended]);
+    expect(s.storage.dump()).toEqual({ [SESSION_ENDED_KEY]: "password_changed" });
+    // The handler says it where the player is; members-only pages' guards go to /login with it.
+    expect(s.navigations).toEqual([]);
+  });
+
+  test("an unknown reason or none: the plain rule (AUTH_FAILED, /login)", async () => {
+    for (const body of [{ detail: "인증에 실패했습니다." }, { detail: "x", reason: "stolen" }]) {
+      const s = setup({ [TOKEN_KEY]: "closed", [REFRESH_TOKEN_KEY]: "refresh-1" }, { refresh: () => json(401, body) });
+      const error = await rejection(s.client.get("/api/users/me"));
+      expect(error.sessionEnded).toBeNull();
+      expect(s.endings).toEqual([null]);
+      expect(s.storage.dump()).toEqual({});
+      expect(s.navigations).toEqual([{ to: "/login", state: { loginMessage: AUTH_FAILED_MESSAGE } }]);
+    }
+  });
+
+  test("the socket path (renewSession) hears the reason too; a tab whose tokens another tab dropped reads it", async () => {
+    const s = setup(
+      { [TOKEN_KEY]: "closed", [REFRESH_TOKEN_KEY]: "refresh-1" },
+      {
+        refresh: () =>
+          json(403, {
+            detail: SESSION_END_TEXT.deactivated,
+            reason: "deactivated",
+          }),
+      },
+    );
+    expect(await s.client.renewSession("closed", { redirectOnAuthFailure: false })).toBe(false);
+    expect(s.endings).toEqual([{ reason: "deactivated", detail: SESSION_END_TEXT.deactivated }]);
+
+    const other = setup({ [TOKEN_KEY]: "closed", [SESSION_ENDED_KEY]: "password_reset_required" });
+    const error = await rejection(other.client.get("/api/users/me"));
+    expect(error.sessionEnded?.reason).toBe("password_reset_required");
+    expect(other.refreshCalls()).toHaveLength(0);
+  });
+
+  test("the stored reason lasts until the next login", () => {
+    const s = setup();
+    s.tokens.set("a", "r");
+    s.tokens.clear("deactivated");
+    expect(s.tokens.endedReason()).toBe("deactivated");
+    s.tokens.clear();
+    expect(s.tokens.endedReason()).toBe("deactivated");
+    s.tokens.set("b", "r2");
+    expect(s.tokens.endedReason()).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
  * no refresh token, or a refused refresh, both tokens are cleared and the browser goes to /login. 403, 404, 500
  * and network failures are only logged. Dependencies are injected so the rule is unit-tested without a browser.
  */
+import { SESSION_END_TEXT, type SessionClosedPayload, sessionClosedFrom } from "../../../modules/kernel/session-end";
 import { type AppHistoryState, navigateTo } from "./navigation";
 import { tokens as browserTokens, type TokenStore } from "./tokens";
 
@@ -26,6 +27,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly body: unknown = null,
+    /** The session is over because the server ended it, and why (the refused refresh's `reason`). */
+    readonly sessionEnded: SessionClosedPayload | null = null,
   ) {
     super(detail);
     this.name = "ApiError";
@@ -71,15 +74,26 @@ export interface ApiClientDeps {
   locks?: LockManagerLike | null;
   log?: Pick<Console, "warn">;
   baseUrl?: string;
-  /** Called after the tokens were cleared because the session could not be renewed. */
-  onSessionLost?: () => void;
+  /**
+   * Called after the tokens were cleared because the session could not be renewed; `ended` when the server said it
+   * ended the session and why (then the client does not go to /login itself: the handler tells the player where
+   * they are, and the members-only pages' guards send them to /login).
+   */
+  onSessionLost?: (ended: SessionClosedPayload | null) => void;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/** A refresh's result: a usable token is stored, or the session is over (and, when the server said, why). */
+type RefreshOutcome = { renewed: true; ended: null } | { renewed: false; ended: SessionClosedPayload | null };
+const RENEWED: RefreshOutcome = { renewed: true, ended: null };
+const over = (ended: SessionClosedPayload | null): RefreshOutcome => ({ renewed: false, ended });
+const endedElsewhere = (reason: ReturnType<TokenStore["endedReason"]>): SessionClosedPayload | null =>
+  reason ? { reason, detail: SESSION_END_TEXT[reason] } : null;
+
 export function createApiClient(deps: ApiClientDeps) {
   const log = deps.log ?? console;
-  let inflightRefresh: Promise<boolean> | null = null;
+  let inflightRefresh: Promise<RefreshOutcome> | null = null;
 
   function url(path: string, query?: RequestOptions["query"]) {
     const params = new URLSearchParams();
@@ -127,10 +141,11 @@ export function createApiClient(deps: ApiClientDeps) {
   /**
    * One refresh for every request that failed with the same token: concurrent 401s share the in-flight promise,
    * and a request whose token was already replaced (by this tab or another, under the lock) just retries.
-   * Resolves true when a usable token is stored, false when the session is over. A refresh the server could not
-   * answer (network, 5xx) throws instead, so a hiccup does not log the user out.
+   * Resolves `renewed` true when a usable token is stored, false when the session is over (with `ended` when the
+   * server said why). A refresh the server could not answer (network, 5xx) throws instead, so a hiccup does not log
+   * the user out.
    */
-  function refreshSession(sentToken: string | null): Promise<boolean> {
+  function refreshSession(sentToken: string | null): Promise<RefreshOutcome> {
     inflightRefresh ??= (async () => {
       const run = () => rotate(sentToken);
       return deps.locks ? deps.locks.request(REFRESH_LOCK, run) : run();
@@ -140,25 +155,27 @@ export function createApiClient(deps: ApiClientDeps) {
     return inflightRefresh;
   }
 
-  async function rotate(sentToken: string | null): Promise<boolean> {
+  async function rotate(sentToken: string | null): Promise<RefreshOutcome> {
     const current = deps.tokens.access();
-    if (current && current !== sentToken) return true;
+    if (current && current !== sentToken) return RENEWED;
     const refreshToken = deps.tokens.refresh();
-    if (!refreshToken) return false;
+    // No refresh token: another tab may have dropped them because the server ended the session (it left why).
+    if (!refreshToken) return over(endedElsewhere(deps.tokens.endedReason()));
     const response = await send(REFRESH_PATH, { method: "POST", body: { refresh_token: refreshToken } }, null);
     if (response.status >= 500) throw await toError(response);
-    if (!response.ok) return false;
+    if (!response.ok) return over(sessionClosedFrom(await readBody(response)));
     const data = (await readBody(response)) as { access_token?: unknown; refresh_token?: unknown } | null;
-    if (typeof data?.access_token !== "string") return false;
+    if (typeof data?.access_token !== "string") return over(null);
     // The server rotates refresh tokens: the old one is now dead, so the new one must be kept.
     const nextRefresh = typeof data.refresh_token === "string" ? data.refresh_token : refreshToken;
     deps.tokens.rotate(data.access_token, nextRefresh);
-    return true;
+    return RENEWED;
   }
 
-  function sessionLost(options: RequestOptions) {
-    deps.tokens.clear();
-    deps.onSessionLost?.();
+  function sessionLost(options: Pick<RequestOptions, "redirectOnAuthFailure">, ended: SessionClosedPayload | null) {
+    deps.tokens.clear(ended?.reason);
+    deps.onSessionLost?.(ended);
+    if (ended) return;
     if (options.redirectOnAuthFailure !== false) deps.navigate("/login", { loginMessage: AUTH_FAILED_MESSAGE });
   }
 
@@ -167,13 +184,14 @@ export function createApiClient(deps: ApiClientDeps) {
     const sentToken = withAuth ? deps.tokens.access() : null;
     let response = await send(path, options, sentToken);
     if (response.status === 401 && withAuth) {
-      if (await refreshSession(sentToken)) {
+      const outcome = await refreshSession(sentToken);
+      if (outcome.renewed) {
         // Retried once: a second 401 is reported to the caller, never refreshed again.
         response = await send(path, options, deps.tokens.access());
       } else {
-        const error = await toError(response);
-        sessionLost(options);
-        throw error;
+        const failed = await toError(response);
+        sessionLost(options, outcome.ended);
+        throw outcome.ended ? new ApiError(failed.status, outcome.ended.detail, failed.body, outcome.ended) : failed;
       }
     }
     if (!response.ok) {
@@ -192,8 +210,9 @@ export function createApiClient(deps: ApiClientDeps) {
      * when a fresh token is stored; false when the session is over, in which case the tokens are cleared too.
      */
     async renewSession(failedToken: string | null, options: Pick<RequestOptions, "redirectOnAuthFailure"> = {}) {
-      if (await refreshSession(failedToken)) return true;
-      sessionLost(options);
+      const outcome = await refreshSession(failedToken);
+      if (outcome.renewed) return true;
+      sessionLost(options, outcome.ended);
       return false;
     },
     get: <T = unknown>(path: string, options?: RequestOptions) => request<T>(path, { ...options, method: "GET" }),
@@ -208,8 +227,8 @@ export function createApiClient(deps: ApiClientDeps) {
 }
 
 /** main.tsx tells the session when the client had to drop the tokens (the session module imports this file). */
-let onSessionLost: (() => void) | undefined;
-export function setSessionLostHandler(handler: () => void) {
+let onSessionLost: ((ended: SessionClosedPayload | null) => void) | undefined;
+export function setSessionLostHandler(handler: (ended: SessionClosedPayload | null) => void) {
   onSessionLost = handler;
 }
 
@@ -218,7 +237,7 @@ export const api = createApiClient({
   fetch: (input, init) => globalThis.fetch(input, init),
   tokens: browserTokens,
   navigate: navigateTo,
-  onSessionLost: () => onSessionLost?.(),
+  onSessionLost: (ended) => onSessionLost?.(ended),
   get locks() {
     return (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks ?? null;
   },

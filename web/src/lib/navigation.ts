@@ -8,6 +8,8 @@ import type { User } from "../features/session/types";
 export interface AppHistoryState {
   /** /login: a notice shown above the form (session lost, log in first, …). */
   loginMessage?: string;
+  /** /login: where to go after the login (a path of this site, e.g. the page whose session the server ended). */
+  returnTo?: string;
   /** /login: the e-mail of a just-registered account (success banner, prefilled field). */
   registeredEmail?: string;
   /** /login: an e-mail to prefill without the registration banner (after a password reset). */
@@ -19,6 +21,12 @@ export interface AppHistoryState {
 }
 
 export type Navigator = (to: string, state?: AppHistoryState) => void;
+
+/** `returnTo` when it is a page of this site other than the account pages (never `//elsewhere` or a URL). */
+export function safeReturnTo(returnTo: unknown): string | null {
+  if (typeof returnTo !== "string" || !returnTo.startsWith("/") || /^\/[\\/]/.test(returnTo)) return null;
+  return /^\/(login|register|password-reset|password-forgot)(\/|\?|#|$)/.test(returnTo) ? null : returnTo;
+}
 
 let current: Navigator = (to) => globalThis.location?.assign(to);
 

@@ -2,8 +2,12 @@
  * The stored client tokens (spec part 1 §9: local-storage keys "token" and "refresh_token"). One small store so
  * the API client, the session and the socket manager agree on what is stored and can react when it changes.
  */
+import { isSessionEndReason, type SessionEndReason } from "../../../modules/kernel/session-end";
+
 export const TOKEN_KEY = "token";
 export const REFRESH_TOKEN_KEY = "refresh_token";
+/** Why the server ended the last session (a SessionEndReason), until the next login: other tabs read it. */
+export const SESSION_ENDED_KEY = "session_ended";
 
 export interface KeyValueStorage {
   getItem(key: string): string | null;
@@ -23,7 +27,13 @@ export interface TokenStore {
   set(access: string, refresh?: string | null): void;
   /** A rotation: both tokens are replaced (the old refresh token is dead on the server). */
   rotate(access: string, refresh: string): void;
-  clear(): void;
+  /**
+   * Drops both tokens. `ended`: the server ended the session and said why; the reason is kept (until the next login)
+   * so the other tabs, which hear only that the tokens were cleared, can say why too.
+   */
+  clear(ended?: SessionEndReason): void;
+  /** Why the server ended the last session, when it did and nobody logged in since. */
+  endedReason(): SessionEndReason | null;
   subscribe(listener: TokenListener): () => void;
   /**
    * Another tab wrote `key` (a `storage` event: `oldValue` → `newValue`; key null = the storage was cleared).
@@ -69,6 +79,7 @@ export function createTokenStore(storage: () => KeyValueStorage): TokenStore {
     access: () => read(TOKEN_KEY),
     refresh: () => read(REFRESH_TOKEN_KEY),
     set(access, refresh) {
+      storage().removeItem(SESSION_ENDED_KEY);
       storage().setItem(TOKEN_KEY, access);
       if (refresh) storage().setItem(REFRESH_TOKEN_KEY, refresh);
       else storage().removeItem(REFRESH_TOKEN_KEY);
@@ -79,10 +90,16 @@ export function createTokenStore(storage: () => KeyValueStorage): TokenStore {
       storage().setItem(REFRESH_TOKEN_KEY, refresh);
       notify("refreshed");
     },
-    clear() {
+    clear(ended) {
+      // Written before the tokens go: another tab hears the token's removal after it and finds the reason.
+      if (ended) storage().setItem(SESSION_ENDED_KEY, ended);
       storage().removeItem(TOKEN_KEY);
       storage().removeItem(REFRESH_TOKEN_KEY);
       notify("cleared");
+    },
+    endedReason() {
+      const reason = read(SESSION_ENDED_KEY);
+      return isSessionEndReason(reason) ? reason : null;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -90,7 +107,7 @@ export function createTokenStore(storage: () => KeyValueStorage): TokenStore {
     },
     changedElsewhere(key, oldValue, newValue) {
       // The access token decides; the refresh token is written next to it and changes nothing on its own.
-      if (key === REFRESH_TOKEN_KEY) return;
+      if (key === REFRESH_TOKEN_KEY || key === SESSION_ENDED_KEY) return;
       const change = key === TOKEN_KEY ? otherTabChange(oldValue, newValue) : read(TOKEN_KEY) ? null : "cleared";
       if (change) notify(change, "other_tab");
     },

@@ -8,6 +8,7 @@ import { BOARD_TEXT } from "../features/board/messages";
 import { parseBoardSearch } from "../features/board/pager";
 import { isAuthenticatedAtom } from "../features/session/atoms";
 import { tokens } from "../lib/tokens";
+import { loginState } from "./guards";
 import { rootRoute } from "./root";
 
 const boardListRoute = createRoute({
@@ -22,9 +23,10 @@ const boardWriteRoute = createRoute({
   path: "/board/write",
   // Without any stored token there is nothing to renew: straight to /login. With one, the page first tries to
   // reload the user (spec part 2 §2 "Board write") and explains a failure itself.
-  beforeLoad: ({ context }) => {
+  beforeLoad: ({ context, location }) => {
     if (!context.store.get(isAuthenticatedAtom) && !tokens.access()) {
-      throw redirect({ to: "/login", state: { loginMessage: BOARD_TEXT.loginToWrite } as never });
+      // (When the server just ended the session, /login says why instead, and comes back here after it.)
+      throw redirect({ to: "/login", state: loginState(context, location, BOARD_TEXT.loginToWrite) as never });
     }
   },
   component: lazyRouteComponent(() => import("../features/board/board-write-page"), "BoardWritePage"),

@@ -1,8 +1,9 @@
-import { Link, Navigate, useNavigate } from "@tanstack/react-router";
+import { Link, Navigate, useNavigate, useRouter } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { type FormEvent, useState } from "react";
 import { MSG } from "../../../../modules/kernel/account-rules";
 import { isApiError } from "../../lib/api";
+import { safeReturnTo } from "../../lib/navigation";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
 import { TextField } from "../../ui/text-field";
@@ -23,6 +24,7 @@ export function loginErrorText(error: unknown): string {
 export function LoginPage() {
   useDocumentTitle("로그인");
   const navigate = useNavigate();
+  const router = useRouter();
   const handed = useHistoryState();
   const status = useAtomValue(sessionStatusAtom);
   const sessionError = useAtomValue(sessionErrorAtom);
@@ -45,7 +47,10 @@ export function LoginPage() {
     setError(null);
     try {
       await session.login({ email: email.trim(), password, remember_me: remember });
-      await navigate({ to: "/" });
+      // Back to the page whose session the server ended (guards and the session notice hand it over), else home.
+      const back = safeReturnTo(handed.returnTo);
+      if (back) router.history.push(back);
+      else await navigate({ to: "/" });
     } catch (failure) {
       if (isPasswordResetRequired(failure)) {
         await navigate({ to: "/password-reset", state: { resetUser: failure.user } as never });

@@ -87,14 +87,67 @@ export function PasswordForgotPage() {
   );
 }
 
+/**
+ * Whether the mailed link is still good, asked when the page opens (the check does not use it up): a used or
+ * expired link says so before any password is typed. `usable` also when the server could not be asked (network,
+ * 5xx, too many requests): the form stays and the use decides.
+ */
+function useLinkCheck(token: string): { state: "checking" | "usable" } | { state: "invalid"; text: string } {
+  const [result, setResult] = useState<{ state: "checking" | "usable" } | { state: "invalid"; text: string }>(() =>
+    token ? { state: "checking" } : { state: "invalid", text: FORGOT_TEXT.noToken },
+  );
+  useEffect(() => {
+    if (!token) return setResult({ state: "invalid", text: FORGOT_TEXT.noToken });
+    let current = true;
+    setResult({ state: "checking" });
+    api.post("/api/users/reset-password-with-token/check", { token }, { auth: false }).then(
+      () => current && setResult({ state: "usable" }),
+      (failure: unknown) => {
+        if (!current) return;
+        const invalid = isApiError(failure) && (failure.status === 400 || failure.status === 422);
+        setResult(
+          invalid ? { state: "invalid", text: failureText(failure, FORGOT_TEXT.noToken) } : { state: "usable" },
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  return result;
+}
+
+/** A link that cannot be used: why, and the way to a new one, instead of the form. */
+function InvalidLink({ text }: { text: string }) {
+  return (
+    <section className="auth-page">
+      <div className="card auth-card">
+        <h1 className="auth-title">비밀번호 재설정</h1>
+        <p className="notice notice-error" role="alert">
+          {text}
+        </p>
+        <p className="auth-switch muted">
+          <Link to="/password-forgot">비밀번호 찾기</Link>
+        </p>
+        <p className="auth-switch muted">
+          <Link to="/login">로그인으로 돌아가기</Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
 /** The mailed link's page: a new password (the spec's rules), then every session ends and /login follows. */
 export function ResetWithLinkPage() {
   useDocumentTitle("비밀번호 재설정");
   const { token } = useSearch({ from: "/password-forgot/reset" });
   const navigate = useNavigate();
+  const link = useLinkCheck(token);
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // A link found used when the form is sent (used elsewhere meanwhile) is shown like one found so on opening.
+  const [usedUp, setUsedUp] = useState<string | null>(null);
   const [phase, setPhase] = useState<"idle" | "submitting" | "success">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -123,7 +176,8 @@ export function ResetWithLinkPage() {
       }, SUCCESS_REDIRECT_MS);
     } catch (failure) {
       setPhase("idle");
-      setError(failureText(failure, RESET_TEXT.failed));
+      if (isApiError(failure) && failure.status === 400) setUsedUp(failureText(failure, RESET_TEXT.failed));
+      else setError(failureText(failure, RESET_TEXT.failed));
     }
   }
 
@@ -142,16 +196,25 @@ export function ResetWithLinkPage() {
       </section>
     );
 
+  if (link.state === "invalid") return <InvalidLink text={link.text} />;
+  if (usedUp) return <InvalidLink text={usedUp} />;
+  if (link.state === "checking")
+    return (
+      <section className="auth-page">
+        <div className="card auth-card">
+          <h1 className="auth-title">비밀번호 재설정</h1>
+          <p className="muted" role="status">
+            링크를 확인하는 중…
+          </p>
+        </div>
+      </section>
+    );
+
   return (
     <section className="auth-page">
       <form className="card auth-card" onSubmit={submit} noValidate>
         <h1 className="auth-title">비밀번호 재설정</h1>
         <p className="auth-subtitle muted">새 비밀번호를 입력해주세요. 바꾸면 모든 기기에서 로그아웃됩니다.</p>
-        {!token && (
-          <p className="notice notice-error" role="alert">
-            {FORGOT_TEXT.noToken}
-          </p>
-        )}
         <ErrorNotice text={error} />
         <TextField
           label="새 비밀번호"
@@ -171,7 +234,7 @@ export function ResetWithLinkPage() {
           value={confirm}
           onValue={setConfirm}
         />
-        <button type="submit" className="btn btn-primary btn-block" disabled={!token || phase === "submitting"}>
+        <button type="submit" className="btn btn-primary btn-block" disabled={phase === "submitting"}>
           {phase === "submitting" ? "변경 중..." : "비밀번호 변경"}
         </button>
       </form>

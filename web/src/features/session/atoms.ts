@@ -3,6 +3,7 @@
  * which runs the machine's actions against the app's API client, token store, store and router.
  */
 import { atom } from "jotai";
+import { SESSION_CLOSED_EVENT, sessionClosedFrom } from "../../../../modules/kernel/session-end";
 import { api, setSessionLostHandler } from "../../lib/api";
 import { navigateTo, revalidateRoutes } from "../../lib/navigation";
 import { setSessionCheck, setSocketTokenSource, socketManager } from "../../lib/socket";
@@ -75,7 +76,13 @@ let wired = false;
 export function wireSession() {
   if (wired) return;
   wired = true;
-  setSessionLostHandler(() => machine.sessionLost(deps));
+  setSessionLostHandler((ended) => {
+    const wasSignedIn = identityOf(session.get()) !== "anonymous";
+    machine.sessionLost(deps, ended);
+    // Said where the player is (the shell's notice offers the login); a members-only page's guard sends them to
+    // /login with the reason and back here after it. (At start-up the router is not mounted yet: nothing to run.)
+    if (ended && wasSignedIn) revalidateRoutes();
+  });
   // A reset-only token cannot open a member socket; such a user stays a guest until the new password is set.
   setSocketTokenSource(() =>
     appStore.get(sessionState).status === "password_reset_required" ? null : tokens.access(),
@@ -84,6 +91,11 @@ export function wireSession() {
     if (origin === "other_tab" && change !== "refreshed") void followOtherTab(change);
   });
   setSessionCheck(() => machine.confirmSession(deps));
+  // The server ends the session (password changed elsewhere, forced reset, deactivation) and says why first.
+  socketManager.subscribe(SESSION_CLOSED_EVENT, (payload: unknown) => {
+    const ended = sessionClosedFrom(payload);
+    if (ended && machine.sessionEndedByServer(deps, session.get(), ended)) revalidateRoutes();
+  });
   socketManager.subscribe("user:stats_update", (payload: unknown) => {
     if (payload && typeof payload === "object") session.applyStats(payload as Partial<User>);
   });

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { SESSION_END_TEXT } from "../../../../modules/kernel/session-end";
 import { type ApiError, AUTH_FAILED_MESSAGE, createApiClient } from "../../lib/api";
 import type { AppHistoryState } from "../../lib/navigation";
 import { rejection } from "../../lib/test-helpers";
-import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, TOKEN_KEY } from "../../lib/tokens";
+import { createTokenStore, memoryStorage, REFRESH_TOKEN_KEY, SESSION_ENDED_KEY, TOKEN_KEY } from "../../lib/tokens";
 import {
   confirmSession,
   followOtherTab,
@@ -15,6 +16,7 @@ import {
   reloadUser,
   type SessionEvent,
   type SessionState,
+  sessionEndedByServer,
   sessionLost,
   sessionReducer,
   startSession,
@@ -71,7 +73,7 @@ function harness(stored: Record<string, string>, routes: Record<string, Route>) 
     tokens,
     navigate: (to, s) => navigations.push({ to, state: s }),
     log: { warn: () => {} },
-    onSessionLost: () => sessionLost({ dispatch }),
+    onSessionLost: (ended) => sessionLost({ dispatch }, ended),
     fetch: async (input, init) => {
       const key = `${init.method} ${input}`;
       calls.push(key);
@@ -94,7 +96,7 @@ describe("start", () => {
   test("no stored token → anonymous, no call", async () => {
     const h = harness({}, {});
     await startSession(h.deps);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: null });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: null, ended: null });
     expect(h.calls).toEqual([]);
   });
 
@@ -103,7 +105,7 @@ describe("start", () => {
     const h = harness({ [TOKEN_KEY]: "good" }, { "GET /api/users/me": () => json(200, me) });
     expect(h.state().status).toBe("loading");
     await startSession(h.deps);
-    expect(h.state()).toEqual({ status: "authenticated", user: me, error: null });
+    expect(h.state()).toEqual({ status: "authenticated", user: me, error: null, ended: null });
   });
 
   test("me for an account that must reset its password → password_reset_required", async () => {
@@ -141,7 +143,7 @@ describe("start", () => {
       },
     );
     await startSession(h.deps);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE, ended: null });
     expect(h.storage.dump()).toEqual({});
     expect(h.navigations).toEqual([]);
   });
@@ -156,7 +158,7 @@ describe("start", () => {
     );
     await startSession(h.deps);
     expect(h.calls.filter((c) => c === "GET /api/users/me")).toHaveLength(2);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE, ended: null });
     expect(h.storage.dump()).toEqual({});
   });
 
@@ -171,7 +173,7 @@ describe("start", () => {
   test("server unreachable → anonymous with the user-info error, tokens kept for the next visit", async () => {
     const h = harness({ [TOKEN_KEY]: "good" }, { "GET /api/users/me": () => json(500, { detail: "x" }) });
     await startSession(h.deps);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: USER_LOAD_FAILED });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: USER_LOAD_FAILED, ended: null });
     expect(h.storage.dump()[TOKEN_KEY]).toBe("good");
   });
 });
@@ -203,7 +205,7 @@ describe("login", () => {
     expect(await login(h.deps, input)).toEqual(me);
     expect(sent).toEqual(input);
     expect(sentAuth).toBeNull();
-    expect(h.state()).toEqual({ status: "authenticated", user: me, error: null });
+    expect(h.state()).toEqual({ status: "authenticated", user: me, error: null, ended: null });
     expect(h.storage.dump()).toEqual({ [TOKEN_KEY]: "a1", [REFRESH_TOKEN_KEY]: "r1" });
   });
 
@@ -234,7 +236,7 @@ describe("login", () => {
     expect(isPasswordResetRequired(error)).toBe(true);
     expect(error.code).toBe("PASSWORD_RESET_REQUIRED");
     expect(error.user).toEqual(me);
-    expect(h.state()).toEqual({ status: "password_reset_required", user: me, error: null });
+    expect(h.state()).toEqual({ status: "password_reset_required", user: me, error: null, ended: null });
     expect(h.storage.dump()).toEqual({ [TOKEN_KEY]: "reset-only" });
   });
 
@@ -272,7 +274,7 @@ describe("logout", () => {
     await logout(h.deps);
     expect(sent).toEqual({ refresh_token: "r1" });
     expect(h.storage.dump()).toEqual({});
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: null });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: null, ended: null });
     expect(h.navigations).toEqual([{ to: "/" }]);
   });
 
@@ -309,7 +311,7 @@ describe("refresh failure elsewhere", () => {
     );
     h.deps.dispatch({ type: "LOGIN_SUCCEEDED", user: user() });
     await h.deps.api.get("/api/board/").catch(() => {});
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE, ended: null });
     expect(h.storage.dump()).toEqual({});
     expect(h.navigations.map((n) => n.to)).toEqual(["/login"]);
   });
@@ -349,11 +351,12 @@ describe("live stats", () => {
 describe("errors", () => {
   test("the session error can be dismissed without changing the status", () => {
     const failed = sessionReducer(initialSession, { type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE });
-    expect(failed).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(failed).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE, ended: null });
     expect(sessionReducer(failed, { type: "ERROR_DISMISSED" })).toEqual({
       status: "anonymous",
       user: null,
       error: null,
+      ended: null,
     });
   });
 
@@ -380,13 +383,13 @@ describe("other tabs", () => {
     expect(h.state().status).toBe("authenticated");
     h.storage.removeItem(TOKEN_KEY); // what the other tab did to the shared storage
     await followOtherTab(h.deps, "cleared");
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE, ended: null });
     expect(h.calls).toEqual(["GET /api/users/me"]); // the other tab told the server already
 
     const anonymous = harness({}, {});
     await startSession(anonymous.deps);
     await followOtherTab(anonymous.deps, "cleared");
-    expect(anonymous.state()).toEqual({ status: "anonymous", user: null, error: null });
+    expect(anonymous.state()).toEqual({ status: "anonymous", user: null, error: null, ended: null });
   });
 
   test("a login in another tab loads that user here", async () => {
@@ -411,7 +414,7 @@ describe("the server closed the member's connection", () => {
     await startSession(h.deps);
     active = false;
     expect(await confirmSession(h.deps)).toBe(true);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: INACTIVE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: INACTIVE, ended: null });
     expect(h.storage.dump()).toEqual({});
     expect(h.navigations.at(-1)).toEqual({ to: "/login", state: { loginMessage: INACTIVE } });
   });
@@ -425,7 +428,7 @@ describe("the server closed the member's connection", () => {
       },
     );
     expect(await confirmSession(h.deps)).toBe(true);
-    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE });
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: AUTH_FAILED_MESSAGE, ended: null });
     expect(h.navigations.at(-1)?.to).toBe("/login");
   });
 
@@ -444,5 +447,70 @@ describe("the server closed the member's connection", () => {
     const down = harness({ [TOKEN_KEY]: "a1" }, { "GET /api/users/me": () => json(503, { detail: "점검 중" }) });
     expect(await confirmSession(down.deps)).toBe(false);
     expect(down.storage.dump()).toEqual({ [TOKEN_KEY]: "a1" });
+  });
+});
+
+describe("the server ended the session and said why (issue 24)", () => {
+  const changed = { reason: "password_changed", detail: SESSION_END_TEXT.password_changed } as const;
+
+  test("start: me 401, the refresh answers a reason → anonymous with that text and `ended`, no generic text", async () => {
+    const h = harness(
+      { [TOKEN_KEY]: "a1", [REFRESH_TOKEN_KEY]: "r1" },
+      {
+        "GET /api/users/me": () => json(401, { detail: AUTH_FAILED_MESSAGE }),
+        "POST /api/users/refresh": () => json(401, changed),
+      },
+    );
+    await startSession(h.deps);
+    expect(h.state()).toEqual({ status: "anonymous", user: null, error: changed.detail, ended: "password_changed" });
+    expect(h.storage.dump()).toEqual({ [SESSION_ENDED_KEY]: "password_changed" });
+    expect(h.navigations).toEqual([]);
+  });
+
+  test("the socket's user:session_closed: signed out with the reason, tokens dropped; an anonymous tab ignores it", async () => {
+    const h = harness(
+      { [TOKEN_KEY]: "a1", [REFRESH_TOKEN_KEY]: "r1" },
+      { "GET /api/users/me": () => json(200, user()) },
+    );
+    await startSession(h.deps);
+    const forced = { reason: "password_reset_required", detail: "관리자가 …" } as const;
+    expect(sessionEndedByServer(h.deps, h.state(), forced)).toBe(true);
+    expect(h.state()).toEqual({
+      status: "anonymous",
+      user: null,
+      error: "관리자가 …",
+      ended: "password_reset_required",
+    });
+    expect(h.storage.dump()).toEqual({ [SESSION_ENDED_KEY]: "password_reset_required" });
+    expect(sessionEndedByServer(h.deps, h.state(), changed)).toBe(false);
+    // Its socket's disconnect that follows: the session is over, nothing to ask the server.
+    expect(await confirmSession(h.deps)).toBe(true);
+    expect(h.calls).toEqual(["GET /api/users/me"]);
+  });
+
+  test("another tab dropped the tokens because the server ended the session: this tab says why too", async () => {
+    const h = harness({ [TOKEN_KEY]: "a1" }, { "GET /api/users/me": () => json(200, user()) });
+    await startSession(h.deps);
+    h.storage.setItem(SESSION_ENDED_KEY, "deactivated");
+    h.storage.removeItem(TOKEN_KEY);
+    await followOtherTab(h.deps, "cleared");
+    expect(h.state()).toEqual({
+      status: "anonymous",
+      user: null,
+      error: SESSION_END_TEXT.deactivated,
+      ended: "deactivated",
+    });
+  });
+
+  test("dismissing the notice forgets the reason; a later generic failure does not replace it", () => {
+    const ended = sessionReducer(initialSession, { type: "SESSION_ENDED", ended: changed });
+    expect(sessionReducer(ended, { type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE })).toBe(ended);
+    expect(sessionReducer(ended, { type: "ERROR_DISMISSED" })).toEqual({
+      status: "anonymous",
+      user: null,
+      error: null,
+      ended: null,
+    });
+    expect(sessionReducer(ended, { type: "LOGIN_SUCCEEDED", user: user() }).ended).toBeNull();
   });
 });

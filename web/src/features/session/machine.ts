@@ -12,7 +12,15 @@
  *   signed in ─ logout in another tab ─────────────────▶ anonymous + notice (the other tab cleared the tokens)
  *   any ─ login in another tab ───────────────────────▶ as "loading" with the new token
  *   signed in ─ server closed the socket, me 403 ──────▶ anonymous + the server's text, tokens cleared, /login
+ *   signed in ─ the server ended the session ──────────▶ anonymous + why (`ended`), tokens cleared (the socket's
+ *                (user:session_closed, or a refused       `user:session_closed`, or a refresh answered with a reason;
+ *                refresh with a reason)                   another tab: the reason it left in the storage)
  */
+import {
+  SESSION_END_TEXT,
+  type SessionClosedPayload,
+  type SessionEndReason,
+} from "../../../../modules/kernel/session-end";
 import { type ApiClient, ApiError, AUTH_FAILED_MESSAGE } from "../../lib/api";
 import type { Navigator } from "../../lib/navigation";
 import type { TokenStore } from "../../lib/tokens";
@@ -24,9 +32,11 @@ export interface SessionState {
   status: SessionStatus;
   user: User | null;
   error: string | null;
+  /** The server ended the session and `error` says why: the shell offers the login, guards return here after it. */
+  ended: SessionEndReason | null;
 }
 
-export const initialSession: SessionState = { status: "loading", user: null, error: null };
+export const initialSession: SessionState = { status: "loading", user: null, error: null, ended: null };
 
 export const USER_LOAD_FAILED = "사용자 정보를 불러오는데 실패했습니다.";
 export const LOGIN_FAILED = "로그인에 실패했습니다. 이메일과 비밀번호를 확인해주세요.";
@@ -41,37 +51,51 @@ export type SessionEvent =
   | { type: "RESET_REQUIRED"; user: User }
   | { type: "LOGGED_OUT" }
   | { type: "LOGGED_OUT_ELSEWHERE" }
+  | { type: "SESSION_ENDED"; ended: SessionClosedPayload }
+  | { type: "SESSION_ENDED_ELSEWHERE"; ended: SessionClosedPayload }
   | { type: "STATS_UPDATED"; stats: Partial<User> }
   | { type: "ERROR_DISMISSED" };
+
+const signedIn = (state: SessionState) =>
+  state.status === "authenticated" || state.status === "password_reset_required";
 
 export function sessionReducer(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case "NO_TOKEN":
-      return { status: "anonymous", user: null, error: null };
+      return { status: "anonymous", user: null, error: null, ended: null };
     case "USER_LOADED":
       return {
         status: event.user.password_reset_required ? "password_reset_required" : "authenticated",
         user: event.user,
         error: null,
+        ended: null,
       };
     case "LOAD_FAILED":
     case "AUTH_FAILED":
-      return { status: "anonymous", user: null, error: event.error };
+      // The server already said why the session ended (the refused refresh came first): keep that, not the generic.
+      if (state.ended && state.status === "anonymous") return state;
+      return { status: "anonymous", user: null, error: event.error, ended: null };
     case "LOGIN_SUCCEEDED":
-      return { status: "authenticated", user: event.user, error: null };
+      return { status: "authenticated", user: event.user, error: null, ended: null };
     case "RESET_REQUIRED":
-      return { status: "password_reset_required", user: event.user, error: null };
+      return { status: "password_reset_required", user: event.user, error: null, ended: null };
     case "LOGGED_OUT":
-      return { status: "anonymous", user: null, error: null };
+      return { status: "anonymous", user: null, error: null, ended: null };
     case "LOGGED_OUT_ELSEWHERE":
       // Only a tab that was signed in has something to be told.
-      return state.status === "authenticated" || state.status === "password_reset_required"
-        ? { status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE }
+      return signedIn(state)
+        ? { status: "anonymous", user: null, error: LOGGED_OUT_ELSEWHERE, ended: null }
+        : { ...state, status: "anonymous", user: null };
+    case "SESSION_ENDED":
+      return { status: "anonymous", user: null, error: event.ended.detail, ended: event.ended.reason };
+    case "SESSION_ENDED_ELSEWHERE":
+      return signedIn(state)
+        ? { status: "anonymous", user: null, error: event.ended.detail, ended: event.ended.reason }
         : { ...state, status: "anonymous", user: null };
     case "STATS_UPDATED":
       return applyStats(state, event.stats);
     case "ERROR_DISMISSED":
-      return state.error === null ? state : { ...state, error: null };
+      return state.error === null && state.ended === null ? state : { ...state, error: null, ended: null };
   }
 }
 
@@ -130,6 +154,8 @@ export async function startSession(deps: SessionDeps): Promise<void> {
 }
 
 function failureEvent(deps: SessionDeps, error: unknown): SessionEvent {
+  // The server ended the session and said why (the API client already dropped the tokens, keeping the reason).
+  if (error instanceof ApiError && error.sessionEnded) return { type: "SESSION_ENDED", ended: error.sessionEnded };
   const status = error instanceof ApiError ? error.status : 0;
   if (status === 401 || status === 403) {
     // Refused for good (expired and not renewable, or deactivated): the stored tokens are useless.
@@ -183,18 +209,40 @@ export async function logout(deps: SessionDeps, options: { to?: string | null } 
   if (to) deps.navigate(to);
 }
 
-/** The API client dropped the tokens because a refresh failed: the session is over. */
-export function sessionLost(deps: Pick<SessionDeps, "dispatch">): void {
-  deps.dispatch({ type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE });
+/** The API client dropped the tokens because a refresh failed: the session is over (`ended`: the server said why). */
+export function sessionLost(deps: Pick<SessionDeps, "dispatch">, ended: SessionClosedPayload | null = null): void {
+  deps.dispatch(ended ? { type: "SESSION_ENDED", ended } : { type: "AUTH_FAILED", error: AUTH_FAILED_MESSAGE });
+}
+
+/**
+ * The server ended the session and told this tab's socket why (`user:session_closed`, just before it closes the
+ * connection): signed out here with the reason, the tokens dropped (the reason kept for the other tabs). State
+ * first: the token listeners (the socket) must already see a signed-out session. False when nobody was signed in.
+ */
+export function sessionEndedByServer(
+  deps: Pick<SessionDeps, "dispatch" | "tokens">,
+  state: SessionState,
+  ended: SessionClosedPayload,
+): boolean {
+  if (!signedIn(state)) return false;
+  deps.dispatch({ type: "SESSION_ENDED", ended });
+  deps.tokens.clear(ended.reason);
+  return true;
 }
 
 /**
  * Another tab of this browser changed the stored tokens (the browser's storage is shared): a logout there
- * (tokens cleared) logs this tab out too, with a notice; a login there (a new token) loads that user here.
+ * (tokens cleared) logs this tab out too, with a notice (why the server ended it, when that tab was told); a login
+ * there (a new token) loads that user here.
  */
 export async function followOtherTab(deps: SessionDeps, change: "set" | "cleared"): Promise<void> {
-  if (change === "cleared") deps.dispatch({ type: "LOGGED_OUT_ELSEWHERE" });
-  else await startSession(deps);
+  if (change === "set") return startSession(deps);
+  const reason = deps.tokens.endedReason();
+  deps.dispatch(
+    reason
+      ? { type: "SESSION_ENDED_ELSEWHERE", ended: { reason, detail: SESSION_END_TEXT[reason] } }
+      : { type: "LOGGED_OUT_ELSEWHERE" },
+  );
 }
 
 /**
@@ -205,7 +253,8 @@ export async function followOtherTab(deps: SessionDeps, change: "set" | "cleared
  * account is fine or the server could not answer.
  */
 export async function confirmSession(deps: SessionDeps): Promise<boolean> {
-  if (!deps.tokens.access()) return false;
+  // Already signed out because the server said it ended the session (its socket event came first): over.
+  if (!deps.tokens.access()) return deps.tokens.endedReason() !== null;
   try {
     const user = await deps.api.get<User>("/api/users/me");
     deps.dispatch({ type: "USER_LOADED", user });
