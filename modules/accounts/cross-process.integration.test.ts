@@ -4,6 +4,7 @@ import { testEngine } from "../../db/testing";
 import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
 import { testRedis } from "../kernel/game-host/redis-testing";
+import { SESSION_CLOSED_EVENT, SESSION_END_TEXT } from "../kernel/session-end";
 import { openClient } from "../rooms/test-support";
 
 // Two processes of one deployment (one PostgreSQL database, one Redis). Their clocks never move, so the feed's
@@ -51,3 +52,27 @@ test.skipIf(!onPostgres)("a rename made on one process reaches the player's sock
     socket.close();
   }
 });
+
+test.skipIf(!onPostgres)(
+  "a forced reset on one process: the player's socket on the other hears why, then closes",
+  async () => {
+    const admin = await here.createUser("관리자2", { admin: true });
+    const player = await here.createUser("재설정");
+    const socket = await openClient(there, { token: player.token });
+    const closed = new Promise<string>((resolve) => socket.socket.once("disconnect", (reason) => resolve(reason)));
+    try {
+      const told = socket.next(SESSION_CLOSED_EVENT, () => true, 5000);
+      const forced = await here.api("POST", `/api/admin/users/${player.id}/require-password-reset`, {
+        token: admin.token,
+      });
+      expect(forced.status).toBe(200);
+      expect(await told).toEqual({
+        reason: "password_reset_required",
+        detail: SESSION_END_TEXT.password_reset_required,
+      });
+      await closed;
+    } finally {
+      socket.close();
+    }
+  },
+);
