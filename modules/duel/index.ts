@@ -1,21 +1,45 @@
 import { defineModule, type ModuleContext } from "../kernel/define-module";
+import { GameOwnership, LocalGames, localFirstEmitter, socketIoEmitter } from "../kernel/game-host";
 import type { AppServer } from "../kernel/socket";
-import { ClusterDuelRuntime } from "./cluster-runtime";
+import { MemoryDuelLobby } from "./lobby";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { duelRoutes } from "./routes";
-import { DEFAULT_DUEL_SETTINGS, type DuelModuleSettings, DuelRuntime } from "./runtime";
+import { DEFAULT_DUEL_SETTINGS, DUEL_MODE, type DuelModuleSettings, type DuelPlacement, DuelRuntime } from "./runtime";
+import { SharedDuelLobby } from "./shared-lobby";
 import { duelSocketEvents } from "./socket";
 
-/** Either runtime answers the same socket events: one process (memory) or several (`ctx.cluster`, Redis). */
-export type AnyDuelRuntime = DuelRuntime | ClusterDuelRuntime;
-
 /** The duel runtime of each server context (tests run several servers in one process). */
-const runtimes = new WeakMap<ModuleContext, AnyDuelRuntime>();
+const runtimes = new WeakMap<ModuleContext, DuelRuntime>();
 
-/** With `ctx.cluster` the queue, the list and the duels are shared by every process; without it all is local. */
-function createRuntime(io: AppServer, ctx: ModuleContext, settings: DuelModuleSettings): AnyDuelRuntime {
-  return ctx.cluster ? new ClusterDuelRuntime(io, ctx, settings, ctx.cluster) : new DuelRuntime(io, ctx, settings);
+/**
+ * The one runtime, placed: with `ctx.cluster` the lobby is in Redis and every duel has one owner across processes
+ * (`GameOwnership`, with its own process id: the rooms' ownership of the same process answers on its own reply
+ * channel; `localFirstEmitter`: a duel whose two players are on its owner's process writes nothing to Redis);
+ * without it all is in this process's memory.
+ */
+function placement(io: AppServer, ctx: ModuleContext, settings: DuelModuleSettings): DuelPlacement {
+  const { cluster } = ctx;
+  if (!cluster) {
+    return {
+      lobby: new MemoryDuelLobby(ctx.clock, settings.match),
+      emitter: socketIoEmitter(io),
+      directory: (opener) => new LocalGames({ games: { [DUEL_MODE]: opener }, log: ctx.log }),
+    };
+  }
+  return {
+    lobby: new SharedDuelLobby(cluster, settings.match),
+    emitter: localFirstEmitter(io),
+    directory: (opener) =>
+      new GameOwnership({
+        processId: `${cluster.processId}/duel`,
+        prefix: cluster.prefix,
+        redis: cluster.redis,
+        subscriber: cluster.subscriber,
+        games: { [DUEL_MODE]: opener },
+        log: ctx.log,
+      }),
+  };
 }
 
 /** An async handler of a connection event: nothing may escape it. */
@@ -36,7 +60,7 @@ export function createDuelModule(overrides: Partial<DuelModuleSettings> = {}) {
     routes: duelRoutes,
     attachIo(io, ctx) {
       void runtimes.get(ctx)?.stop();
-      runtimes.set(ctx, createRuntime(io, ctx, settings));
+      runtimes.set(ctx, new DuelRuntime(io, ctx, settings, placement(io, ctx, settings)));
     },
     socketEvents(ctx) {
       const runtime = runtimes.get(ctx);

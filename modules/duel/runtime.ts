@@ -1,12 +1,22 @@
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, badRequest, conflict } from "../kernel/errors";
-import { type GameEmitter, GameHost, type InputResult, sharedScheduler, socketIoEmitter } from "../kernel/game-host";
+import {
+  type AnyGameInput,
+  type GameDirectory,
+  type GameEmitter,
+  GameHost,
+  type GameOpener,
+  type GameOwnerLease,
+  type InputResult,
+  sharedScheduler,
+} from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { duelStore } from "./api";
 import { DEFAULT_DUEL_RULES, type DuelMove, type DuelPlayer, type DuelRules, duelMode } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
-import { DEFAULT_MATCH_RULES, Matchmaker, type MatchRules, type Pairing, type PlayerStatus } from "./matchmaker";
+import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement } from "./lobby";
+import { DEFAULT_MATCH_RULES, type MatchRules, type PlayerStatus } from "./matchmaker";
 import {
   type DuelGame,
   type DuelMember,
@@ -17,7 +27,7 @@ import {
   playerOf,
   setDuelOfSocket,
 } from "./members";
-import { DuelPresenter, type PresenterEnv } from "./presenter";
+import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
 import type { DuelStore } from "./store";
 
@@ -59,99 +69,142 @@ export interface OnlineUser {
   is_me: boolean;
 }
 
-interface MenuEntry {
-  player: DuelPlayer;
-  beatAt: number;
-}
+/** The game directory's mode id of the duel (`<mode>:<session id>` names a duel's lease with several processes). */
+export const DUEL_MODE = "duel";
+/** A matching pass that found another process matching tries again this much later (it may have missed a search). */
+const MATCHER_RETRY_MS = 100;
 
-interface Queued {
-  player: DuelPlayer;
-  socketId: string;
-}
-
-export const STATUS_ORDER: Record<PlayerStatus, number> = { waiting: 0, idle: 1, in_game: 2 };
-export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** A list longer than the shown window is rebuilt at most this often (see `listedInOrder`). */
-export const LIST_REBUILD_MS = 250;
-
-interface ListedInOrder {
-  ordered: { player: DuelPlayer; status: PlayerStatus }[];
-  byId: Map<string, { player: DuelPlayer; status: PlayerStatus }>;
+/**
+ * Where the duel's shared state lives: the lobby (queue, who is in which duel, online list, announcements), the
+ * game directory (where each duel runs, input to it) and the emitter. On one process all three are local
+ * (`MemoryDuelLobby`, `LocalGames`, `socketIoEmitter`); on several, Redis (`SharedDuelLobby`, `GameOwnership`,
+ * `localFirstEmitter`): index.ts picks them.
+ */
+export interface DuelPlacement {
+  lobby: DuelLobby;
+  emitter: GameEmitter;
+  /** The directory, given how this process opens a duel it has just claimed. */
+  directory(opener: GameOpener): GameDirectory;
 }
 
 /**
- * Every duel of one server and what surrounds them: the online list (menu sockets, heartbeats, the coalesced
- * `duel:user_list_update`), matchmaking (the pure `Matchmaker`; a timer only for the moment an accepted gap widens),
- * and one `GameHost` per duel on the process's shared scheduler. Three module timers in all (list, matching,
- * sweep), none per duel or per player.
+ * Every duel and what surrounds them, on one process or several (README "One runtime"): the online list (this
+ * process's menu sockets and their heartbeats; the list itself in the lobby; the coalesced `duel:user_list_update`),
+ * matchmaking (a pass of the pure `Matchmaker` in the lobby; a timer only for the moment an accepted gap widens),
+ * and one `GameHost` per duel on the process's shared scheduler, on the process the directory places it (input goes
+ * through the directory, output through the emitter). Three module timers in all (list, matching, sweep), none per
+ * duel or per player.
  */
 export class DuelRuntime implements PresenterEnv {
   readonly emitter: GameEmitter;
   readonly store: DuelStore;
-  private readonly matchmaker: Matchmaker<Queued>;
-  private readonly hosts = new Map<string, DuelGame>();
-  private readonly menu = new Map<string, MenuEntry>();
+  readonly lobby: DuelLobby;
+  readonly directory: GameDirectory;
   private readonly presenter: DuelPresenter;
+  /** The duels this process runs, and the lease of each (given back when the duel closes). */
+  private readonly hosts = new Map<string, DuelGame>();
+  private readonly leases = new Map<string, GameOwnerLease>();
+  /** Duels taken over from a dead owner: ended at once, closed after the grace period (README "Takeover"). */
+  private readonly takenOver = new WeakSet<DuelGame>();
+  /** This process's sockets in the menu (their heartbeats; the lobby has the players). */
+  private readonly menu = new Map<string, { player: DuelPlayer; beatAt: number }>();
   private listTimer: TimerHandle | null = null;
-  private list: ListedInOrder = { ordered: [], byId: new Map() };
-  private listDirty = true;
-  private listBuiltAt = 0;
   private matchTimer: { handle: TimerHandle; at: number } | null = null;
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
+  private readonly started: Promise<void>;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: DuelModuleSettings,
+    placement: DuelPlacement,
   ) {
-    this.emitter = socketIoEmitter(io);
+    this.emitter = placement.emitter;
     this.store = duelStore(ctx);
-    this.matchmaker = new Matchmaker(settings.match);
+    this.lobby = placement.lobby;
     this.presenter = new DuelPresenter(this);
+    this.directory = placement.directory({ open: (sessionId, owner) => this.openDuel(sessionId, owner) });
+    this.started = Promise.all([
+      this.directory.start(),
+      this.lobby.start({
+        matched: (match) => this.matched(match),
+        closed: (closed) => this.closedElsewhere(closed),
+        unreadable: (what) => ctx.log.warn(`unreadable ${what}`),
+      }),
+    ]).then(() => undefined);
+    this.started.catch(this.logged("duel start failed"));
   }
 
   private get now() {
     return this.ctx.clock.now();
   }
 
-  // --- the online list -------------------------------------------------------------------------------------------
-
-  enterMenu(socket: AppSocket) {
-    this.menu.set(socket.id, { player: playerOf(socket.data.identity), beatAt: this.now });
-    followList(socket, true);
-    this.sendList(socket);
-    this.listChanged();
-    this.armSweep();
+  private local(socketId: string) {
+    return this.io.of("/").sockets.get(socketId);
   }
 
-  leaveMenu(socket: AppSocket) {
+  private logged(what: string) {
+    return (error: unknown) => this.ctx.log.error(what, { error: String(error) });
+  }
+
+  // --- the online list -------------------------------------------------------------------------------------------
+
+  async enterMenu(socket: AppSocket) {
+    const player = playerOf(socket.data.identity);
+    this.menu.set(socket.id, { player, beatAt: this.now });
+    followList(socket, true);
+    this.armSweep();
+    await this.lobby.list(player, this.now);
+    await this.sendList(socket);
+    this.listChanged();
+  }
+
+  async leaveMenu(socket: AppSocket) {
     socket.leave(MENU);
-    if (this.menu.delete(socket.id)) this.listChanged();
-    this.cancelQueueOf(socket);
+    const entry = this.menu.get(socket.id);
+    this.menu.delete(socket.id);
+    await this.cancelQueueOf(socket);
+    if (entry) await this.unlist(entry.player.id);
+  }
+
+  /** Out of the list, unless another socket of the player on this process is still in the menu. */
+  private async unlist(playerId: string) {
+    for (const entry of this.menu.values()) if (entry.player.id === playerId) return;
+    await this.lobby.unlist(playerId);
+    this.listChanged();
   }
 
   /** A heartbeat keeps the socket listed; one from a socket swept meanwhile (a hidden tab) lists it again. */
-  heartbeat(socket: AppSocket) {
+  async heartbeat(socket: AppSocket) {
     const entry = this.menu.get(socket.id);
-    if (entry) {
-      entry.beatAt = this.now;
-      return;
-    }
-    this.menu.set(socket.id, { player: playerOf(socket.data.identity), beatAt: this.now });
+    const player = entry?.player ?? playerOf(socket.data.identity);
+    this.menu.set(socket.id, { player, beatAt: this.now });
+    await this.lobby.list(player, this.now);
+    if (entry) return;
     followList(socket, true);
-    this.listChanged();
     this.armSweep();
+    this.listChanged();
   }
 
-  /** The answer of `duel_get_online_users`, and what `duel:user_list_update` to one socket carries. */
-  listFor(socket: AppSocket | null) {
+  /**
+   * The answer of `duel_get_online_users`, and what `duel:user_list_update` carries. `fresh`: as of now (a push);
+   * an answer may use a list up to `LIST_REBUILD_MS` old when it is long (lobby.ts). The asker's own entry comes
+   * first, with its status as of now where the lobby knows it at no cost.
+   */
+  async listFor(socket: AppSocket | null, fresh = false) {
     const me = socket ? playerOf(socket.data.identity) : null;
-    const { ordered, byId } = this.listedInOrder();
     const limit = this.settings.listLimit;
-    // The asker's own entry first, with its status as of now (the rest may be a moment old, see listedInOrder).
+    const now = this.now;
+    const list = await this.lobby.onlineList({
+      now,
+      staleBefore: now - this.settings.heartbeatTimeoutMs,
+      fresh,
+      limit,
+    });
+    const { ordered, byId } = list;
     const listed = me && (byId.has(me.id) || (socket !== null && this.menu.has(socket.id)));
-    const mine = listed ? { player: me, status: this.matchmaker.status(me.id) } : undefined;
+    const mine = listed ? { player: me, status: list.statusOf(me.id) } : undefined;
     const others = ordered.slice(0, limit + 1).filter((entry) => entry.player.id !== mine?.player.id);
     const users: OnlineUser[] = (mine ? [mine, ...others] : others).slice(0, limit).map(({ player, status }) => ({
       sid: player.key,
@@ -161,84 +214,58 @@ export class DuelRuntime implements PresenterEnv {
     }));
     return {
       users,
-      waiting_count: this.matchmaker.waitingCount,
+      waiting_count: list.waitingCount,
       online_count: ordered.length + (mine && !byId.has(mine.player.id) ? 1 : 0),
       my_sid: me?.key ?? null,
     };
   }
 
+  async sendList(socket: AppSocket) {
+    socket.emit("duel:user_list_update", await this.listFor(socket));
+  }
+
   /**
-   * The menu's players in list order (waiting, idle, in game, then by name). Every finished duel asks for the list
-   * twice per player (spec part 2 §4 step 7), a few hundred answers a second at 10,000 players, and the list
-   * changes about as often: sorting the whole menu for each answer was a third of the duel's CPU (bench/README
-   * "1:1 duel"). So a list longer than `listLimit` (a window on the menu anyway) is rebuilt at most every
-   * `LIST_REBUILD_MS`; a shorter one whenever it changed. Names compare by code unit: Hangul syllables are in
-   * 가나다 order there, and it costs a fraction of a collator.
+   * Coalesced: at most one `duel:user_list_update` per `listUpdateMs` to the whole menu — across processes, the one
+   * that claims the window sends it to every process's menu (the adapter); a process whose change falls in another's
+   * window tries again when it closes, so no change goes unsent.
    */
-  private listedInOrder() {
-    const current = this.list;
-    const fresh =
-      !this.listDirty ||
-      (current.ordered.length > this.settings.listLimit && this.now < this.listBuiltAt + LIST_REBUILD_MS);
-    if (fresh) return current;
-    const byId = new Map<string, { player: DuelPlayer; status: PlayerStatus }>();
-    for (const entry of this.menu.values()) {
-      if (!byId.has(entry.player.id)) {
-        byId.set(entry.player.id, { player: entry.player, status: this.matchmaker.status(entry.player.id) });
-      }
-    }
-    const ordered = [...byId.values()].sort(
-      (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || byName(a.player.name, b.player.name),
-    );
-    this.list = { ordered, byId };
-    this.listDirty = false;
-    this.listBuiltAt = this.now;
-    return this.list;
-  }
-
-  sendList(socket: AppSocket) {
-    socket.emit("duel:user_list_update", this.listFor(socket));
-  }
-
-  /** Coalesced: at most one `duel:user_list_update` per `listUpdateMs` to the whole menu. */
   private listChanged() {
-    this.listDirty = true;
     if (this.listTimer || this.stopped) return;
-    this.listTimer = this.ctx.clock.setTimeout(() => this.flushList(), this.settings.listUpdateMs);
+    this.listTimer = this.ctx.clock.setTimeout(() => {
+      this.listTimer = null;
+      this.flushList().catch(this.logged("duel user list update failed"));
+    }, this.settings.listUpdateMs);
   }
 
-  /** A timer callback: nothing may escape it (under Bun a throw in a timer ends the process). */
-  private flushList() {
-    this.listTimer = null;
-    try {
-      // One payload for everyone (one encode): `is_me` is false in it; a client knows its own `my_sid`. Always as
-      // of now: no later push may come to correct a list that missed the last change.
-      this.listBuiltAt = Number.NEGATIVE_INFINITY;
-      if (this.menu.size > 0) this.io.to(MENU).emit("duel:user_list_update", this.listFor(null));
-    } catch (error) {
-      this.ctx.log.error("duel user list update failed", { error: String(error) });
+  private async flushList() {
+    if (this.stopped) return;
+    if (!(await this.lobby.claimListUpdate(this.settings.listUpdateMs))) {
+      this.listChanged();
+      return;
     }
+    // One payload for everyone (one encode): `is_me` is false in it; a client knows its own `my_sid`. Always as
+    // of now: no later push may come to correct a list that missed the last change.
+    this.io.to(MENU).emit("duel:user_list_update", await this.listFor(null, true));
   }
 
   private armSweep() {
     if (this.sweepTimer || this.stopped) return;
-    this.sweepTimer = this.ctx.clock.setTimeout(() => this.sweep(), this.settings.sweepEveryMs);
+    this.sweepTimer = this.ctx.clock.setTimeout(() => {
+      this.sweepTimer = null;
+      this.sweep().catch(this.logged("duel heartbeat sweep failed"));
+    }, this.settings.sweepEveryMs);
   }
 
-  private sweep() {
-    this.sweepTimer = null;
-    try {
-      const staleBefore = this.now - this.settings.heartbeatTimeoutMs;
-      for (const [socketId, entry] of this.menu) {
-        if (entry.beatAt > staleBefore) continue;
-        this.menu.delete(socketId);
-        const socket = this.io.of("/").sockets.get(socketId);
-        socket?.leave(MENU);
-        if (socket) this.cancelQueueOf(socket);
-        this.listChanged();
-      }
-    } catch (error) {
-      this.ctx.log.error("duel heartbeat sweep failed", { error: String(error) });
+  /** This process's stale menu sockets: out of the menu, their searches cancelled (the lobby drops stale players). */
+  private async sweep() {
+    const staleBefore = this.now - this.settings.heartbeatTimeoutMs;
+    for (const [socketId, entry] of [...this.menu]) {
+      if (entry.beatAt > staleBefore) continue;
+      this.menu.delete(socketId);
+      const socket = this.local(socketId);
+      socket?.leave(MENU);
+      if (socket) await this.cancelQueueOf(socket);
+      this.listChanged();
     }
     if (this.menu.size > 0) this.armSweep();
   }
@@ -251,55 +278,120 @@ export class DuelRuntime implements PresenterEnv {
     const rating = identity.kind === "user" ? await this.store.rating(identity.userId) : GLICKO2_NEW_PLAYER.rating;
     if (!socket.connected || this.stopped) return { success: false };
     const player = playerOf(identity);
-    const queued = this.matchmaker.enqueue(player.id, rating, this.now, { player, socketId: socket.id });
+    const queued = await this.lobby.enqueue(player, rating, this.now, socket.id);
     if (queued === "in_game") throw conflict(DUEL_MESSAGES.alreadyInGame, "already_in_game");
     if (queued === "queued") {
       this.listChanged();
-      this.runMatching();
+      await this.runMatching();
     }
-    return { success: true, status: this.matchmaker.status(player.id), waiting_count: this.matchmaker.waitingCount };
+    const [status, waitingCount] = await Promise.all([this.lobby.status(player.id), this.lobby.waitingCount()]);
+    return { success: true, status, waiting_count: waitingCount };
   }
 
-  cancelMatch(socket: AppSocket) {
+  async cancelMatch(socket: AppSocket) {
     const playerId = playerIdOf(socket.data.identity);
-    if (this.matchmaker.cancel(playerId)) this.listChanged();
-    return { success: true, status: this.matchmaker.status(playerId) };
+    if (await this.lobby.cancel(playerId)) this.listChanged();
+    return { success: true, status: await this.lobby.status(playerId) };
   }
 
-  private cancelQueueOf(socket: AppSocket) {
-    const playerId = playerIdOf(socket.data.identity);
-    if (this.matchmaker.waiting(playerId)?.data.socketId !== socket.id) return;
-    this.matchmaker.cancel(playerId);
-    this.listChanged();
+  private async cancelQueueOf(socket: AppSocket) {
+    if (await this.lobby.cancel(playerIdOf(socket.data.identity), socket.id)) this.listChanged();
   }
 
-  private runMatching() {
+  /**
+   * A matching pass (at once after a new search; otherwise when an accepted gap widens): the lobby takes the pairs
+   * out of the queue, then each is announced to the processes of its sockets, which seat them.
+   */
+  private async runMatching() {
     if (this.stopped) return;
-    for (const pair of this.matchmaker.match(this.now)) this.open(pair);
-    const at = this.matchmaker.nextWideningAt(this.now);
+    const pass = await this.lobby.matchPass(this.now);
+    if (!pass) {
+      this.matchAt(this.now + MATCHER_RETRY_MS);
+      return;
+    }
+    for (const match of pass.pairs) await this.lobby.announce(match);
+    if (pass.pairs.length > 0) this.listChanged();
+    this.matchAt(pass.nextAt);
+  }
+
+  /** One timer for the next pass, re-armed only when its moment changes. */
+  private matchAt(at: number | null) {
     if (this.matchTimer && this.matchTimer.at !== at) {
       this.ctx.clock.clearTimeout(this.matchTimer.handle);
       this.matchTimer = null;
     }
-    if (at === null || this.matchTimer) return;
-    const handle = this.ctx.clock.setTimeout(() => {
-      this.matchTimer = null;
-      try {
-        this.runMatching();
-      } catch (error) {
-        this.ctx.log.error("duel matching failed", { error: String(error) });
-      }
-    }, at - this.now);
+    if (at === null || this.matchTimer || this.stopped) return;
+    const handle = this.ctx.clock.setTimeout(
+      () => {
+        this.matchTimer = null;
+        this.runMatching().catch(this.logged("duel matching failed"));
+      },
+      Math.max(0, at - this.now),
+    );
     this.matchTimer = { handle, at };
   }
 
-  /** A new duel for a pair: its host on the shared scheduler, both sockets joined (`welcome` says match_found). */
-  private open({ red, blue }: Pairing<Queued>) {
-    const sessionId = crypto.randomUUID();
+  /** A pair was announced: this process's sockets among them join the new duel (wherever it runs). */
+  private matched(match: MatchAnnouncement) {
+    for (const seat of [match.red, match.blue]) {
+      // The process that queued the socket seats it, even when the socket went meanwhile (its grace starts).
+      if (seat.process !== this.lobby.processId) continue;
+      this.seat(match.sessionId, seat.player, seat.socketId).catch(this.logged("seating a duel player failed"));
+    }
+  }
+
+  /** Puts a socket in a duel (leaving the finished one it may still show). */
+  private async seat(sessionId: string, player: DuelPlayer, socketId: string) {
+    const socket = this.local(socketId);
+    if (socket) {
+      await this.leaveGame(socket);
+      setDuelOfSocket(socket, sessionId, this.menu.has(socket.id));
+    }
+    await this.input(sessionId, { type: "join", socketId, player, data: undefined });
+    // A socket gone between the queue and the match: the player's place starts its grace period at once.
+    if (!socket?.connected) await this.input(sessionId, { type: "drop", playerId: player.id, socketId });
+  }
+
+  private input(sessionId: string, input: AnyGameInput): InputResult | Promise<InputResult> {
+    return this.directory.input(DUEL_MODE, sessionId, input);
+  }
+
+  // --- opening a duel (the process the directory places it on) ---------------------------------------------------
+
+  /**
+   * The opener: the first opening creates the duel from the players the matcher stored. A duel lives only in its
+   * owner's memory, so a takeover (several processes: the owner died) cannot continue it: the duel is ended — with
+   * its stored result when the old owner stored one, otherwise as a draw `stopped`, not rated — and the players told
+   * (`duel:game_over`).
+   */
+  private async openDuel(sessionId: string, owner: GameOwnerLease): Promise<DuelGame> {
+    const duel = await this.lobby.duel(sessionId);
+    if (!duel) throw new Error(`unknown duel ${sessionId}`);
+    const first = !duel.over && (await this.lobby.open(sessionId, owner.epoch, duel.red, duel.blue));
+    const host = this.newHost(sessionId, duel.red, duel.blue, owner);
+    this.hosts.set(sessionId, host);
+    this.leases.set(sessionId, owner);
+    if (first) return host;
+    this.takenOver.add(host);
+    if (!duel.over) await this.endTakenOver(host);
+    host.stop();
+    // The other processes re-announce their seats meanwhile (refused: the duel is over, so they forget them); then
+    // the duel is closed and its lease given back.
+    this.ctx.clock.setTimeout(() => {
+      try {
+        this.close(host);
+      } catch (error) {
+        this.logged("closing a taken-over duel failed")(error);
+      }
+    }, this.settings.graceMs);
+    return host;
+  }
+
+  private newHost(sessionId: string, red: DuelPlayer, blue: DuelPlayer, owner: GameOwnerLease): DuelGame {
     const { ctx, settings } = this;
-    const host: DuelGame = new GameHost({
+    return new GameHost({
       mode: duelMode,
-      settings: { sessionId, red: red.data.player, blue: blue.data.player, rules: settings.rules },
+      settings: { sessionId, red, blue, rules: settings.rules },
       presenter: this.presenter,
       sourceId: sessionId,
       sourceName: DUEL_SOURCE_NAME,
@@ -309,93 +401,127 @@ export class DuelRuntime implements PresenterEnv {
       emitter: this.emitter,
       random: ctx.random,
       log: ctx.log,
+      owner,
     });
-    this.hosts.set(sessionId, host);
-    this.matchmaker.assign(sessionId, red.playerId, blue.playerId);
-    for (const { data } of [red, blue]) this.seat(host, data.player, data.socketId);
-    this.listChanged();
   }
 
-  /** Puts a socket in a duel (leaving the finished one it may still show). */
-  private seat(host: DuelGame, player: DuelPlayer, socketId: string) {
-    const socket = this.io.of("/").sockets.get(socketId);
-    if (socket) this.leaveGame(socket);
-    host.input({ type: "join", socketId, player, data: undefined });
-    if (socket) setDuelOfSocket(socket, host.sourceId as string, this.menu.has(socket.id));
-    // A socket gone between the queue and the match: the player's place starts its grace period at once.
-    if (!socket?.connected) host.input({ type: "drop", playerId: player.id, socketId });
+  private async endTakenOver(host: DuelGame) {
+    const sessionId = host.sourceId as string;
+    const stored = await this.store.duelBySession(sessionId);
+    if (!stored) {
+      host.finish(); // a draw, `stopped`, not played: told on the channel, nothing stored
+      return;
+    }
+    const result = { ...stored, reason_text: REASON_TEXT[stored.reason] };
+    this.emitter.toChannel(host.channel, "duel:game_over", { session_id: sessionId, result });
+    this.ended(host);
   }
 
   // --- in a duel -------------------------------------------------------------------------------------------------
 
-  private hostOf(socket: AppSocket): DuelGame {
+  /** A move; answered at once (no promise) when the duel runs on this process, as a word typed mostly does. */
+  play(socket: AppSocket, move: DuelMove): void | Promise<void> {
     const sessionId = duelOfSocket(socket);
-    const host = sessionId ? this.hosts.get(sessionId) : undefined;
-    if (!host) throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
-    return host;
+    if (!sessionId) throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
+    const playerId = playerIdOf(socket.data.identity);
+    const result = this.input(sessionId, { type: "move", playerId, socketId: socket.id, move });
+    if (result instanceof Promise) return result.then((answer) => this.played(socket, sessionId, answer));
+    this.played(socket, sessionId, result);
   }
 
-  play(socket: AppSocket, move: DuelMove) {
-    const host = this.hostOf(socket);
-    orThrow(host.input({ type: "move", playerId: playerIdOf(socket.data.identity), socketId: socket.id, move }));
+  private played(socket: AppSocket, sessionId: string, result: InputResult) {
+    if (result.ok) return;
+    // The duel was closed (this socket did not hear of it), or the socket is not in it any more: in no duel.
+    if (result.code === "game_stopped" || result.code === "not_in_game") {
+      if (duelOfSocket(socket) === sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
+      throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
+    }
+    throw new AppError(409, result.error, result.code);
   }
 
   /** duel_leave_game: out of the duel at once (before its end that is a forfeit). */
-  leaveGame(socket: AppSocket) {
+  async leaveGame(socket: AppSocket) {
     const sessionId = duelOfSocket(socket);
     setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
-    const host = sessionId ? this.hosts.get(sessionId) : undefined;
-    if (!host) return;
+    if (!sessionId) return;
     const playerId = playerIdOf(socket.data.identity);
-    host.input({ type: "leave", playerId, socketId: socket.id });
-    this.afterExit(host, playerId);
+    await this.input(sessionId, { type: "leave", playerId, socketId: socket.id });
+    this.afterExit(sessionId, playerId);
   }
 
-  connect(socket: AppSocket) {
+  async connect(socket: AppSocket) {
     // A player whose connection dropped mid-duel comes back within the grace period: the new socket resumes it.
-    const playerId = playerIdOf(socket.data.identity);
-    const sessionId = this.matchmaker.gameOf(playerId);
-    const host = sessionId ? this.hosts.get(sessionId) : undefined;
-    const member = host?.member(playerId);
-    if (!host || !member || member.sockets.length > 0) return;
-    host.input({ type: "join", socketId: socket.id, player: member.player, data: undefined });
-    host.input({ type: "move", playerId, move: { type: "connection", connected: true } });
-    setDuelOfSocket(socket, host.sourceId as string, this.menu.has(socket.id));
+    const player = playerOf(socket.data.identity);
+    const sessionId = await this.lobby.gameOf(player.id);
+    if (!sessionId || !socket.connected) return;
+    // Where the duel runs here, only a player with no socket left in it resumes (another tab stays in the menu).
+    const host = this.hosts.get(sessionId);
+    const member = host?.member(player.id);
+    if (host && (!member || member.sockets.length > 0)) return;
+    const joined = await this.input(sessionId, { type: "join", socketId: socket.id, player, data: undefined });
+    if (!joined.ok) return;
+    setDuelOfSocket(socket, sessionId, this.menu.has(socket.id));
+    await this.input(sessionId, { type: "move", playerId: player.id, move: { type: "connection", connected: true } });
   }
 
-  disconnect(socket: AppSocket) {
-    if (this.menu.delete(socket.id)) this.listChanged();
-    this.cancelQueueOf(socket);
+  async disconnect(socket: AppSocket) {
+    const entry = this.menu.get(socket.id);
+    this.menu.delete(socket.id);
+    if (entry) await this.unlist(entry.player.id);
+    await this.cancelQueueOf(socket);
     const sessionId = duelOfSocket(socket);
-    const host = sessionId ? this.hosts.get(sessionId) : undefined;
-    if (!host) return;
+    if (!sessionId) return;
     const playerId = playerIdOf(socket.data.identity);
-    const member = host.member(playerId);
     // The player's last socket: the mode learns it was a disconnect (if the grace runs out, the reason says so).
-    if (member?.sockets.length === 1 && member.sockets[0] === socket.id) {
-      host.input({ type: "move", playerId, move: { type: "connection", connected: false } });
+    if (this.lastSocketIn(sessionId, socket)) {
+      await this.input(sessionId, { type: "move", playerId, move: { type: "connection", connected: false } });
     }
-    host.input({ type: "drop", playerId, socketId: socket.id });
-    this.afterExit(host, playerId);
+    await this.input(sessionId, { type: "drop", playerId, socketId: socket.id });
+    this.afterExit(sessionId, playerId);
   }
 
-  /** A halted duel (it kept failing) plays no end: its players are freed when they go. */
-  private afterExit(host: DuelGame, playerId: string) {
-    if (!host.running && !host.member(playerId)) {
-      this.matchmaker.release(playerId);
-      this.listChanged();
+  /** The duel's host knows its members' sockets; a duel run elsewhere, by this process's sockets. */
+  private lastSocketIn(sessionId: string, socket: AppSocket) {
+    const playerId = playerIdOf(socket.data.identity);
+    const host = this.hosts.get(sessionId);
+    if (host) {
+      const member = host.member(playerId);
+      return member?.sockets.length === 1 && member.sockets[0] === socket.id;
     }
-    if (host.size === 0 && (!host.running || host.state.status === "finished")) this.close(host);
+    for (const other of this.io.of("/").sockets.values()) {
+      if (other.id === socket.id || !other.connected) continue;
+      if (duelOfSocket(other) === sessionId && playerIdOf(other.data.identity) === playerId) return false;
+    }
+    return true;
   }
 
-  // --- PresenterEnv ----------------------------------------------------------------------------------------------
+  /**
+   * A halted duel (it kept failing, on this process) plays no end: its players are freed as they go, and it closes
+   * when all have gone.
+   */
+  private afterExit(sessionId: string, playerId: string) {
+    const host = this.hosts.get(sessionId);
+    if (!host || host.running || host.movedAway || this.takenOver.has(host)) return;
+    if (!host.member(playerId)) {
+      Promise.resolve(this.lobby.release(playerId, sessionId))
+        .then(() => this.listChanged())
+        .catch(this.logged("freeing a duel player failed"));
+    }
+    if (host.size === 0) this.close(host);
+  }
+
+  // --- PresenterEnv (the process that runs the duel) -------------------------------------------------------------
 
   ended(host: DuelGame) {
+    const sessionId = host.sourceId as string;
     const { red, blue } = host.state;
-    for (const seat of [red, blue]) {
-      if (this.matchmaker.gameOf(seat.player.id) === host.sourceId) this.matchmaker.release(seat.player.id);
-    }
-    this.listChanged();
+    Promise.all([
+      this.lobby.markOver(sessionId),
+      this.lobby.release(red.player.id, sessionId),
+      this.lobby.release(blue.player.id, sessionId),
+    ])
+      .then(() => this.listChanged())
+      .catch(this.logged("freeing duel players failed"));
   }
 
   playerLeft(host: DuelGame, _member: DuelMember) {
@@ -406,19 +532,45 @@ export class DuelRuntime implements PresenterEnv {
     this.close(host);
   }
 
-  /** The duel is over and done with: its host stops (queued writes still complete) and its sockets are let go. */
+  /**
+   * The duel is over and done with: its host stops (queued writes still complete), its sockets leave the channel
+   * and are let go on their processes (the closed announcement), and its lease goes back to the directory.
+   */
   private close(host: DuelGame) {
-    if (this.hosts.get(host.sourceId as string) !== host) return;
-    this.hosts.delete(host.sourceId as string);
+    const sessionId = host.sourceId as string;
+    if (this.hosts.get(sessionId) !== host) return;
+    this.hosts.delete(sessionId);
+    const sockets: ClosedAnnouncement["sockets"] = [];
     for (const member of [...host.members()]) {
       for (const socketId of member.sockets) {
         this.emitter.leave(socketId, host.channel);
-        const socket = this.io.of("/").sockets.get(socketId);
-        if (socket && duelOfSocket(socket) === host.sourceId)
-          setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
+        sockets.push({ socketId, playerId: member.player.id });
       }
     }
     host.stop();
+    if (sockets.length > 0) {
+      Promise.resolve(this.lobby.announceClosed({ sessionId, sockets })).catch(
+        this.logged("announcing a closed duel failed"),
+      );
+    }
+    const lease = this.leases.get(sessionId);
+    this.leases.delete(sessionId);
+    lease?.close();
+  }
+
+  /**
+   * A duel closed where it ran: this process's sockets still in it are in no duel any more, and their seats are
+   * given up (a leave, which a stopped host still accepts), so nothing looks after the closed duel.
+   */
+  private closedElsewhere(closed: ClosedAnnouncement) {
+    for (const { socketId, playerId } of closed.sockets) {
+      const socket = this.local(socketId);
+      if (!socket) continue;
+      if (duelOfSocket(socket) === closed.sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
+      Promise.resolve(this.input(closed.sessionId, { type: "leave", playerId, socketId })).catch(
+        this.logged("leaving a duel failed"),
+      );
+    }
   }
 
   get liveDuels() {
@@ -429,17 +581,15 @@ export class DuelRuntime implements PresenterEnv {
     return this.hosts.get(sessionId);
   }
 
-  stop() {
+  async stop() {
     this.stopped = true;
     for (const timer of [this.listTimer, this.sweepTimer, this.matchTimer?.handle]) {
       if (timer) this.ctx.clock.clearTimeout(timer);
     }
     this.listTimer = this.sweepTimer = this.matchTimer = null;
+    await this.started.catch(() => undefined);
+    await this.directory.stop();
     for (const host of this.hosts.values()) host.stop();
+    await this.lobby.stop();
   }
-}
-
-/** A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event. */
-function orThrow(result: InputResult) {
-  if (!result.ok) throw new AppError(result.code === "not_in_game" ? 400 : 409, result.error, result.code);
 }

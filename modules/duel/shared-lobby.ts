@@ -1,6 +1,21 @@
 import type { Cluster } from "../kernel/cluster";
 import type { DuelPlayer } from "./duel-mode";
-import type { EnqueueResult, PlayerStatus } from "./matchmaker";
+import {
+  type ClosedAnnouncement,
+  DUEL_TTL_MS,
+  type DuelLobby,
+  LIST_REBUILD_MS,
+  type LobbyListeners,
+  listOrder,
+  type MatchAnnouncement,
+  type OnlineEntry,
+  type OnlineList,
+  type OnlineQuery,
+  type SharedWaiting,
+} from "./lobby";
+import { DEFAULT_MATCH_RULES, type EnqueueResult, Matchmaker, type MatchRules, type PlayerStatus } from "./matchmaker";
+
+export type { ClosedAnnouncement, MatchAnnouncement, SharedWaiting } from "./lobby";
 
 /**
  * What the duel shares between processes through Redis (README "Several processes"). Every key and channel starts
@@ -16,37 +31,14 @@ import type { EnqueueResult, PlayerStatus } from "./matchmaker";
  *   the processes of its sockets forget it.
  *
  * Enqueue, cancel and take are Lua scripts: two processes never take the same player, and a player is in at most
- * one queue or game.
+ * one queue or game. The duel's lobby on several processes (`DuelLobby`, lobby.ts; the one-process lobby is
+ * `MemoryDuelLobby` there).
  */
-
-/** A queued player as the shared queue keeps it. */
-export interface SharedWaiting {
-  playerId: string;
-  rating: number;
-  since: number;
-  seq: number;
-  process: string;
-  socketId: string;
-  player: DuelPlayer;
-}
-
-/** A pair as announced on the `match` channel. */
-export interface MatchAnnouncement {
-  sessionId: string;
-  red: SharedWaiting;
-  blue: SharedWaiting;
-}
-
-/** A duel closed on its owner, with the sockets that were still in it. */
-export interface ClosedAnnouncement {
-  sessionId: string;
-  sockets: { socketId: string; playerId: string }[];
-}
 
 /** Players matched but not yet in an opened duel keep their `playing` key this long (a lost announcement). */
 const UNOPENED_TTL_MS = 60_000;
-/** An opened duel's players and record: longer than any duel lives (ready, countdown, game, linger). */
-const DUEL_TTL_MS = 10 * 60_000;
+/** A matching pass holds the shared matcher lease at most this long. */
+const MATCHER_TTL_MS = 2_000;
 
 const ENQUEUE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 'in_game' end
@@ -90,11 +82,58 @@ const DROP_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export class SharedDuelLobby {
+export class SharedDuelLobby implements DuelLobby {
   private readonly base: string;
+  private listeners: LobbyListeners | null = null;
+  private readonly onMatch = (message: string) => this.heard("match", message);
+  private readonly onClosed = (message: string) => this.heard("closed", message);
+  /** The last read of the online list (a long list is read at most every `LIST_REBUILD_MS` for answers). */
+  private lastOnline: (OnlineList & { at: number }) | null = null;
 
-  constructor(private readonly cluster: Pick<Cluster, "redis" | "processId" | "prefix">) {
+  /** `subscriber`: for the announcements (`start`); the tests of the queue alone go without. */
+  constructor(
+    private readonly cluster: Pick<Cluster, "redis" | "processId" | "prefix"> & Partial<Pick<Cluster, "subscriber">>,
+    private readonly rules: MatchRules = DEFAULT_MATCH_RULES,
+  ) {
     this.base = `${cluster.prefix}duel:`;
+  }
+
+  get processId() {
+    return this.cluster.processId;
+  }
+
+  async start(listeners: LobbyListeners) {
+    this.listeners = listeners;
+    const { subscriber } = this.cluster;
+    if (!subscriber) throw new Error("SharedDuelLobby.start needs a subscriber connection");
+    await Promise.all([
+      subscriber.subscribe(this.matchChannel, this.onMatch),
+      subscriber.subscribe(this.closedChannel, this.onClosed),
+    ]);
+  }
+
+  async stop() {
+    this.listeners = null;
+    const { subscriber } = this.cluster;
+    await Promise.all([
+      subscriber?.unsubscribe(this.matchChannel, this.onMatch),
+      subscriber?.unsubscribe(this.closedChannel, this.onClosed),
+    ]).catch(() => undefined);
+  }
+
+  /** A subscription callback: never throws (an unreadable message is reported and dropped). */
+  private heard(channel: "match" | "closed", message: string) {
+    const listeners = this.listeners;
+    if (!listeners) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      listeners.unreadable(`duel ${channel} announcement`);
+      return;
+    }
+    if (channel === "match") listeners.matched(parsed as MatchAnnouncement);
+    else listeners.closed(parsed as ClosedAnnouncement);
   }
 
   private get redis() {
@@ -167,6 +206,36 @@ export class SharedDuelLobby {
 
   waitingCount(): Promise<number> {
     return this.redis.zCard(this.key.queue());
+  }
+
+  async status(playerId: string): Promise<PlayerStatus> {
+    const [playing, score] = await Promise.all([
+      this.redis.get(this.key.playing(playerId)),
+      this.redis.zScore(this.key.queue(), playerId),
+    ]);
+    return playing ? "in_game" : score !== null ? "waiting" : "idle";
+  }
+
+  /**
+   * A matching pass under the shared matcher lease (null when another process holds it): the pure `Matchmaker`'s
+   * rule on the shared queue in queue order; each pair is taken atomically (a player another pass took meanwhile
+   * fails the take).
+   */
+  async matchPass(now: number): Promise<{ pairs: MatchAnnouncement[]; nextAt: number | null } | null> {
+    if (!(await this.claimMatcher(MATCHER_TTL_MS))) return null;
+    try {
+      const matchmaker = new Matchmaker<SharedWaiting>(this.rules);
+      const waiting = (await this.waiting()).sort((a, b) => a.seq - b.seq);
+      for (const entry of waiting) matchmaker.enqueue(entry.playerId, entry.rating, entry.since, entry);
+      const pairs: MatchAnnouncement[] = [];
+      for (const { red, blue } of matchmaker.match(now)) {
+        const sessionId = crypto.randomUUID();
+        if (await this.take(sessionId, red.data, blue.data)) pairs.push({ sessionId, red: red.data, blue: blue.data });
+      }
+      return { pairs, nextAt: matchmaker.nextWideningAt(now) };
+    } finally {
+      await this.releaseMatcher();
+    }
   }
 
   /** Takes the pair out of the queue (both or neither) into a new session; false when one of them is gone. */
@@ -279,6 +348,22 @@ export class SharedDuelLobby {
       result.push({ player: { id, name, key: publicKey, userId }, status });
     }
     return result;
+  }
+
+  /**
+   * The shared online list in list order. As on one process (lobby.ts), a list longer than its window is read and
+   * sorted at most every `LIST_REBUILD_MS` for the answers every finished duel asks for; changes come from every
+   * process, so the rule is by time alone.
+   */
+  async onlineList({ now, staleBefore, fresh, limit }: OnlineQuery): Promise<OnlineList> {
+    const last = this.lastOnline;
+    if (!fresh && last && last.ordered.length > limit && now < last.at + LIST_REBUILD_MS) return last;
+    const [online, waitingCount] = await Promise.all([this.online(staleBefore), this.waitingCount()]);
+    const ordered = listOrder(online);
+    const byId = new Map<string, OnlineEntry>(ordered.map((entry) => [entry.player.id, entry]));
+    const statusOf = (playerId: string) => byId.get(playerId)?.status ?? "idle";
+    this.lastOnline = { at: now, ordered, byId, waitingCount, statusOf };
+    return this.lastOnline;
   }
 
   /** One coalesced list update per window across processes: true when this process sends the next one. */

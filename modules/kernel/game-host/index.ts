@@ -18,6 +18,7 @@ export {
   type LeaseTimings,
   leaseHolder,
 } from "./lease";
+export { type GameDirectory, LocalGames, type LocalGamesOptions } from "./local-games";
 export {
   type AnyGameInput,
   type GameOpener,

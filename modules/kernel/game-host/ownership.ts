@@ -4,6 +4,7 @@ import type { Logger } from "../logger";
 import { describeError, FAILED, type InputResult, MOVING } from "./errors";
 import type { GameInput, GameOwnerLease } from "./game-host";
 import { type Lease, LeaseKeeper, type LeaseRedis, type LeaseTimings, leaseKey } from "./lease";
+import type { GameDirectory } from "./local-games";
 
 /**
  * Exactly one owner per live game across processes (README "Several processes"). For a game (mode + source id)
@@ -118,7 +119,7 @@ interface Answer {
   owner: string | null;
 }
 
-export class GameOwnership {
+export class GameOwnership implements GameDirectory {
   readonly processId: string;
   private readonly redis: OwnershipRedis;
   private readonly subscriber: OwnershipSubscriber;
