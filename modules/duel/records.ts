@@ -17,8 +17,8 @@ export const isEarlyForfeit = (state: DuelState) =>
 
 /**
  * Only a duel that was played between two members, and not forfeited early, is stored (and, within the pair's
- * daily limit, rated: the store decides that in the transaction that stores it). Both runtimes (one process and
- * several) end every duel through the same presenter, which asks this.
+ * daily limit, rated: the store decides that in the transaction that stores it). The runtime (one process or
+ * several) ends every duel through the one presenter, which asks this.
  */
 export const isStored = (state: DuelState, result: DuelResult) =>
   result.played && state.red.player.userId !== null && state.blue.player.userId !== null && !isEarlyForfeit(state);
