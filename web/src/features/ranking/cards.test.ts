@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DUEL_CARDS, displayName, GAME_CARDS, medalScore, rankMedal } from "./cards";
+import { cardRows, DUEL_CARDS, displayName, GAME_CARDS, medalScore, rankMedal } from "./cards";
 
 describe("ranking cards", () => {
   test("the spec's limits: daily 5, weekly 10, medals and levels 10, duel 50 with 10 games and 7 days", () => {
@@ -35,5 +35,10 @@ describe("ranking cards", () => {
     expect(GAME_CARDS.find((c) => c.id === "medals")?.figure(entry)).toEqual({ gold: 2, silver: 1, bronze: 0 });
     const duel = { user_id: 1, username: "a", win_rate: 0.625, wins: 5, losses: 3, total_games: 8 };
     expect(DUEL_CARDS[0].figure(duel as never)).toBe("62.5% (5승 3패)");
+  });
+
+  test("a card reserves the rows it shows when full: its limit, at most 10", () => {
+    expect(GAME_CARDS.map(cardRows)).toEqual([5, 5, 10, 10, 10, 10]);
+    expect(DUEL_CARDS.map(cardRows)).toEqual([10, 10, 10, 10]);
   });
 });

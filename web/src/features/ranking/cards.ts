@@ -140,3 +140,12 @@ export function displayName(entry: RankingEntry): string {
 
 /** Ranks 1–3 get a medal (spec §2): 1 gold, 2 silver, 3 bronze, drawn as the rooms draw them (`ui/medals.tsx`). */
 export const rankMedal = (rank: number): 1 | 2 | 3 | null => (rank === 1 || rank === 2 || rank === 3 ? rank : null);
+
+/**
+ * Rows a card shows when full: its call's limit, at most CARD_ROWS. The page reserves that many rows from the first
+ * paint, so nothing below moves when the answer (or an empty list) replaces the placeholders.
+ */
+export function cardRows(card: RankingCard): number {
+  const limit = Number(new URLSearchParams(card.path.split("?")[1] ?? "").get("limit"));
+  return Number.isInteger(limit) && limit > 0 ? Math.min(limit, CARD_ROWS) : CARD_ROWS;
+}

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { type CSSProperties, useCallback, useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { MedalBadge, MedalCounts } from "../../ui/medals";
 import {
   CARD_ROWS,
+  cardRows,
   DUEL_CARDS,
   displayName,
   GAME_CARDS,
@@ -96,7 +97,10 @@ function Card({ card }: { card: RankingCard }) {
         </button>
       </header>
       {card.note && <p className="ranking-note">{card.note}</p>}
-      <CardBody state={state} card={card} retry={load} />
+      {/* Holds the height of the full list (and its count) in every state: nothing below moves on an answer. */}
+      <div className="ranking-body" style={{ "--ranking-rows": cardRows(card) } as CSSProperties}>
+        <CardBody state={state} card={card} retry={load} />
+      </div>
     </section>
   );
 }
