@@ -1,10 +1,12 @@
 /**
  * A fast first load (issue 15) as the browser sees it: pages load when first visited, files arrive compressed,
- * and only the font slices a page shows are downloaded.
+ * and only the font slices a page shows are downloaded. Issue 24: nothing on /ranking moves while its cards load,
+ * and a link inside text is told apart by more than its colour.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page, Response } from "playwright-core";
-import { type E2E, expectTitle, startE2E } from "./helpers";
+import { member, playResult } from "../modules/rankings/test-support";
+import { type E2E, expectTitle, PHONE, startE2E } from "./helpers";
 
 let e2e: E2E;
 
@@ -93,5 +95,89 @@ describe("first load", () => {
     const manifest = await fetch(`${e2e.url}/manifest.webmanifest`);
     expect(manifest.status).toBe(200);
     expect((await manifest.json()).name).toContain("타자마당");
+  });
+});
+
+/**
+ * Sums the page's layout shifts (the Layout Instability API, as Lighthouse's CLS counts them: shifts right after
+ * an input excluded) from the start of the document; read with `window.layoutShift`.
+ */
+async function recordLayoutShift(page: Page) {
+  await page.addInitScript(() => {
+    const state = { total: 0 };
+    Object.assign(window, { layoutShift: state });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) state.total += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+/** The ranking calls answer only once the page has painted its cards' placeholders (a slow network). */
+async function holdRankings(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/api/rankings/**", async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+async function shiftWhileRankingLoads(page: Page) {
+  await recordLayoutShift(page);
+  const release = await holdRankings(page);
+  await page.goto(`${e2e.url}/ranking`);
+  await page.locator('.ranking-list[aria-busy="true"]').first().waitFor();
+  await page.evaluate(() => document.fonts.ready);
+  // Two frames: the placeholders are on screen before the answers come.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  release();
+  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => (window as unknown as { layoutShift: { total: number } }).layoutShift.total);
+}
+
+describe("first paint stays put and reads well (issue 24)", () => {
+  test("/ranking on a phone: the cards keep their size from placeholders to empty lists (no layout shift)", async () => {
+    const page = await e2e.newPage(PHONE);
+    const shift = await shiftWhileRankingLoads(page);
+    await page.getByText("아직 기록이 없습니다.").first().waitFor();
+    // Before the cards reserved their rows: 0.36 here (Lighthouse calls up to 0.1 good); now only the font's swap.
+    expect(shift).toBeLessThan(0.01);
+  });
+
+  test("/ranking on a phone: the cards keep their size from placeholder to full lists (no layout shift)", async () => {
+    const now = Date.now();
+    for (let i = 0; i < 10; i++) {
+      const user = await e2e.createUser({ username: `측정${i}` });
+      await playResult(e2e.server.ctx, member(user), { wpm: 200 + i * 10, accuracy: 95, at: now });
+    }
+    const page = await e2e.newPage(PHONE);
+    const shift = await shiftWhileRankingLoads(page);
+    expect(await page.locator('[data-card="weekly-wpm"] .ranking-row').count()).toBe(10);
+    // 0.08 before the cards reserved their rows (a 5-row placeholder grew to 10 rows and a count).
+    expect(shift).toBeLessThan(0.01);
+  });
+
+  test("links inside text are underlined on /login, /register and /password-forgot", async () => {
+    const page = await e2e.newPage();
+    for (const [path, names] of [
+      ["/login", ["회원가입", "비밀번호 찾기"]],
+      ["/register", ["로그인"]],
+      ["/password-forgot", ["로그인"]],
+    ] as const) {
+      await page.goto(`${e2e.url}${path}`);
+      for (const name of names) {
+        const link = page.locator("main p a", { hasText: name });
+        await link.first().waitFor();
+        const decoration = await link.first().evaluate((element) => getComputedStyle(element).textDecorationLine);
+        expect({ path, name, decoration }).toEqual({ path, name, decoration: "underline" });
+      }
+    }
   });
 });
