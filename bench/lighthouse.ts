@@ -4,9 +4,18 @@
  * a temporary DATA_DIR, seeded (so `/rooms/1` exists), serving the `dist/web` build. Debian Chromium from
  * CHROMIUM_PATH or /usr/bin/chromium: no browser is ever downloaded.
  *
- *   bun bench/lighthouse.ts                      # build the web app, 3 runs per page, median by performance
+ *   bun bench/lighthouse.ts                      # build the web app, every page of the app, 3 runs per page
  *   bun bench/lighthouse.ts --runs 5 --no-build  # measure the existing dist/web
  *   bun bench/lighthouse.ts --pages /,/login --json bench/results/lh.json --reports bench/results/lh
+ *   bun bench/lighthouse.ts --pages '/profile@member,/admin/users/{member}@admin' --quiet-wait 30
+ *
+ * The default page list is every route of web/src/routes (DEFAULT_PAGES). Before measuring, the script makes the
+ * data those pages show through the server's own API (bench accounts, a guild with a recruitment post and a guild
+ * board post, a board post), and the accounts' roles with the `madang` CLI on the same DATA_DIR. A page is
+ * `path@account`: before each of its runs that account logs in over HTTP and its tokens are written to the
+ * origin's localStorage ("token", "refresh_token"), where the web client keeps them (Lighthouse's own reset before
+ * a load clears the caches, cache storage, service workers and file systems, not localStorage); a page without an
+ * account runs with both keys removed. `{guild}`, `{post}`, `{recruitment}` and `{member}` in a path are the ids made.
  *
  * Lighthouse times the page's real main-thread work (then simulates a slow phone and network from it), so other
  * processes on the machine lower the scores: before each run the script waits (at most --quiet-wait seconds,
@@ -36,6 +45,45 @@ const CHROMIUM_FLAGS = [
   "--remote-debugging-address=127.0.0.1",
 ];
 
+/** Accounts the script makes: a guild master with posts, a member with nothing, an administrator, a forced reset. */
+type AccountName = "member" | "newcomer" | "admin" | "reset";
+const ACCOUNTS: Record<AccountName, { username: string; email: string }> = {
+  member: { username: "측정회원", email: "member@lighthouse.test" },
+  newcomer: { username: "측정새내기", email: "newcomer@lighthouse.test" },
+  admin: { username: "측정관리자", email: "admin@lighthouse.test" },
+  reset: { username: "측정재설정", email: "reset@lighthouse.test" },
+};
+const ACCOUNT_PASSWORD = "Lighthouse-bench-9";
+
+/** Every route of the app (web/src/routes/*.tsx), as the visitor each is meant for. */
+const DEFAULT_PAGES = [
+  "/",
+  "/login",
+  "/register",
+  "/password-forgot",
+  "/password-forgot/reset?token=lighthouse",
+  "/password-reset@reset",
+  "/rooms/1",
+  "/board",
+  "/board/{post}",
+  "/board/write@member",
+  "/board/edit/{post}@member",
+  "/duel",
+  "/ranking",
+  "/guilds",
+  "/guilds/recruitment",
+  "/guilds/recruitment/{recruitment}",
+  "/guilds/create@newcomer",
+  "/guilds/my@member",
+  "/guilds/{guild}/room@member",
+  "/guilds/{guild}/board@member",
+  "/profile@member",
+  "/admin/dashboard@admin",
+  "/admin/users@admin",
+  "/admin/users/{member}@admin",
+  "/admin/logs@admin",
+];
+
 interface Options {
   runs: number;
   pages: string[];
@@ -48,12 +96,15 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 3, pages: ["/", "/board", "/rooms/1"], build: true, quietWaitS: 300 };
+  const options: Options = { runs: 3, pages: DEFAULT_PAGES, build: true, quietWaitS: 300 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number(argv[++i]) || 1);
     else if (arg === "--pages") options.pages = argv[++i].split(",");
-    else if (arg === "--no-build") options.build = false;
+    else if (arg === "--list") {
+      console.log(DEFAULT_PAGES.join("\n"));
+      process.exit(0);
+    } else if (arg === "--no-build") options.build = false;
     else if (arg === "--quiet-wait") options.quietWaitS = Number(argv[++i]) || 0;
     else if (arg === "--json") options.json = argv[++i];
     else if (arg === "--reports") options.reports = argv[++i];
@@ -64,6 +115,7 @@ function parseArgs(argv: string[]): Options {
 
 interface Started {
   url: string;
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -116,6 +168,7 @@ async function startProductionServer(): Promise<Started> {
   );
   return {
     url,
+    dataDir,
     async stop() {
       await stopProcess(proc);
       rmSync(dataDir, { recursive: true, force: true });
@@ -146,6 +199,178 @@ async function startChromium() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+interface PageSpec {
+  /** As given (the table's first column). */
+  label: string;
+  /** Path with the made ids in place. */
+  path: string;
+  account?: AccountName;
+}
+
+function parsePage(spec: string, ids: Record<string, number>): PageSpec {
+  const at = spec.lastIndexOf("@");
+  const account = at > 0 ? spec.slice(at + 1) : undefined;
+  if (account !== undefined && !(account in ACCOUNTS)) throw new Error(`${spec}: no account "${account}"`);
+  const template = at > 0 ? spec.slice(0, at) : spec;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in ids)) throw new Error(`${spec}: no id "${name}"`);
+    return String(ids[name]);
+  });
+  return { label: spec, path, account: account as AccountName | undefined };
+}
+
+/** A JSON call to the server's API; any answer but 2xx stops the script. */
+async function apiCall<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+interface LoginAnswer {
+  access_token: string;
+  refresh_token?: string | null;
+}
+
+const login = (base: string, account: AccountName) =>
+  apiCall<LoginAnswer>(base, "POST", "/users/login", {
+    email: ACCOUNTS[account].email,
+    password: ACCOUNT_PASSWORD,
+    remember_me: true,
+  });
+
+/** `madang <args>` on the server's database (the CLI works on DATA_DIR's SQLite file directly). */
+async function cli(dataDir: string, args: string[]) {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "cli/index.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if ((await proc.exited) !== 0) throw new Error(`madang ${args.join(" ")}: ${await new Response(proc.stderr).text()}`);
+}
+
+/**
+ * The accounts and the content the pages show, made as a visitor would (the API), roles with the CLI. Returns the
+ * ids the page list refers to.
+ */
+async function prepareData(server: Started): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
+  for (const [name, account] of Object.entries(ACCOUNTS)) {
+    const user = await apiCall<{ id: number }>(server.url, "POST", "/users/register", {
+      ...account,
+      password: ACCOUNT_PASSWORD,
+    });
+    ids[name] = user.id;
+  }
+  await cli(server.dataDir, ["users", "grant-admin", ACCOUNTS.admin.email]);
+  await cli(server.dataDir, ["users", "require-password-reset", ACCOUNTS.reset.email]);
+  const token = (await login(server.url, "member")).access_token;
+  const guild = await apiCall<{ id: number }>(
+    server.url,
+    "POST",
+    "/guilds/",
+    { name: "측정길드", description: "Lighthouse 측정을 위한 길드입니다." },
+    token,
+  );
+  ids.guild = guild.id;
+  const recruitment = await apiCall<{ id: number }>(
+    server.url,
+    "POST",
+    "/guilds/recruitment",
+    {
+      guild_id: guild.id,
+      title: "함께 타자 연습할 길드원을 모집합니다",
+      content: "매일 저녁 아홉 시에 모여 연습합니다.",
+    },
+    token,
+  );
+  ids.recruitment = recruitment.id;
+  await apiCall(
+    server.url,
+    "POST",
+    `/guilds/${guild.id}/board`,
+    { title: "이번 주 연습 일정", content: "월, 수, 금 저녁에 길드 방에서 만나요." },
+    token,
+  );
+  const post = await apiCall<{ id: number }>(
+    server.url,
+    "POST",
+    "/board/",
+    { title: "타자 연습 잘하는 방법", content: "매일 조금씩, 정확도를 먼저 올리고 속도는 그다음에 올립니다." },
+    token,
+  );
+  ids.post = post.id;
+  return ids;
+}
+
+/**
+ * Sets (or removes, for null) localStorage items of `origin` through the DevTools protocol: a tab on a file of that
+ * origin that runs no script (the favicon), a Runtime.evaluate there, the tab closed. Lighthouse's own storage
+ * reset clears caches, service workers and the like but not localStorage, so the items are there for its load.
+ */
+async function setLocalStorage(port: number, origin: string, items: Record<string, string | null>) {
+  const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(version.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(String(event.data));
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(JSON.stringify(message.error)));
+    else waiter.resolve(message.result);
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: DevTools protocol answers, read field by field below
+  const send = (method: string, params: object, sessionId?: string): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, method, params, sessionId }));
+    });
+  try {
+    const { targetId } = await send("Target.createTarget", { url: `${origin}/favicon.ico` });
+    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+    const expression = `(() => {
+      if (location.origin !== ${JSON.stringify(origin)}) return false;
+      for (const [key, value] of Object.entries(${JSON.stringify(items)})) {
+        if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+      }
+      return true;
+    })()`;
+    for (let attempt = 0; ; attempt++) {
+      const { result } = await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId);
+      if (result?.value === true) break;
+      if (attempt > 100) throw new Error(`could not open ${origin} to set its localStorage`);
+      await Bun.sleep(50);
+    }
+    await send("Target.closeTarget", { targetId });
+  } finally {
+    socket.close();
+  }
+}
+
+/** The page's visitor before a run: a fresh login of its account, or nobody. */
+async function prepareVisitor(server: Started, port: number, page: PageSpec) {
+  let items: Record<string, string | null> = { token: null, refresh_token: null };
+  if (page.account) {
+    const answer = await login(server.url, page.account);
+    items = { token: answer.access_token, refresh_token: answer.refresh_token ?? null };
+  }
+  await setLocalStorage(port, new URL(server.url).origin, items);
 }
 
 const CLOCK_TICKS = 100;
@@ -183,9 +408,17 @@ interface PageRun {
 }
 
 /** Lighthouse sometimes fails to record a trace (NO_NAVSTART, NO_FCP on a busy machine): such a run is repeated. */
-async function runLighthouse(url: string, port: number, quietWaitS: number, attempts = 3): Promise<PageRun> {
+async function runLighthouse(
+  server: Started,
+  page: PageSpec,
+  port: number,
+  quietWaitS: number,
+  attempts = 3,
+): Promise<PageRun> {
+  const url = `${server.url}${page.path}`;
   for (let attempt = 1; ; attempt++) {
     try {
+      await prepareVisitor(server, port, page);
       const machineBusy = await waitForQuiet(quietWaitS);
       return { ...(await runLighthouseOnce(url, port)), machineBusy };
     } catch (error) {
@@ -306,18 +539,20 @@ async function main() {
   const chromium = await startChromium();
   const rows: { page: string; runs: PageRun[] }[] = [];
   try {
+    const ids = await prepareData(server);
+    const pages = options.pages.map((spec) => parsePage(spec, ids));
     // One unmeasured load first: the browser's and the server's first request pay one-time start-up costs.
-    await runLighthouse(`${server.url}${options.pages[0]}`, chromium.port, 0);
-    for (const page of options.pages) {
+    await runLighthouse(server, pages[0], chromium.port, 0);
+    for (const page of pages) {
       const runs: PageRun[] = [];
       for (let run = 0; run < options.runs; run++) {
-        const result = await runLighthouse(`${server.url}${page}`, chromium.port, options.quietWaitS);
+        const result = await runLighthouse(server, page, chromium.port, options.quietWaitS);
         runs.push(result);
         console.error(
-          `  ${page} run ${run + 1}/${options.runs}: performance ${result.scores.performance} (other processes ${(result.machineBusy * 100).toFixed(0)} % of a core before it)`,
+          `  ${page.label} run ${run + 1}/${options.runs}: performance ${result.scores.performance} (other processes ${(result.machineBusy * 100).toFixed(0)} % of a core before it)`,
         );
       }
-      rows.push({ page, runs });
+      rows.push({ page: page.label, runs });
     }
   } finally {
     await chromium.stop();
