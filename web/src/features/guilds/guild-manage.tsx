@@ -65,9 +65,10 @@ export function MembersPanel({
 
   return (
     <section className="guild-panel" aria-labelledby="guild-room-members">
-      <h3 id="guild-room-members" className="guild-section-title">
+      {/* h2: the room's own sections come right under its h1 (headings in order, for screen-reader navigation). */}
+      <h2 id="guild-room-members" className="guild-section-title">
         길드원 ({members.length})
-      </h3>
+      </h2>
       <Feedback result={result} />
       <ul className="guild-members">
         {members.map((member) => (
