@@ -352,8 +352,9 @@ async function setLocalStorage(port: number, origin: string, items: Record<strin
       return true;
     })()`;
     for (let attempt = 0; ; attempt++) {
-      const { result } = await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId);
-      if (result?.value === true) break;
+      // Until the favicon's document is there, the tab has no execution context (an error): try again.
+      const answer = await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId).catch(() => null);
+      if (answer?.result?.value === true) break;
       if (attempt > 100) throw new Error(`could not open ${origin} to set its localStorage`);
       await Bun.sleep(50);
     }
