@@ -1,5 +1,6 @@
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
 import { keystrokes } from "../kernel/typing";
+import { DUEL_MESSAGES } from "./messages";
 import { DUEL_WORDS } from "./words";
 
 /**
@@ -673,10 +674,6 @@ function finish(state: DuelState, ctx: GameContext): T {
   const judged = judge(caughtUp.state, ctx.now, true);
   return { state: judged.state, effects: [...caughtUp.effects, ...judged.effects] };
 }
-
-export const DUEL_MESSAGES = {
-  notInDuel: "이 대결의 플레이어만 할 수 있습니다.",
-} as const;
 
 export const duelMode = {
   id: "duel",

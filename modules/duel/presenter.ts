@@ -15,6 +15,7 @@ import {
   type WordBlock,
 } from "./duel-mode";
 import type { DuelGame, DuelMember } from "./members";
+import { DUEL_MESSAGES } from "./messages";
 import { isStored, storeDuel } from "./records";
 import type { DuelStore, PlayerFigures } from "./store";
 
@@ -29,10 +30,6 @@ export interface PresenterEnv {
   /** The finished duel has lingered long enough: dispose of its host. */
   expired(host: DuelGame): void;
 }
-
-export const DUEL_PRESENTER_MESSAGES = {
-  notInDuel: "이 대결의 플레이어만 참여할 수 있습니다.",
-} as const;
 
 /** The Korean line the result overlay can show for each end reason (the `reason` code itself is the contract). */
 export const REASON_TEXT: Record<EndReason, string> = {
@@ -102,7 +99,7 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
   }
 
   admit(host: DuelGame, player: DuelPlayer): InputResult | undefined {
-    return sideOf(host.state, player.id) ? undefined : refusal(DUEL_PRESENTER_MESSAGES.notInDuel, "not_in_duel");
+    return sideOf(host.state, player.id) ? undefined : refusal(DUEL_MESSAGES.notInDuelToJoin, "not_in_duel");
   }
 
   /**

@@ -27,6 +27,7 @@ import {
   playerOf,
   setDuelOfSocket,
 } from "./members";
+import { DUEL_MESSAGES } from "./messages";
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
 import type { DuelStore } from "./store";
@@ -55,11 +56,6 @@ export const DEFAULT_DUEL_SETTINGS: DuelModuleSettings = {
   sweepEveryMs: 5_000,
   listLimit: 100,
 };
-
-export const DUEL_MESSAGES = {
-  noDuel: "진행 중인 대결이 없습니다.",
-  alreadyInGame: "이미 대결 중입니다. 대결이 끝난 뒤에 다시 찾아주세요.",
-} as const;
 
 /** Duel online user of spec part 2 §3. */
 export interface OnlineUser {
