@@ -1,6 +1,6 @@
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
-import { AppError, badRequest, conflict } from "../kernel/errors";
+import { badRequest, conflict } from "../kernel/errors";
 import {
   type AnyGameInput,
   type GameDirectory,
@@ -9,6 +9,7 @@ import {
   type GameOpener,
   type GameOwnerLease,
   type InputResult,
+  refusalErrors,
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
@@ -67,6 +68,8 @@ export interface OnlineUser {
 
 /** The game directory's mode id of the duel (`<mode>:<session id>` names a duel's lease with several processes). */
 export const DUEL_MODE = "duel";
+/** A refusal of a duel's host as the AppError the socket dispatcher sends as `error` (the kernel's one rule; all 409). */
+const { refusalError } = refusalErrors({});
 /** A matching pass that found another process matching tries again this much later (it may have missed a search). */
 const MATCHER_RETRY_MS = 100;
 
@@ -432,7 +435,7 @@ export class DuelRuntime implements PresenterEnv {
       if (duelOfSocket(socket) === sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
       throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
     }
-    throw new AppError(409, result.error, result.code);
+    throw refusalError(result);
   }
 
   /** duel_leave_game: out of the duel at once (before its end that is a forfeit). */

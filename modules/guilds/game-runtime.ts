@@ -1,6 +1,6 @@
 import { claimOwner, lastRound, ownerEpoch, unfinishedLastRound } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
-import { AppError, forbidden, unprocessable } from "../kernel/errors";
+import { forbidden, unprocessable } from "../kernel/errors";
 import {
   adapterEmitter,
   type GameEmitter,
@@ -10,6 +10,7 @@ import {
   GameOwnership,
   type InputResult,
   refusal,
+  refusalErrors,
   sharedScheduler,
   socketIoEmitter,
 } from "../kernel/game-host";
@@ -54,16 +55,17 @@ interface LiveGame {
   presenter: GuildGamePresenter;
 }
 
-/** Status of the AppError a refusal becomes (the socket `error` event carries its text and code). */
-const REFUSAL_STATUS: Record<string, number> = {
-  mismatch: 422,
-  implausible: 422,
-  unknown_problem: 422,
-  short_problem: 422,
-};
-
 /** A socket that is not (or no longer) in the guild room's game. */
 const NOT_IN_ROOM = "길드 방에 먼저 입장해주세요.";
+
+/**
+ * A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event (the kernel's
+ * one rule, with the guild game's statuses and its words for a socket not in the room).
+ */
+const { orThrow } = refusalErrors({
+  statuses: { mismatch: 422, implausible: 422, unknown_problem: 422, short_problem: 422 },
+  notInGame: () => forbidden(NOT_IN_ROOM, "not_in_room"),
+});
 
 export const playerIdOf = (userId: number) => `u:${userId}`;
 
@@ -270,14 +272,4 @@ export class GuildGames {
     await this.ownership?.stop();
     for (const live of this.games.values()) this.stopGame(live);
   }
-}
-
-/** A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event. */
-function refusalError(result: Extract<InputResult, { ok: false }>) {
-  if (result.code === "not_in_game") return forbidden(NOT_IN_ROOM, "not_in_room");
-  return new AppError(REFUSAL_STATUS[result.code] ?? 409, result.error, result.code);
-}
-
-function orThrow(result: InputResult) {
-  if (!result.ok) throw refusalError(result);
 }

@@ -1,13 +1,7 @@
 import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
-import { AppError, badRequest } from "../kernel/errors";
-import {
-  type GameEmitter,
-  GameHost,
-  type GameOwnerLease,
-  type InputResult,
-  sharedScheduler,
-} from "../kernel/game-host";
+import { badRequest } from "../kernel/errors";
+import { type GameEmitter, GameHost, type GameOwnerLease, refusalErrors, sharedScheduler } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
 import {
   addressOf,
@@ -39,14 +33,14 @@ export interface HostEnv extends PresenterEnv {
 /** The socket.io room of a typing room (kept from before the game platform: clients never see it, tests do). */
 export const roomChannel = (roomId: number) => `rooms:${roomId}`;
 
-/** Status of the AppError a refusal becomes (the socket `error` event carries only its text and code). */
-const REFUSAL_STATUS: Record<string, number> = {
-  implausible: 422,
-  too_long: 400,
-  rate_limited: 429,
-  room_full: 400,
-  too_many_guests: 429,
-};
+/**
+ * A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event (the kernel's
+ * one rule, with the room's statuses and its words for a socket not in the room).
+ */
+export const { refusalError, orThrow } = refusalErrors({
+  statuses: { implausible: 422, too_long: 400, rate_limited: 429, room_full: 400, too_many_guests: 429 },
+  notInGame: () => badRequest(ROOM_MESSAGES.notInRoom, "not_in_room"),
+});
 
 /**
  * One typing room: the sentence race on the generic game host (`GameHost`, shared scheduler, reconnect grace,
@@ -184,14 +178,4 @@ export function memberOf(socket: AppSocket, row: UserRow | null | undefined): { 
     player: row ? { ...player, name: row.username } : player,
     data: { kind: "user", address: null, profile: row ? profileOf(row) : NO_PROFILE, chat: [] },
   };
-}
-
-/** A refusal of the game host as the AppError the shared dispatcher turns into the socket's `error` event. */
-export function refusalError(result: Extract<InputResult, { ok: false }>) {
-  if (result.code === "not_in_game") return badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
-  return new AppError(REFUSAL_STATUS[result.code] ?? 409, result.error, result.code);
-}
-
-export function orThrow(result: InputResult) {
-  if (!result.ok) throw refusalError(result);
 }

@@ -1,3 +1,5 @@
+import { AppError } from "../errors";
+
 /** What a caller of `GameHost.input` gets back; a refusal carries the Korean text for the `error` event. */
 export type InputResult = { ok: true } | { ok: false; error: string; code: string };
 
@@ -16,6 +18,25 @@ export const GAME_HOST_MESSAGES = {
 } as const;
 
 export const refusal = (error: string, code: string): InputResult => ({ ok: false, error, code });
+
+/** A refused input. */
+export type Refusal = Extract<InputResult, { ok: false }>;
+
+/**
+ * How a module's live game turns the host's refusals into the AppError the socket dispatcher sends as the `error`
+ * event: one rule for every mode (rooms, guilds and the duel each had a copy). The module keeps what is its own:
+ * `statuses` for its codes (any other code is a 409), `notInGame` for its words to a socket not in its game.
+ */
+export function refusalErrors(options: { statuses?: Readonly<Record<string, number>>; notInGame?: () => AppError }) {
+  const refusalError = (result: Refusal): AppError => {
+    if (result.code === "not_in_game" && options.notInGame) return options.notInGame();
+    return new AppError(options.statuses?.[result.code] ?? 409, result.error, result.code);
+  };
+  const orThrow = (result: InputResult): void => {
+    if (!result.ok) throw refusalError(result);
+  };
+  return { refusalError, orThrow };
+}
 
 export const NOT_IN_GAME = refusal(GAME_HOST_MESSAGES.notInGame, "not_in_game");
 export const FAILED = refusal(GAME_HOST_MESSAGES.failed, "internal");

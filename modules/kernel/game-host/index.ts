@@ -1,6 +1,14 @@
 /** The generic game host: one live game of any mode on the process's one shared scheduler (README.md). */
 export { adapterEmitter, type GameEmitter, localFirstEmitter, socketIoEmitter, userChannel } from "./emitter";
-export { GAME_HOST_MESSAGES, type InputResult, isStaleOwnerError, refusal, StaleOwnerError } from "./errors";
+export {
+  GAME_HOST_MESSAGES,
+  type InputResult,
+  isStaleOwnerError,
+  type Refusal,
+  refusal,
+  refusalErrors,
+  StaleOwnerError,
+} from "./errors";
 export {
   GameHost,
   type GameHostOptions,
