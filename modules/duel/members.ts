@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { GameHost, GameMember } from "../kernel/game-host";
+import { type GameHost, type GameMember, playerIdOf, playerKeyOf } from "../kernel/game-host";
 import type { AppSocket, SocketIdentity } from "../kernel/socket";
 import type { DuelMode, DuelPlayer } from "./duel-mode";
 
@@ -7,18 +6,12 @@ import type { DuelMode, DuelPlayer } from "./duel-mode";
 export type DuelGame = GameHost<DuelMode, DuelPlayer>;
 export type DuelMember = GameMember<DuelPlayer>;
 
-/** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
-export const playerIdOf = (identity: SocketIdentity) =>
-  identity.kind === "user" ? `u:${identity.userId}` : `g:${identity.clientId}`;
-
-/** The player as others see it: the public key (the spec's `sid`) of a guest is a hash of the client id. */
+/** The player as others see it: the public key (the spec's `sid`) is the kernel's (a guest's is a hash). */
 export function playerOf(identity: SocketIdentity): DuelPlayer {
   const id = playerIdOf(identity);
-  if (identity.kind === "user") {
-    return { id, name: identity.username, userId: identity.userId, key: `u_${identity.userId}` };
-  }
-  const hash = createHash("sha256").update(identity.clientId).digest("hex").slice(0, 12);
-  return { id, name: identity.nickname, userId: null, key: `g_${hash}` };
+  const key = playerKeyOf(identity);
+  if (identity.kind === "user") return { id, name: identity.username, userId: identity.userId, key };
+  return { id, name: identity.nickname, userId: null, key };
 }
 
 /** What the duel keeps on a socket (`socket.data.state.duel`): the duel it is in, if any. */

@@ -9,6 +9,7 @@ import {
   type GameOpener,
   type GameOwnerLease,
   type InputResult,
+  playerIdOf,
   refusalErrors,
   sharedScheduler,
 } from "../kernel/game-host";
@@ -18,16 +19,7 @@ import { DEFAULT_DUEL_RULES, type DuelMove, type DuelPlayer, type DuelRules, due
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement } from "./lobby";
 import { DEFAULT_MATCH_RULES, type MatchRules, type PlayerStatus } from "./matchmaker";
-import {
-  type DuelGame,
-  type DuelMember,
-  duelOfSocket,
-  followList,
-  MENU,
-  playerIdOf,
-  playerOf,
-  setDuelOfSocket,
-} from "./members";
+import { type DuelGame, type DuelMember, duelOfSocket, followList, MENU, playerOf, setDuelOfSocket } from "./members";
 import { DUEL_MESSAGES } from "./messages";
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";

@@ -1,6 +1,7 @@
 import { applyGameRewards, type GameRewardDelta, type RewardedFigures } from "../accounts";
 import { finishGame, recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
+import { memberPlayerKey } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { keystrokes } from "../kernel/typing";
 import { computeRewards, countedGrants, playedOnly } from "../rooms";
@@ -15,8 +16,6 @@ import { FULL_REWARD_KEYSTROKES } from "./rules";
  * (game, member).
  */
 
-export const playerKeyOf = (userId: number) => `u_${userId}`;
-
 /**
  * One completed participant (or an exact answer refused as implausible, kept for the record only). A counted
  * result stored after its game was closed (late) is paid as played at once, as the rooms do: the account counts
@@ -25,7 +24,7 @@ export const playerKeyOf = (userId: number) => `u_${userId}`;
 export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant: Participant) {
   const outcome = await recordResult(ctx, ref, {
     userId: participant.userId,
-    playerKey: playerKeyOf(participant.userId),
+    playerKey: memberPlayerKey(participant.userId),
     nickname: participant.name,
     wpm: participant.wpm ?? 0,
     accuracy: participant.accuracy ?? 0,
@@ -119,10 +118,10 @@ export async function finishGuildGame(
   const rewards = new Map(
     game.standings.map((p) => [p.userId, guildRewardsOf(p, counted, game.problem, rewarded.get(p.userId) ?? false)]),
   );
-  const rewardsByKey = new Map(game.standings.map((p) => [playerKeyOf(p.userId), rewards.get(p.userId)]));
+  const rewardsByKey = new Map(game.standings.map((p) => [memberPlayerKey(p.userId), rewards.get(p.userId)]));
   const medals = game.standings.flatMap((p) => {
     const medal = rewards.get(p.userId)?.medal;
-    return medal ? [{ playerKey: playerKeyOf(p.userId), medal }] : [];
+    return medal ? [{ playerKey: memberPlayerKey(p.userId), medal }] : [];
   });
   const outcome = await finishGame(ctx, ref, { endedAt: game.finishedAt, participants: counted, medals });
   const grants = countedGrants(outcome.counted, (playerKey) => rewardsByKey.get(playerKey));

@@ -9,6 +9,7 @@ import {
   type GameOwnerLease,
   GameOwnership,
   type InputResult,
+  memberPlayerId,
   refusal,
   refusalErrors,
   sharedScheduler,
@@ -66,8 +67,6 @@ const { orThrow } = refusalErrors({
   statuses: { mismatch: 422, implausible: 422, unknown_problem: 422, short_problem: 422 },
   notInGame: () => forbidden(NOT_IN_ROOM, "not_in_room"),
 });
-
-export const playerIdOf = (userId: number) => `u:${userId}`;
 
 /**
  * The guild games of one server: one `GameHost` per guild whose room someone entered (created on first use, on the
@@ -195,7 +194,7 @@ export class GuildGames {
   async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
     if (!this.ownership) await this.game(guild);
     if (!socket.connected) return;
-    const player: GuildPlayer = { id: playerIdOf(userId), name: username, userId };
+    const player: GuildPlayer = { id: memberPlayerId(userId), name: username, userId };
     orThrow(await this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
   }
 
@@ -205,7 +204,7 @@ export class GuildGames {
    */
   leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
     const type = immediate ? "leave" : "drop";
-    this.input(guildId, { type, playerId: playerIdOf(userId), socketId: socket.id }).catch((error) =>
+    this.input(guildId, { type, playerId: memberPlayerId(userId), socketId: socket.id }).catch((error) =>
       this.ctx.log.warn("guild game leave not delivered", { guildId, error: String(error) }),
     );
   }
@@ -214,7 +213,7 @@ export class GuildGames {
   removeUser(guildId: number, userId: number) {
     // The game's host decides; with several processes every process hears the removal and only the owner has it.
     const host = this.hostOf(guildId);
-    const member = host?.member(playerIdOf(userId));
+    const member = host?.member(memberPlayerId(userId));
     if (!host || !member) return;
     const playerId = member.player.id;
     if (member.sockets.length === 0) host.input({ type: "expire", playerId });
@@ -244,7 +243,7 @@ export class GuildGames {
 
   /** `guild_game:progress` / `guild_game:submission` of a member in the room. */
   async play(socket: AppSocket, guildId: number, userId: number, move: GuildGameMove) {
-    orThrow(await this.input(guildId, { type: "move", playerId: playerIdOf(userId), socketId: socket.id, move }));
+    orThrow(await this.input(guildId, { type: "move", playerId: memberPlayerId(userId), socketId: socket.id, move }));
   }
 
   /**

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import type { UserRow } from "../../db/core/schema";
-import type { GameHost, GameMember } from "../kernel/game-host";
+import { type GameHost, type GameMember, playerIdOf, playerKeyOf } from "../kernel/game-host";
 import { addressLimitKey } from "../kernel/request-info";
 import type { AppSocket, SocketIdentity } from "../kernel/socket";
 import type { RaceMode, RacePlayer, SubmitMove } from "./sentence-race";
@@ -62,18 +61,12 @@ export const sameProfile = (a: Profile, b: Profile) =>
 /** Guests are counted per address, IPv6 by its /64 (one subscriber holds a whole /64), as accounts' limits do. */
 export const addressOf = (socket: AppSocket) => (socket.data.ip ? addressLimitKey(socket.data.ip) : "unknown");
 
-/** The game identity of a socket: members by user id, guests by their anonymous client id (never shown). */
-export const playerIdOf = (identity: SocketIdentity) =>
-  identity.kind === "user" ? `u:${identity.userId}` : `g:${identity.clientId}`;
-
-/** The player as others see it; a guest's public session id is a hash of the client id. */
+/** The player as others see it: its public session id is the kernel's public key (a guest's is a hash). */
 export function playerOf(identity: SocketIdentity): RacePlayer {
   const id = playerIdOf(identity);
-  if (identity.kind === "user") {
-    return { id, name: identity.username, userId: identity.userId, sessionId: `u_${identity.userId}` };
-  }
-  const hash = createHash("sha256").update(identity.clientId).digest("hex").slice(0, 12);
-  return { id, name: identity.nickname, userId: null, sessionId: `g_${hash}` };
+  const sessionId = playerKeyOf(identity);
+  if (identity.kind === "user") return { id, name: identity.username, userId: identity.userId, sessionId };
+  return { id, name: identity.nickname, userId: null, sessionId };
 }
 
 export const ROOM_STATE_KEY = "rooms";

@@ -9,9 +9,10 @@ import {
   GameOwnership,
   type InputResult,
   type OwnedGame,
+  playerIdOf,
 } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
-import { playerIdOf, roomOfSocket, setRoomOfSocket } from "./members";
+import { roomOfSocket, setRoomOfSocket } from "./members";
 import { abandonRaceGame } from "./records";
 import { memberOf, type RoomHost, refusalError } from "./room-host";
 import type { RoomView } from "./room-view";

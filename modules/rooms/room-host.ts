@@ -1,13 +1,19 @@
 import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
 import { badRequest } from "../kernel/errors";
-import { type GameEmitter, GameHost, type GameOwnerLease, refusalErrors, sharedScheduler } from "../kernel/game-host";
+import {
+  type GameEmitter,
+  GameHost,
+  type GameOwnerLease,
+  playerIdOf,
+  refusalErrors,
+  sharedScheduler,
+} from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
 import {
   addressOf,
   type MemberData,
   NO_PROFILE,
-  playerIdOf,
   playerOf,
   profileOf,
   type RoomGame,

@@ -4,10 +4,16 @@ import { lastRound } from "../games";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
-import { type GameEmitter, type GameOwnerLease, localFirstEmitter, socketIoEmitter } from "../kernel/game-host";
+import {
+  type GameEmitter,
+  type GameOwnerLease,
+  localFirstEmitter,
+  playerIdOf,
+  socketIoEmitter,
+} from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
-import { type ChatCommand, playerIdOf, roomOfSocket, submissionCommand } from "./members";
+import { type ChatCommand, roomOfSocket, submissionCommand } from "./members";
 import { OwnedRooms } from "./owned-rooms";
 import { type HostEnv, orThrow, RoomHost } from "./room-host";
 import { presentIdleRoom, type RoomView } from "./room-view";

@@ -37,5 +37,6 @@ export {
   type OwnershipRedis,
   type OwnershipSubscriber,
 } from "./ownership";
+export { memberPlayerId, memberPlayerKey, playerIdOf, playerKeyOf } from "./players";
 export { GameScheduler, type ScheduledGame, ScheduledJob, sharedScheduler } from "./scheduler";
 export { DEFAULT_RETRY, type RetryPolicy, type WriteRequest } from "./write-queue";
