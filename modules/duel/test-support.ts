@@ -1,7 +1,8 @@
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import type { TestServer } from "../../apps/server/testing";
+import { openTestClient, TestClient } from "../kernel/socket-testing";
 
-/** Real socket.io clients for the duel's integration tests: they record every event and keep the duel's blocks. */
+/** The kernel's test socket client, which for the duel's integration tests also keeps the duel's blocks. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever payload the event carries
 type Payload = any;
 
@@ -14,26 +15,14 @@ export interface SeenBlock {
   y: number;
 }
 
-export class DuelClient {
-  readonly log: { event: string; payload: Payload }[] = [];
-  private waiters: { test: (event: string, payload: Payload) => boolean; resolve: (payload: Payload) => void }[] = [];
-  private cursors = new Map<string, number>();
+export class DuelClient extends TestClient {
   /** The duel's blocks as this client knows them from the events (game_start, new_word, block_defended, moves). */
   readonly blocks = new Map<number, SeenBlock>();
   side: "red" | "blue" | null = null;
   sessionId: string | null = null;
 
-  constructor(readonly socket: Socket) {
-    socket.onAny((event: string, payload: Payload) => {
-      this.log.push({ event, payload });
-      this.track(event, payload);
-      for (const waiter of [...this.waiters]) {
-        if (waiter.test(event, payload)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.resolve(payload);
-        }
-      }
-    });
+  protected override onEvent(event: string, payload: Payload) {
+    this.track(event, payload);
   }
 
   private track(event: string, payload: Payload) {
@@ -69,68 +58,18 @@ export class DuelClient {
     return block;
   }
 
-  /** Emits with an acknowledgement: resolves once the server has handled the event. */
+  /** `ack` under the name the duel's tests use. */
   send(event: string, payload: unknown = {}): Promise<Payload> {
-    return this.socket.timeout(3000).emitWithAck(event, payload);
-  }
-
-  /** The next event of that name (after the previous `next` of that name) that matches; waits when not yet here. */
-  next(event: string, match: (payload: Payload) => boolean = () => true, timeoutMs = 3000): Promise<Payload> {
-    const from = this.cursors.get(event) ?? 0;
-    for (let i = from; i < this.log.length; i++) {
-      const entry = this.log[i];
-      if (entry.event === event && match(entry.payload)) {
-        this.cursors.set(event, i + 1);
-        return Promise.resolve(entry.payload);
-      }
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        const seen = this.log.slice(from).map((r) => r.event);
-        reject(new Error(`no ${event} within ${timeoutMs} ms; received since: ${seen.join(", ")}`));
-      }, timeoutMs);
-      const done = (payload: Payload) => {
-        clearTimeout(timer);
-        this.cursors.set(event, this.log.findLastIndex((r) => r.payload === payload) + 1);
-        resolve(payload);
-      };
-      this.waiters.push({ test: (e, p) => e === event && match(p), resolve: done });
-    });
-  }
-
-  all(event: string): Payload[] {
-    return this.log.filter((r) => r.event === event).map((r) => r.payload);
-  }
-
-  close() {
-    this.socket.disconnect();
+    return this.ack(event, payload);
   }
 }
 
 /** A test server or a process of a test cluster (only its address is used). */
-export async function openDuelClient(
+export function openDuelClient(
   server: Pick<TestServer, "url">,
   auth: Record<string, string> = {},
 ): Promise<DuelClient> {
-  const socket = connect(server.url, {
-    path: "/socket.io/",
-    transports: ["websocket"],
-    reconnection: false,
-    forceNew: true,
-    auth,
-  });
-  const client = new DuelClient(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return client;
+  return openTestClient(server, auth, (socket: Socket) => new DuelClient(socket));
 }
 
-/** Closes a client and waits until the server has handled the disconnect (no sleeping on a guess). */
-export async function closeAndWait(server: TestServer, client: DuelClient) {
-  const id = client.socket.id;
-  client.close();
-  for (let i = 0; i < 400 && id && server.io.of("/").sockets.has(id); i++) await Bun.sleep(5);
-}
+export { closeAndWait } from "../kernel/socket-testing";

@@ -1,6 +1,6 @@
-import { io as connect, type Socket } from "socket.io-client";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
+import { openTestClient, type TestClient } from "../kernel/socket-testing";
 
 export type { TestServer, TestUser };
 
@@ -59,100 +59,10 @@ export async function startGuildServer() {
 }
 export type GuildServer = Awaited<ReturnType<typeof startGuildServer>>;
 
-/** Every event a test socket received, in order. */
-export interface Received {
-  event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever payload the event carries
-  payload: any;
-}
-
-/**
- * A real socket.io client that records what it receives (the same idea as the rooms tests' client, kept here so
- * this module's tests import nothing of another module but its index).
- */
-export class GuildClient {
-  readonly log: Received[] = [];
-  private waiters: { test: (r: Received) => boolean; done: (r: Received) => void }[] = [];
-  private cursors = new Map<string, number>();
-
-  constructor(readonly socket: Socket) {
-    socket.onAny((event: string, payload: unknown) => {
-      const received = { event, payload };
-      this.log.push(received);
-      for (const waiter of [...this.waiters]) {
-        if (waiter.test(received)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.done(received);
-        }
-      }
-    });
-  }
-
-  emit(event: string, ...args: unknown[]) {
-    this.socket.emit(event, ...args);
-  }
-
-  /** Emits with an acknowledgement and resolves with what the server acknowledged. */
-  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the server acknowledges
-  ack(event: string, payload: unknown): Promise<any> {
-    return this.socket.timeout(3_000).emitWithAck(event, payload);
-  }
-
-  /** The next event of that name (after the previous `next` of that name) that matches; waits for it if needed. */
-  // biome-ignore lint/suspicious/noExplicitAny: see Received
-  next(event: string, match: (payload: any) => boolean = () => true, timeoutMs = 3_000): Promise<any> {
-    const test = (r: Received) => r.event === event && match(r.payload);
-    const from = this.cursors.get(event) ?? 0;
-    for (let i = from; i < this.log.length; i++) {
-      if (test(this.log[i])) {
-        this.cursors.set(event, i + 1);
-        return Promise.resolve(this.log[i].payload);
-      }
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w.done !== done);
-        const seen = this.log.slice(from).map((r) => r.event);
-        reject(new Error(`no ${event} within ${timeoutMs} ms; received since: ${seen.join(", ")}`));
-      }, timeoutMs);
-      const done = (r: Received) => {
-        clearTimeout(timer);
-        this.cursors.set(event, this.log.indexOf(r) + 1);
-        resolve(r.payload);
-      };
-      this.waiters.push({ test, done });
-    });
-  }
-
-  all(event: string) {
-    return this.log.filter((r) => r.event === event).map((r) => r.payload);
-  }
-
-  /** A round trip: everything the server sent before has arrived when this resolves. */
-  async sync() {
-    const stamp = Math.random();
-    this.emit("ping", { timestamp: stamp });
-    await this.next("pong", (p) => p.timestamp === stamp);
-  }
-
-  close() {
-    this.socket.disconnect();
-  }
-}
+/** The kernel's test socket client, under the name these tests use. */
+export { type Received, TestClient as GuildClient } from "../kernel/socket-testing";
 
 /** A connected client: a member with their token, or a guest without one. */
-export async function openGuildClient(server: TestServer, token?: string): Promise<GuildClient> {
-  const socket = connect(server.url, {
-    path: "/socket.io/",
-    transports: ["websocket"],
-    reconnection: false,
-    forceNew: true,
-    auth: token ? { token } : { client_id: `guest-${crypto.randomUUID()}` },
-  });
-  const client = new GuildClient(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return client;
+export function openGuildClient(server: TestServer, token?: string): Promise<TestClient> {
+  return openTestClient(server, token ? { token } : { client_id: `guest-${crypto.randomUUID()}` });
 }
