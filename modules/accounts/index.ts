@@ -112,7 +112,6 @@ export { accountsApi } from "./api";
 export type { AuthUser, Guards } from "./auth";
 export { guestNickname } from "./auth";
 export { UserSchema } from "./model";
-export { type PublicUser, presentUser } from "./presenter";
 export {
   applyGameRewards,
   type GameRewardDelta,
@@ -120,3 +119,4 @@ export {
   type RewardedFigures,
 } from "./rewards";
 export type { AccountsService } from "./service";
+export { type PublicUser, presentUser } from "./view";

@@ -1,7 +1,7 @@
 import type { UserRow } from "../../db/core/schema";
 import type { SqlDatabase } from "../../db/database";
-import { experienceForNextLevel, type PublicUser, presentUser } from "./presenter";
 import { accountsStore, type GameFigures } from "./store";
+import { experienceForNextLevel, type PublicUser, presentUser } from "./view";
 
 export interface GameRewardDelta {
   experience: number;

@@ -16,11 +16,11 @@ import type { Logger } from "../kernel/logger";
 import { SESSION_END_TEXT, type SessionEndReason } from "../kernel/session-end";
 import { type AccountChange, feedEntries } from "./account-changes";
 import { isCommonPassword } from "./common-passwords";
-import { presentUser } from "./presenter";
 import type { ResetMailer } from "./reset-mail";
 import type { AccountsStore, UserValues } from "./store";
 import type { AddressLimiter, LoginLimiter } from "./throttle";
 import { type AccessTokens, AUTH_FAILED } from "./tokens";
+import { presentUser } from "./view";
 
 declare module "../kernel/events" {
   interface AppEvents {

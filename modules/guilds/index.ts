@@ -39,6 +39,6 @@ export const guildRoom = (ctx: ModuleContext) => rooms.get(ctx);
 // The public API other modules may use.
 export { guildsApi } from "./api";
 export { GUILD_GAME_MSG, type GuildGameView, guildGame } from "./guild-game";
-export type { PresentedGuild, PresentedMember } from "./presenter";
 export * from "./rules";
 export type { Actor, GuildsService } from "./service";
+export type { PresentedGuild, PresentedMember } from "./view";

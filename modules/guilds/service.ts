@@ -3,19 +3,6 @@ import { AppError, conflict, forbidden, notFound, unprocessable } from "../kerne
 import type { EventBus } from "../kernel/events";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import {
-  presentActivity,
-  presentApplication,
-  presentBoardPost,
-  presentComment,
-  presentGuild,
-  presentMember,
-  presentMembers,
-  presentMessage,
-  presentMyInvitation,
-  presentRecruitment,
-  presentSentInvitation,
-} from "./presenter";
-import {
   ACTIVITY_SHOWN,
   type ApplicationStatus,
   type Check,
@@ -39,6 +26,19 @@ import {
   VIEW_WINDOW_MS,
 } from "./rules";
 import type { GuildQueries, GuildsStore, GuildWithCount, MemberWithName } from "./store";
+import {
+  presentActivity,
+  presentApplication,
+  presentBoardPost,
+  presentComment,
+  presentGuild,
+  presentMember,
+  presentMembers,
+  presentMessage,
+  presentMyInvitation,
+  presentRecruitment,
+  presentSentInvitation,
+} from "./view";
 
 declare module "../kernel/events" {
   interface AppEvents {

@@ -1,10 +1,10 @@
 import { dailyStats, type ResultRecordedEvent } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { DAY_MS } from "../kernel/seoul-time";
-import { presentBoardRow, presentMember, type UserRankingEntry } from "./presenter";
 import { inRedis, type RedisBoards, redisBoards } from "./redis-boards";
 import { type Period, periodDays, periodKey, RANKING_LIMIT, type UsersSort, wpmCenti } from "./rules";
 import { type BoardRow, type CountedResult, type RankingsStore, rankingsStoreOf } from "./store";
+import { presentBoardRow, presentMember, type UserRankingEntry } from "./view";
 
 /**
  * The rankings' service: keeps the per-period figures from games' result events (SQL, and the day and week

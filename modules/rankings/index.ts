@@ -73,5 +73,5 @@ export {
   rebuildRankings,
   usersRanking,
 } from "./api";
-export type { UserRankingEntry } from "./presenter";
 export { type Period, seoulWeekStart, type UsersSort } from "./rules";
+export type { UserRankingEntry } from "./view";
