@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses, loginRequired } from "../kernel/http";
-import { clientIp } from "../kernel/request-info";
+import { viewerKey } from "../kernel/viewers";
 import { writeLimits } from "../kernel/write-limits";
 import { boardApi } from "./api";
 import {
@@ -56,19 +55,6 @@ export function boardRoutes(ctx: ModuleContext) {
   const { service } = boardApi(ctx);
   const { guards } = accountsApi(ctx);
 
-  /** The viewer of a visit: the logged-in user, else a hash of IP and user agent (nothing personal is stored). */
-  async function viewerKey(
-    request: Request,
-    server: Parameters<typeof clientIp>[1],
-    headers: Record<string, string | undefined>,
-  ) {
-    const user = await guards.optionalUser(headers);
-    if (user) return `u:${user.id}`;
-    const ip = clientIp(request, server, ctx.config.trustProxy);
-    const agent = headers["user-agent"] ?? "";
-    return `a:${createHash("sha256").update(`${ip}\n${agent}`).digest("base64url").slice(0, 32)}`;
-  }
-
   const list = ({ query }: { query: Query }) => service.list(listInput(query));
   const listOptions = {
     query: ListQuery,
@@ -110,7 +96,10 @@ export function boardRoutes(ctx: ModuleContext) {
     .post(
       "/:postId/view",
       async ({ params, request, server, headers }) =>
-        service.view(params.postId, await viewerKey(request, server, headers)),
+        service.view(
+          params.postId,
+          viewerKey((await guards.optionalUser(headers))?.id, request, server, ctx.config.trustProxy),
+        ),
       {
         // Every opened post sends one (a classroom of 40 reading together shares an address).
         writeLimit: { name: "board.view", account: 60, address: 300, windowMs: 60_000 },

@@ -1,21 +1,26 @@
-/** Board limits and messages (spec part 2 §5, §8, §9), shared by the server and the web pages. */
+import { type Check, charLength, checkText, tooLongMessage } from "../kernel/text-rules";
+
+/**
+ * Board limits and messages (spec part 2 §5, §8, §9), shared by the server and the web pages. The text rules
+ * themselves (length counting, required + at most N) are kernel/text-rules.ts, shared with the guild board; the kernel
+ * rather than this module so guilds need no dependency on board.
+ */
+export { charLength };
 export const BOARD_PAGE_SIZE = 10;
 export const BOARD_MAX_PAGE_SIZE = 50;
 export const TITLE_MAX = 255;
 export const CONTENT_MAX = 20_000;
 export const COMMENT_MAX = 2_000;
-/** A viewer's visits to one post are counted at most once per this window. */
-export const VIEW_WINDOW_MS = 10 * 60 * 1000;
 export const SORT_COLUMNS = ["created_at", "view_count", "comment_count", "title", "id"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
 export const BOARD_MSG = {
   titleRequired: "제목을 입력해주세요.",
-  titleTooLong: `제목은 ${TITLE_MAX}자 이내로 작성해주세요.`,
+  titleTooLong: tooLongMessage("제목은", TITLE_MAX),
   contentRequired: "내용을 입력해주세요.",
-  contentTooLong: `내용은 ${CONTENT_MAX.toLocaleString("en-US")}자 이내로 작성해주세요.`,
+  contentTooLong: tooLongMessage("내용은", CONTENT_MAX),
   commentRequired: "댓글 내용을 입력해주세요.",
-  commentTooLong: `댓글은 ${COMMENT_MAX.toLocaleString("en-US")}자 이내로 작성해주세요.`,
+  commentTooLong: tooLongMessage("댓글은", COMMENT_MAX),
   postNotFound: "게시글을 찾을 수 없습니다.",
   commentNotFound: "댓글을 찾을 수 없습니다.",
   parentNotFound: "답글을 달 댓글을 찾을 수 없습니다.",
@@ -30,32 +35,13 @@ export const BOARD_MSG = {
   commentDeleted: "댓글이 삭제되었습니다.",
 } as const;
 
-/** Length in characters as a person counts them (code points, so an emoji is one). */
-export const charLength = (text: string) => {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-};
+export type CheckResult = Check<string>;
 
-export type CheckResult = { ok: true; value: string } | { ok: false; error: string };
+export const checkTitle = (raw: string): CheckResult =>
+  checkText(raw, TITLE_MAX, { required: BOARD_MSG.titleRequired, tooLong: BOARD_MSG.titleTooLong });
 
-export function checkTitle(raw: string): CheckResult {
-  const value = raw.trim();
-  if (!value) return { ok: false, error: BOARD_MSG.titleRequired };
-  if (charLength(value) > TITLE_MAX) return { ok: false, error: BOARD_MSG.titleTooLong };
-  return { ok: true, value };
-}
+export const checkContent = (raw: string): CheckResult =>
+  checkText(raw, CONTENT_MAX, { required: BOARD_MSG.contentRequired, tooLong: BOARD_MSG.contentTooLong });
 
-export function checkContent(raw: string): CheckResult {
-  const value = raw.trim();
-  if (!value) return { ok: false, error: BOARD_MSG.contentRequired };
-  if (charLength(value) > CONTENT_MAX) return { ok: false, error: BOARD_MSG.contentTooLong };
-  return { ok: true, value };
-}
-
-export function checkComment(raw: string): CheckResult {
-  const value = raw.trim();
-  if (!value) return { ok: false, error: BOARD_MSG.commentRequired };
-  if (charLength(value) > COMMENT_MAX) return { ok: false, error: BOARD_MSG.commentTooLong };
-  return { ok: true, value };
-}
+export const checkComment = (raw: string): CheckResult =>
+  checkText(raw, COMMENT_MAX, { required: BOARD_MSG.commentRequired, tooLong: BOARD_MSG.commentTooLong });

@@ -1,14 +1,7 @@
 import { AppError, badRequest, forbidden, notFound, unprocessable } from "../kernel/errors";
 import type { AppEvents, EventBus } from "../kernel/events";
-import {
-  BOARD_MSG,
-  type CheckResult,
-  checkComment,
-  checkContent,
-  checkTitle,
-  type SortColumn,
-  VIEW_WINDOW_MS,
-} from "./rules";
+import { VIEW_WINDOW_MS } from "../kernel/viewers";
+import { BOARD_MSG, type CheckResult, checkComment, checkContent, checkTitle, type SortColumn } from "./rules";
 import type { BoardStore, CommentWithAuthor, PostWithAuthor } from "./store";
 
 declare module "../kernel/events" {

@@ -4,8 +4,8 @@ import { users as sqliteUsers } from "../../db/core/schema";
 import { users as pgUsers } from "../../db/core/schema.pg";
 import { storeDb, tablesFor } from "../../db/store";
 import { testConfig } from "../../db/testing";
+import { VIEW_WINDOW_MS } from "../kernel/viewers";
 import { boardModule } from "./index";
-import { VIEW_WINDOW_MS } from "./rules";
 import { type BoardStore, createBoardStore } from "./store";
 
 // The store's own guarantees under concurrent callers, on this run's engine (TEST_DATABASE=postgres for

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { VIEW_WINDOW_MS } from "./rules";
+import { VIEW_WINDOW_MS } from "../kernel/viewers";
 import { boardStore, startBoardServer, type TestUser } from "./test-helpers";
 
 let t: Awaited<ReturnType<typeof startBoardServer>>;

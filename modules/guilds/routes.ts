@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import { Elysia, t } from "elysia";
 import { type AuthUser, accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { unprocessable } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
-import { clientIp } from "../kernel/request-info";
+import { viewerKey } from "../kernel/viewers";
 import { writeLimits } from "../kernel/write-limits";
 import { guildsApi } from "./api";
 import {
@@ -77,19 +76,6 @@ export function guildsRoutes(ctx: ModuleContext) {
   const { service } = guildsApi(ctx);
   const { guards } = accountsApi(ctx);
   const actor = async (headers: Record<string, string | undefined>) => actorOf(await guards.requireUser(headers));
-
-  /** The viewer of a visit: the logged-in user, else a hash of IP and user agent (nothing personal is stored). */
-  async function viewerKey(
-    request: Request,
-    server: Parameters<typeof clientIp>[1],
-    headers: Record<string, string | undefined>,
-  ) {
-    const user = await guards.optionalUser(headers);
-    if (user) return `u:${user.id}`;
-    const ip = clientIp(request, server, ctx.config.trustProxy);
-    const agent = headers["user-agent"] ?? "";
-    return `a:${createHash("sha256").update(`${ip}\n${agent}`).digest("base64url").slice(0, 32)}`;
-  }
 
   const listDetail = {
     summary: "길드 목록",
@@ -185,7 +171,10 @@ export function guildsRoutes(ctx: ModuleContext) {
       .post(
         "/recruitment/:postId/view",
         async ({ params, request, server, headers }) =>
-          service.viewRecruitment(params.postId, await viewerKey(request, server, headers)),
+          service.viewRecruitment(
+            params.postId,
+            viewerKey((await guards.optionalUser(headers))?.id, request, server, ctx.config.trustProxy),
+          ),
         {
           writeLimit: { name: "guilds.recruitment_view", account: 60, address: 300, windowMs: 60_000 },
           params: RecruitmentParams,

@@ -1,7 +1,12 @@
+import { type Check, charLength, checkText, tooLongMessage } from "../kernel/text-rules";
+
 /**
  * Guild limits, defaults and messages (spec part 1 §5, §6, §8, §9 and product-rules "Guilds"), shared by the server
- * and the web pages so the client's checks and the server's answers use the same numbers and texts.
+ * and the web pages so the client's checks and the server's answers use the same numbers and texts. Length counting
+ * and "required, at most N" are kernel/text-rules.ts, shared with the free board (the kernel, so guilds need no
+ * dependency on board).
  */
+export { type Check, charLength };
 export const GUILD_ROLES = ["admin", "moderator", "member"] as const;
 export type GuildRole = (typeof GUILD_ROLES)[number];
 export const INVITATION_STATUSES = ["pending", "accepted", "declined", "cancelled"] as const;
@@ -56,8 +61,6 @@ export const LIST_MAX_PAGE_SIZE = 50;
 export const BOARD_PAGE_SIZE = 50;
 export const BOARD_MAX_PAGE_SIZE = 100;
 export const MAX_PAGE = 1_000_000;
-/** A viewer's visits to one recruitment post count at most once per this window. */
-export const VIEW_WINDOW_MS = 10 * 60 * 1000;
 
 export const GUILD_MSG = {
   // spec §8 (the guild room's failures) and §5
@@ -78,7 +81,7 @@ export const GUILD_MSG = {
   nameRequired: "길드 이름을 입력해주세요.",
   nameLength: `길드 이름은 ${NAME_MIN}~${NAME_MAX}자여야 합니다.`,
   nameTaken: "이미 사용 중인 길드 이름입니다.",
-  descriptionTooLong: `길드 소개는 ${DESCRIPTION_MAX}자 이내로 작성해주세요.`,
+  descriptionTooLong: tooLongMessage("길드 소개는", DESCRIPTION_MAX),
   alreadyInGuild: "이미 길드에 가입되어 있습니다.",
   notMember: "길드 회원만 이용할 수 있습니다.",
   adminOnly: "길드 관리자만 할 수 있습니다.",
@@ -113,19 +116,19 @@ export const GUILD_MSG = {
   invitationDeclined: "초대를 거절했습니다.",
   // recruitment and applications
   recruitmentNotFound: "모집글을 찾을 수 없습니다.",
-  recruitmentTitleTooLong: `제목은 ${RECRUITMENT_TITLE_MAX}자 이내로 작성해주세요.`,
-  recruitmentContentTooLong: `내용은 ${RECRUITMENT_CONTENT_MAX.toLocaleString("en-US")}자 이내로 작성해주세요.`,
+  recruitmentTitleTooLong: tooLongMessage("제목은", RECRUITMENT_TITLE_MAX),
+  recruitmentContentTooLong: tooLongMessage("내용은", RECRUITMENT_CONTENT_MAX),
   applicationNotFound: "가입 신청을 찾을 수 없습니다.",
   alreadyApplied: "이미 가입 신청한 길드입니다.",
   applicationHandled: "이미 처리된 가입 신청입니다.",
   applicantInGuild: "이미 다른 길드에 가입한 사용자입니다.",
-  applicationMessageTooLong: `신청 메시지는 ${APPLICATION_MESSAGE_MAX}자 이내로 작성해주세요.`,
+  applicationMessageTooLong: tooLongMessage("신청 메시지는", APPLICATION_MESSAGE_MAX),
   applicationRejected: "가입 신청을 거절했습니다.",
   // board
-  boardTitleTooLong: `제목은 ${BOARD_TITLE_MAX}자 이내로 작성해주세요.`,
-  boardContentTooLong: `내용은 ${BOARD_CONTENT_MAX.toLocaleString("en-US")}자 이내로 작성해주세요.`,
+  boardTitleTooLong: tooLongMessage("제목은", BOARD_TITLE_MAX),
+  boardContentTooLong: tooLongMessage("내용은", BOARD_CONTENT_MAX),
   commentRequired: "댓글 내용을 입력해주세요.",
-  commentTooLong: `댓글은 ${COMMENT_MAX.toLocaleString("en-US")}자 이내로 작성해주세요.`,
+  commentTooLong: tooLongMessage("댓글은", COMMENT_MAX),
   postNotFound: "게시글을 찾을 수 없습니다.",
   commentNotFound: "댓글을 찾을 수 없습니다.",
   postEditForbidden: "작성자나 길드 관리자·부관리자만 수정할 수 있습니다.",
@@ -135,14 +138,6 @@ export const GUILD_MSG = {
   commentDeleted: "댓글이 삭제되었습니다.",
 } as const;
 
-/** Length in characters as a person counts them (code points, so an emoji is one). */
-export const charLength = (text: string) => {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-};
-
-export type Check<T> = { ok: true; value: T } | { ok: false; error: string };
 const ok = <T>(value: T): Check<T> => ({ ok: true, value });
 const fail = <T>(error: string): Check<T> => ({ ok: false, error });
 
@@ -273,11 +268,8 @@ export function checkBoardPost(title: string, content: string): Check<{ title: s
   return ok({ title: t, content: c });
 }
 
-export function checkComment(raw: string): Check<string> {
-  const value = raw.trim();
-  if (!value) return fail(GUILD_MSG.commentRequired);
-  return charLength(value) > COMMENT_MAX ? fail(GUILD_MSG.commentTooLong) : ok(value);
-}
+export const checkComment = (raw: string): Check<string> =>
+  checkText(raw, COMMENT_MAX, { required: GUILD_MSG.commentRequired, tooLong: GUILD_MSG.commentTooLong });
 
 /** Who may do what (spec §6, product-rules "Guilds"). */
 export const isStaff = (role: GuildRole | null | undefined) => role === "admin" || role === "moderator";

@@ -2,6 +2,7 @@ import { isUniqueViolation } from "../../db/postgres";
 import { AppError, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
 import type { EventBus } from "../kernel/events";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
+import { VIEW_WINDOW_MS } from "../kernel/viewers";
 import {
   ACTIVITY_SHOWN,
   type ApplicationStatus,
@@ -23,7 +24,6 @@ import {
   nameKey,
   REWARDED_GUILD_GAMES_PER_DAY,
   type SettingName,
-  VIEW_WINDOW_MS,
 } from "./rules";
 import type { GuildQueries, GuildsStore, GuildWithCount, MemberWithName } from "./store";
 import {
