@@ -490,8 +490,9 @@ describe("guilds in the browser", () => {
     await page.goto(`${e2e.url}/guilds`);
     await page.getByRole("textbox", { name: "길드 이름 검색" }).fill(guild.name);
     await page.getByRole("button", { name: "검색" }).click();
+    // The guild may already be on the unfiltered first page: wait for the search's answer to replace the list.
+    await page.waitForFunction(() => document.querySelectorAll(".guild-list-item").length === 1);
     await page.locator(`.guild-list-item[data-guild-id="${guild.id}"]`).getByText(guild.name).waitFor();
-    expect(await page.locator(".guild-list-item").count()).toBe(1);
     for (const path of [
       "/guilds",
       "/guilds/my",

@@ -79,9 +79,15 @@ test("the four tabs: info, stats, analysis with charts and top rooms, records so
   await page.goto(`${e2e.url}/profile`);
   await page.getByRole("heading", { name: "재화" }).waitFor();
   await page.getByText("누적 획득 포인트").waitFor();
+  // Medals are named in words, never emoji (an empty box where no emoji font is installed).
+  const noEmoji = async () =>
+    expect(await page.locator("main").textContent()).not.toMatch(/\p{Extended_Pictographic}/u);
+  await page.locator(".profile-figure", { hasText: "금메달" }).waitFor();
+  await noEmoji();
 
   await page.getByRole("tab", { name: "게임 통계" }).click();
   await page.getByRole("heading", { name: "참여 현황" }).waitFor();
+  await noEmoji();
   expect(await page.locator(".profile-figure", { hasText: "게임 수" }).locator("dd").textContent()).toBe("25");
   expect(await page.locator(".profile-figure", { hasText: "최고 속도" }).locator("dd").textContent()).toBe("292타/분");
 

@@ -176,9 +176,31 @@ function Figure({ label, value, tone }: { label: string; value: string | number;
   );
 }
 
+/** Games and averages: the account's figures, the same in every tab (modules/profile README "One definition"). */
+function TypingFigures({ me }: { me: Me }) {
+  return (
+    <>
+      <Figure label="게임 수" value={me.games_played} />
+      <Figure label="평균 속도" value={figureText.speed(me.avg_wpm)} tone={wpmTone(me.avg_wpm)} />
+      <Figure label="평균 정확도" value={figureText.accuracy(me.avg_accuracy)} tone={accuracyTone(me.avg_accuracy)} />
+    </>
+  );
+}
+
+/** The medal counts as words, never emoji (emoji fonts are missing on many desktops: ui/medals.tsx). */
+function MedalFigures({ me }: { me: Me }) {
+  return (
+    <>
+      <Figure label="금메달" value={me.gold_medals} />
+      <Figure label="은메달" value={me.silver_medals} />
+      <Figure label="동메달" value={me.bronze_medals} />
+      <Figure label="합계" value={me.gold_medals + me.silver_medals + me.bronze_medals} />
+    </>
+  );
+}
+
 function InfoTab({ me }: { me: Me }) {
   const progress = me.next_level_experience > 0 ? Math.min(100, (me.experience / me.next_level_experience) * 100) : 0;
-  const medals = me.gold_medals + me.silver_medals + me.bronze_medals;
   return (
     <div className="profile-grid">
       <section className="profile-card">
@@ -216,22 +238,13 @@ function InfoTab({ me }: { me: Me }) {
       <section className="profile-card">
         <h2>메달</h2>
         <dl>
-          <Figure label="🥇 금" value={me.gold_medals} />
-          <Figure label="🥈 은" value={me.silver_medals} />
-          <Figure label="🥉 동" value={me.bronze_medals} />
-          <Figure label="합계" value={medals} />
+          <MedalFigures me={me} />
         </dl>
       </section>
       <section className="profile-card">
         <h2>타자 기록</h2>
         <dl>
-          <Figure label="게임 수" value={me.games_played} />
-          <Figure label="평균 속도" value={figureText.speed(me.avg_wpm)} tone={wpmTone(me.avg_wpm)} />
-          <Figure
-            label="평균 정확도"
-            value={figureText.accuracy(me.avg_accuracy)}
-            tone={accuracyTone(me.avg_accuracy)}
-          />
+          <TypingFigures me={me} />
           <Figure label="최다 연승" value={me.max_win_streak} />
         </dl>
       </section>
@@ -285,19 +298,12 @@ function DuelCard() {
 
 /** The stats tab: the server's figures (the account's and the best of every counted result), not the records'. */
 function StatsTab({ me, best }: { me: Me; best: Best }) {
-  const [gold, silver, bronze] = [me.gold_medals, me.silver_medals, me.bronze_medals];
   return (
     <div className="profile-grid">
       <section className="profile-card">
         <h2>참여 현황</h2>
         <dl>
-          <Figure label="게임 수" value={me.games_played} />
-          <Figure label="평균 속도" value={figureText.speed(me.avg_wpm)} tone={wpmTone(me.avg_wpm)} />
-          <Figure
-            label="평균 정확도"
-            value={figureText.accuracy(me.avg_accuracy)}
-            tone={accuracyTone(me.avg_accuracy)}
-          />
+          <TypingFigures me={me} />
         </dl>
       </section>
       <section className="profile-card">
@@ -310,10 +316,7 @@ function StatsTab({ me, best }: { me: Me; best: Best }) {
       <section className="profile-card">
         <h2>메달 현황</h2>
         <dl>
-          <Figure label="🥇 금" value={gold} />
-          <Figure label="🥈 은" value={silver} />
-          <Figure label="🥉 동" value={bronze} />
-          <Figure label="합계" value={gold + silver + bronze} />
+          <MedalFigures me={me} />
         </dl>
       </section>
     </div>
