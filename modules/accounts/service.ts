@@ -4,6 +4,7 @@ import type { StoreDb } from "../../db/store";
 import {
   checkEmail,
   checkPassword,
+  checkRename,
   checkUsername,
   MSG,
   normalizeEmail,
@@ -386,14 +387,13 @@ export function createAccountsService(deps: AccountsDeps) {
 
   /**
    * Renames a user inside the caller's transaction (the admin module writes its audit row in the same one); the
-   * caller announces the returned change after the commit. Validation is registration's, plus the administrator's
-   * minimum of 2 characters.
+   * caller announces the returned change after the commit. Validation is the rename rule (kernel `checkRename`:
+   * registration's characters, 2~12자), the one rule of the console, the API and the CLI; every failure is a 400.
    */
   async function renameUserTx(tx: StoreDb, userId: number, newUsername: string) {
     const username = normalizeUsername(newUsername);
-    if ([...username].length < 2) throw badRequest("사용자명은 최소 2자 이상이어야 합니다.");
-    const check = checkUsername(username);
-    if (!check.ok) throw unprocessable(check.error!);
+    const rule = checkRename(username);
+    if (!rule.ok) throw badRequest(rule.error!);
     const row = await requireByIdTx(tx, userId);
     if (row.username === username) throw badRequest("현재 사용자명과 같습니다.");
     const key = usernameKey(username);

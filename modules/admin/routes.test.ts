@@ -497,6 +497,7 @@ describe("admin log filters", () => {
     expect(found(admin.id, "관리자")).toBeDefined();
     const memberToken = (await t.login(member.email)).body.access_token;
     expect((await api("GET", "/api/admin/logs/admins", memberToken)).status).toBe(403);
+    expect((await api("GET", "/api/admin/logs/admins")).status).toBe(401);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { StoreDb } from "../../db/store";
 import { type AccountChange, type AccountsService, presentUser } from "../accounts";
-import { checkRename, usernameKey } from "../kernel/account-rules";
+import { usernameKey } from "../kernel/account-rules";
 import { badRequest, notFound } from "../kernel/errors";
 import { DAY_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import type { GameStatsProvider } from "./game-stats";
@@ -189,10 +189,6 @@ export function createAdminService(deps: AdminDeps) {
 
   /** The rename and its audit row commit together or not at all; sockets hear of it after the commit. */
   async function renameUser(actor: Actor, userId: number, newUsername: string, reason?: string | null) {
-    // The rename rule (kernel/account-rules.ts), checked here so the console, the API and the CLI refuse the same
-    // names with the same text; accounts' own check then never disagrees.
-    const rule = checkRename(newUsername);
-    if (!rule.ok) throw badRequest(rule.error!);
     const why = cleanReason(reason);
     const change = await store.transaction(async (tx) => {
       const { previous, username, change } = await accounts.renameUserTx(tx, userId, newUsername);

@@ -1,7 +1,7 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
-import { createDuelStore, type DuelStore, type RankingEntry, type RankingKind } from "./store";
+import { createDuelStore, type DuelStore, type RankingEntry, type RankingKind, winRateOf } from "./store";
 
 const stores = new WeakMap<ModuleContext, DuelStore>();
 
@@ -53,7 +53,7 @@ export async function ownDuelStats(ctx: ModuleContext, userId: number) {
     losses: figures?.losses ?? 0,
     draws: figures?.draws ?? 0,
     total_games: total,
-    win_rate: total > 0 ? Math.round((figures!.wins / total) * 10_000) / 10_000 : 0,
+    win_rate: winRateOf(figures?.wins ?? 0, total),
     current_streak: figures?.currentStreak ?? 0,
     max_win_streak: figures?.maxWinStreak ?? 0,
   };

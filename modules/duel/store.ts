@@ -332,7 +332,7 @@ function duelReads(db: StoreDb, t: Tables) {
         user_id: player.userId,
         username,
         rating: Math.round(player.rating),
-        win_rate: figures.totalGames > 0 ? round4(figures.wins / figures.totalGames) : 0,
+        win_rate: winRateOf(figures.wins, figures.totalGames),
         wins: figures.wins,
         losses: figures.losses,
         draws: figures.draws,
@@ -341,7 +341,7 @@ function duelReads(db: StoreDb, t: Tables) {
         max_win_streak: figures.maxWinStreak,
         recent_games: games,
         recent_wins: wins,
-        recent_win_rate: games > 0 ? round4(wins / games) : 0,
+        recent_win_rate: winRateOf(wins, games),
       };
     });
   }
@@ -380,4 +380,6 @@ function duelReads(db: StoreDb, t: Tables) {
   };
 }
 
-const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+/** Wins over games as a fraction to 4 places (0 before any game): the one win rate of the rankings and the profile. */
+export const winRateOf = (wins: number, games: number) =>
+  games > 0 ? Math.round((wins / games) * 10_000) / 10_000 : 0;

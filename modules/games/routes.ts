@@ -9,6 +9,9 @@ import type { UserResult } from "./store";
 
 export const OTHERS_RECORDS_FORBIDDEN = "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다.";
 
+/** Both reads answer the same refusals: no login (401), another member's figures (403), a bad id (422). */
+const READ_REFUSALS = { ...loginRequired(OTHERS_RECORDS_FORBIDDEN), 422: true } as const;
+
 const presentRecord = (r: UserResult) => ({
   id: r.id,
   room_name: r.sourceName,
@@ -43,10 +46,7 @@ export function gamesRoutes(ctx: ModuleContext) {
       },
       {
         params: UserResultsParams,
-        response: apiResponses(
-          { 200: BestFiguresSchema },
-          { ...loginRequired("다른 사용자의 기록은 관리자만 볼 수 있습니다"), 422: true },
-        ),
+        response: apiResponses({ 200: BestFiguresSchema }, READ_REFUSALS),
         detail: {
           summary: "사용자 최고 기록",
           description:
@@ -66,10 +66,7 @@ export function gamesRoutes(ctx: ModuleContext) {
       {
         params: UserResultsParams,
         query: UserResultsQuery,
-        response: apiResponses(
-          { 200: t.Array(GameResultRecordSchema) },
-          { ...loginRequired("다른 사용자의 기록은 관리자만 볼 수 있습니다"), 422: true },
-        ),
+        response: apiResponses({ 200: t.Array(GameResultRecordSchema) }, READ_REFUSALS),
         detail: {
           summary: "사용자 게임 기록",
           description:

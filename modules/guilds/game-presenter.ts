@@ -1,7 +1,8 @@
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameHost, GameMember, GamePresenter, GameScheduler, ScheduledJob } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
-import { abandonGuildGame, type FinishedGuildRecord, finishGuildGame, podium, recordGuildResult } from "./game-records";
+import { abandonGame } from "../rooms";
+import { type FinishedGuildRecord, finishGuildGame, podium, recordGuildResult } from "./game-records";
 import type { FinishedGuildGame, GuildGameEffect, GuildGameMode, GuildPlayer, Participant } from "./guild-game";
 
 export type GuildGameHost = GameHost<GuildGameMode, GuildPlayer, undefined, never>;
@@ -188,7 +189,7 @@ export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPla
     this.open = null;
     if (open) {
       const at = host.clock.now();
-      host.write({ name: "abandon_game", run: () => abandonGuildGame(this.ctx, open.ref, at, open.counted) });
+      host.write({ name: "abandon_game", run: () => abandonGame(this.ctx, open.ref, at, open.counted) });
     }
     this.stateChanged(host);
   }

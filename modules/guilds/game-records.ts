@@ -4,7 +4,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { memberPlayerKey } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { keystrokes } from "../kernel/typing";
-import { computeRewards, countedGrants, playedOnly } from "../rooms";
+import { computeRewards, countedGrants, payLateResult } from "../rooms";
 import { guildsApi } from "./api";
 import type { FinishedGuildGame, Participant } from "./guild-game";
 import { FULL_REWARD_KEYSTROKES } from "./rules";
@@ -35,12 +35,10 @@ export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, partic
     createdAt: participant.finishedAt ?? undefined,
   });
   if (outcome.late && !participant.rejected) {
-    await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: ctx.clock.now() }, [
-      {
-        userId: participant.userId,
-        delta: playedOnly({ wpm: participant.wpm ?? 0, accuracy: participant.accuracy ?? 0 }),
-      },
-    ]);
+    await payLateResult(ctx, outcome.gameId, participant.userId, {
+      wpm: participant.wpm ?? 0,
+      accuracy: participant.accuracy ?? 0,
+    });
   }
   return outcome;
 }
@@ -50,7 +48,7 @@ export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, partic
  * `FULL_REWARD_KEYSTROKES` keystrokes of the problem (the 타수 rule), proportionally less below — a short problem
  * is a short game and must not pay like a sentence.
  */
-export const rewardShare = (problem: string) =>
+const rewardShare = (problem: string) =>
   Math.min(1, keystrokes(problem.normalize("NFC").trim()) / FULL_REWARD_KEYSTROKES);
 
 /**
@@ -131,17 +129,4 @@ export async function finishGuildGame(
     await guildsApi(ctx).service.recordGameActivity(game.guildId, podium(game), winner, game.finishedAt);
   }
   return { gameId: outcome.gameId, figures, rewards };
-}
-
-/**
- * A game cut short by a fault (or left by a dead owner): closed as played so far, without medals or rewards; its
- * counted results are paid as played, so the account counts them as the records and the rankings do.
- */
-export async function abandonGuildGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
-  const outcome = await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
-  await applyGameRewards(
-    ctx.database,
-    { key: `games:${outcome.gameId}`, at },
-    countedGrants(outcome.counted, () => null),
-  );
 }

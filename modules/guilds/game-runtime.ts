@@ -16,9 +16,9 @@ import {
   socketIoEmitter,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket } from "../kernel/socket";
+import { abandonGame } from "../rooms";
 import { guildsApi } from "./api";
 import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
-import { abandonGuildGame } from "./game-records";
 import {
   GUILD_GAME_MSG,
   type GuildGameMode,
@@ -124,7 +124,7 @@ export class GuildGames {
     if (open) {
       const ref = { mode: guildGame.id, sourceId: guildId, sourceName: open.sourceName, round: open.round };
       // Closed like a game cut short by a fault: its counted results are paid as played (the account counts them).
-      await abandonGuildGame(
+      await abandonGame(
         this.ctx,
         { ...ref, startedAt: open.startedAt, epoch: owner.epoch },
         this.ctx.clock.now(),

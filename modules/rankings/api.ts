@@ -174,8 +174,11 @@ export async function rebuildPeriod(ctx: ModuleContext, key: string): Promise<Re
   return { period: key, players: rows.length };
 }
 
+/** The days a rebuild and a migration's recount cover: the periods the users ranking reads (today, this week) and more. */
+export const RECOUNT_DAYS = 14;
+
 /** `madang rankings rebuild`: the last `days` Seoul days (today included), their weeks, and all time. */
-export async function rebuildRankings(ctx: ModuleContext, days = 14): Promise<RebuiltPeriod[]> {
+export async function rebuildRankings(ctx: ModuleContext, days = RECOUNT_DAYS): Promise<RebuiltPeriod[]> {
   const now = ctx.clock.now();
   const keys = new Set<string>();
   for (let i = 0; i < days; i++) {
@@ -187,9 +190,6 @@ export async function rebuildRankings(ctx: ModuleContext, days = 14): Promise<Re
   for (const key of keys) rebuilt.push(await rebuildPeriod(ctx, key));
   return rebuilt;
 }
-
-/** The days a migration's recount covers: the periods the users ranking reads (today, this week) and more. */
-export const RECOUNT_DAYS = 14;
 
 /**
  * The recounts a migration asked for (`rankings_recounts`): every period the rankings read is recounted from games'

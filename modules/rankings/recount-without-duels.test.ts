@@ -12,6 +12,7 @@ import { addRecordedResult, usersRanking } from "./api";
 import { rankingsSettled } from "./index";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
+import { rankingsStoreOf } from "./store";
 
 /**
  * A database of the release before duels stopped being typing results: a duel counted in the users ranking. After
@@ -67,6 +68,7 @@ describe("0002_recount_without_duels", () => {
     try {
       await rankings.onBoot!(now);
       expect(await figures(now)).toEqual([[[id, 1, 350]], [[id, 1, 350]], [[id, 1, 350]]]);
+      expect(await rankingsStoreOf(now.database).pendingRecounts()).toEqual([]);
       // Done once: a later result counts as usual and a second boot recounts nothing.
       await recordResult(now, race("1", 2, at), {
         ...memberResult(id, "결투왕", { wpm: 450, accuracy: 90 }),

@@ -1,3 +1,4 @@
+import { memberPlayerKey } from "../kernel/game-host";
 import { averageAccuracy, wpmCenti } from "./rules";
 import type { BoardRow, MemberFigures } from "./store";
 
@@ -51,7 +52,7 @@ export function presentMember(member: MemberFigures, rank: number): UserRankingE
     user_id: member.id,
     username: member.username,
     anonymous_nickname: null,
-    player_key: `u_${member.id}`,
+    player_key: memberPlayerKey(member.id),
     games_played: member.gamesPlayed,
     total_games: member.gamesPlayed,
     avg_wpm: wpmCenti(member.wpmSum, member.gamesPlayed) / 100,

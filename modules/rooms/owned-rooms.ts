@@ -13,7 +13,7 @@ import {
 } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
 import { roomOfSocket, setRoomOfSocket } from "./members";
-import { abandonRaceGame } from "./records";
+import { abandonGame } from "./records";
 import { memberOf, type RoomHost, refusalError } from "./room-host";
 import type { RoomView } from "./room-view";
 import { HEARD_TTL_MS, RoomViewsFeed, type RoomViewsFeedEnv } from "./room-views-feed";
@@ -108,7 +108,7 @@ export class OwnedRooms {
     const open = await unfinishedLastRound(this.env.ctx, "sentence_race", roomId);
     if (!open) return;
     const ref = { mode: "sentence_race" as const, sourceId: roomId, sourceName: open.sourceName, round: open.round };
-    await abandonRaceGame(
+    await abandonGame(
       this.env.ctx,
       { ...ref, startedAt: open.startedAt, epoch },
       this.env.ctx.clock.now(),

@@ -30,12 +30,24 @@ export async function recordRaceResult(ctx: ModuleContext, ref: GameRef, result:
     itemId: result.sentenceId,
     createdAt: result.submittedAt,
   });
-  if (outcome.late && !implausible && result.userId !== null) {
-    await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at: ctx.clock.now() }, [
-      { userId: result.userId, delta: playedOnly(result) },
-    ]);
-  }
+  if (outcome.late && !implausible && result.userId !== null)
+    await payLateResult(ctx, outcome.gameId, result.userId, result);
   return outcome;
+}
+
+/**
+ * A counted result stored after its game was closed is paid as played (games, averages, a streak broken), so the
+ * account counts it as the records and the rankings do. Shared by every mode that pays through rooms' rewards.
+ */
+export async function payLateResult(
+  ctx: ModuleContext,
+  gameId: number,
+  userId: number,
+  result: { wpm: number; accuracy: number },
+) {
+  await applyGameRewards(ctx.database, { key: `games:${gameId}`, at: ctx.clock.now() }, [
+    { userId, delta: playedOnly(result) },
+  ]);
 }
 
 export interface FinishedRecord {
@@ -66,11 +78,11 @@ export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: Fin
 }
 
 /**
- * A round that was cut short by a fault (or left by a dead owner): closed as played so far, without medals or
+ * A round or game (rooms' and guilds' alike) that was cut short by a fault (or left by a dead owner): closed as played so far, without medals or
  * rewards; its counted results are paid as played (games, averages, a streak broken), so the account counts them
  * as the records and the rankings do.
  */
-export async function abandonRaceGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
+export async function abandonGame(ctx: ModuleContext, ref: GameRef, at: number, participants: number) {
   const outcome = await finishGame(ctx, ref, { endedAt: at, participants, medals: [] });
   await applyGameRewards(
     ctx.database,

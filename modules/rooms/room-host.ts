@@ -5,6 +5,7 @@ import {
   type GameEmitter,
   GameHost,
   type GameOwnerLease,
+  memberPlayerId,
   playerIdOf,
   refusalErrors,
   sharedScheduler,
@@ -139,10 +140,10 @@ export class RoomHost {
    * the room shows changed.
    */
   async refreshMember(userId: number) {
-    if (!this.game.member(`u:${userId}`)) return;
+    if (!this.game.member(memberPlayerId(userId))) return;
     const row = await accountsApi(this.env.ctx).service.findById(userId);
     // Read again after the await: the member may have left meanwhile.
-    const member = this.game.member(`u:${userId}`);
+    const member = this.game.member(memberPlayerId(userId));
     if (!member || !row) return;
     const profile = profileOf(row);
     const renamed = row.username !== member.player.name;

@@ -3,7 +3,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
-import { abandonRaceGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
+import { abandonGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
 import { countsOf, gameStateOf, guestEntry, iso, presentRoom, userEntry, usersUpdateOf } from "./room-view";
 import type { RoomRow } from "./schema";
 import {
@@ -428,7 +428,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     this.open = null;
     if (!open) return;
     const at = host.clock.now();
-    host.write({ name: "abandon_game", run: () => abandonRaceGame(this.ctx, open.ref, at, open.counted) });
+    host.write({ name: "abandon_game", run: () => abandonGame(this.ctx, open.ref, at, open.counted) });
   }
 
   // --- presentation -------------------------------------------------------------------------------------------
