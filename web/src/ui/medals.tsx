@@ -3,6 +3,10 @@
  * and kiosks, where 🥇 shows as an empty box. Used by the rooms' results, the rankings and the navbar.
  */
 
+/** Places 1–3 get a gold, silver or bronze medal: the rooms' results and the rankings' ranks alike. */
+export const medalOf = (position: number | null): 1 | 2 | 3 | null =>
+  position === 1 || position === 2 || position === 3 ? position : null;
+
 const MEDAL_NAMES = { 1: "금메달", 2: "은메달", 3: "동메달" } as const;
 
 /** A gold, silver or bronze medal badge with the place in it (places 1–3); read as "1위". */

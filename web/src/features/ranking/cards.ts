@@ -138,8 +138,8 @@ export function displayName(entry: RankingEntry): string {
   return entry.username || (entry as UserRankingEntry).anonymous_nickname || "익명";
 }
 
-/** Ranks 1–3 get a medal (spec §2): 1 gold, 2 silver, 3 bronze, drawn as the rooms draw them (`ui/medals.tsx`). */
-export const rankMedal = (rank: number): 1 | 2 | 3 | null => (rank === 1 || rank === 2 || rank === 3 ? rank : null);
+/** Ranks 1–3 get a medal (spec §2): the rooms' rule and drawing (`ui/medals.tsx`). */
+export { medalOf as rankMedal } from "../../ui/medals";
 
 /**
  * Rows a card shows when full: its call's limit, at most CARD_ROWS. The page reserves that many rows from the first

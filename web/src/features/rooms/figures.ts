@@ -83,9 +83,10 @@ export const speedIcon = (wpm: number) => tierOf(wpm, SPEED_TIERS);
 /** Accuracy colours (90 % and 70 %) and the percent format are shared with the guild game (`lib/figures.ts`). */
 export { accuracyTone, percent } from "../../lib/figures";
 
-/** Places 1–3 get a gold, silver or bronze medal. */
-export const medalOf = (position: number | null): 1 | 2 | 3 | null =>
-  position === 1 || position === 2 || position === 3 ? position : null;
+/** Places 1–3 get a gold, silver or bronze medal (one rule with the rankings: `ui/medals.tsx`). */
+import { medalOf } from "../../ui/medals";
+
+export { medalOf };
 
 /** The server awards medals only in a game with at least this many results (modules/rooms/rewards.ts). */
 export const MEDAL_MIN_PARTICIPANTS = 2;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { api } from "../../lib/api";
 
 /** The server's `GET /api/config`: settings of this deployment the web app needs (EXTERNAL_CHAT_URL). */
 export interface SiteConfig {
@@ -11,8 +12,8 @@ let loaded: SiteConfig | null = null;
 
 /** Read once per page load; a failed read counts as "nothing set" (the optional links stay hidden) and is retried next time. */
 function loadSiteConfig(): Promise<SiteConfig> {
-  loading ??= fetch("/api/config", { headers: { accept: "application/json" } })
-    .then((res) => (res.ok ? (res.json() as Promise<SiteConfig>) : NONE))
+  loading ??= api
+    .get<SiteConfig>("/api/config", { auth: false })
     .then((config) => {
       loaded = { external_chat_url: typeof config.external_chat_url === "string" ? config.external_chat_url : null };
       return loaded;
