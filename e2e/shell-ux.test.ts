@@ -112,7 +112,21 @@ describe("the floating dashboard link", () => {
     });
 
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.waitForFunction(() => getComputedStyle(document.querySelector(".fab")!).opacity === "1");
+    // The link fades in once the page has scrolled to its end; the layout may still settle after the scroll (late
+    // rows), so wait for the link to be both shown and the thing a click reaches, then check once more.
+    await page
+      .waitForFunction(
+        () => {
+          const element = document.querySelector(".fab");
+          if (!element || getComputedStyle(element).opacity !== "1") return false;
+          const r = element.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return hit !== null && element.contains(hit);
+        },
+        undefined,
+        { timeout: 5_000 },
+      )
+      .catch(() => {});
     expect(await fabShown(page)).toBe(true);
   });
 });
