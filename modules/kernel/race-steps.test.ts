@@ -1,0 +1,119 @@
+import { describe, expect, test } from "bun:test";
+import {
+  correctPrefixShare,
+  hasBurst,
+  judgeSteps,
+  LaneBoard,
+  progressAt,
+  RACE_STEP_RULES,
+  type RaceStep,
+  StepLog,
+  serverCompletionSeconds,
+} from "./race-steps";
+
+const SENTENCE = "가나다라 마바사";
+
+/** Steps of a person typing `text` one character every `everyMs`, starting at `fromMs`. */
+function typedSteps(text: string, everyMs: number, fromMs = 500): RaceStep[] {
+  return Array.from(text).map((_, i) => ({ t: fromMs + i * everyMs, text: Array.from(text).slice(0, i + 1).join("") }));
+}
+
+describe("StepLog", () => {
+  test("keeps changes only, in time order, bounded, and remembers the last one received", () => {
+    const log = new StepLog();
+    expect(log.typed).toBe(false);
+    expect(log.record(100, "가")).toBe(true);
+    expect(log.record(150, "가")).toBe(false);
+    expect(log.record(90, "가나")).toBe(true);
+    expect(log.steps).toEqual([
+      { t: 100, text: "가" },
+      { t: 100, text: "가나" },
+    ]);
+    for (let i = 0; i < RACE_STEP_RULES.maxSteps + 10; i++) log.record(200 + i, `가${i}`);
+    expect(log.steps.length).toBe(RACE_STEP_RULES.maxSteps);
+    expect(log.last?.text).toBe(`가${RACE_STEP_RULES.maxSteps + 9}`);
+  });
+});
+
+describe("progress", () => {
+  test("is the correct prefix's share, a typo stopping it", () => {
+    expect(correctPrefixShare("", SENTENCE)).toBe(0);
+    expect(correctPrefixShare("가나다라", SENTENCE)).toBe(0.5);
+    expect(correctPrefixShare("가나더라 마", SENTENCE)).toBe(0.25);
+    expect(correctPrefixShare(SENTENCE, SENTENCE)).toBe(1);
+    expect(correctPrefixShare(`${SENTENCE} 더`, SENTENCE)).toBe(1);
+  });
+
+  test("speed so far comes from the server's time of the step", () => {
+    // 가나다라 = 8 keystrokes in 2 s = 240 타/분.
+    expect(progressAt({ t: 2_000, text: "가나다라" }, SENTENCE)).toEqual({ progress: 0.5, wpm: 240 });
+  });
+});
+
+describe("judgeSteps", () => {
+  const answerAt = 500 + 7 * 250 + 300;
+
+  test("a person typing the answer is verified", () => {
+    const steps = typedSteps(SENTENCE, 250);
+    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, answerAt / 1000, 1_500)).toEqual({ verified: true });
+  });
+
+  test("no steps: accepted but unverified", () => {
+    expect(judgeSteps([], null, SENTENCE, 3, 1_500)).toEqual({ verified: false, implausible: false });
+  });
+
+  test("a paste is a burst", () => {
+    const steps = [{ t: 800, text: SENTENCE }];
+    expect(judgeSteps(steps, steps[0], SENTENCE, 3, 1_500)).toMatchObject({ implausible: true, reason: "burst" });
+  });
+
+  test("a script sending a little at a time, faster than anyone types, is a burst", () => {
+    const steps = typedSteps("가나다라마바사아자차", 20, 5_000);
+    expect(hasBurst(steps)).toBe(true);
+    expect(hasBurst(typedSteps("가나다라마바사아자차", 120, 5_000))).toBe(false);
+  });
+
+  test("deleting a long text and retyping is no burst", () => {
+    const steps = [...typedSteps("가나다라마바사", 150), { t: 1_700, text: "" }, { t: 1_800, text: "가" }];
+    expect(hasBurst(steps)).toBe(false);
+  });
+
+  test("an answer other than the last step is implausible", () => {
+    const steps = typedSteps("가나다", 250);
+    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, 3, 1_500)).toMatchObject({ reason: "answer_differs" });
+  });
+
+  test("a whole answer above the speed limit is implausible", () => {
+    const steps = typedSteps(SENTENCE, 100, 0);
+    // 15 keystrokes in 0.5 s = 1,800 타/분.
+    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, 0.5, 1_500)).toMatchObject({ reason: "too_fast" });
+  });
+});
+
+describe("serverCompletionSeconds", () => {
+  test("the gap since the last step is network time, at most 1.5 s", () => {
+    const last = { t: 4_000, text: SENTENCE };
+    expect(serverCompletionSeconds(4_300, last, SENTENCE)).toBe(4);
+    expect(serverCompletionSeconds(9_000, last, SENTENCE)).toBe(7.5);
+  });
+
+  test("an answer unlike its last step, or without steps, gets no allowance", () => {
+    expect(serverCompletionSeconds(4_300, { t: 4_000, text: "가나" }, SENTENCE)).toBe(4.3);
+    expect(serverCompletionSeconds(4_300, null, SENTENCE)).toBe(4.3);
+  });
+});
+
+describe("LaneBoard", () => {
+  test("flushes only the lanes that changed since the last flush", () => {
+    const board = new LaneBoard();
+    board.set("a", { progress: 0.1, wpm: 100, completed: false });
+    board.set("b", { progress: 0.2, wpm: 120, completed: false });
+    expect(board.flush().map(([key]) => key)).toEqual(["a", "b"]);
+    expect(board.pending).toBe(false);
+    board.set("a", { progress: 0.1, wpm: 100, completed: false });
+    expect(board.pending).toBe(false);
+    board.set("b", { progress: 1, wpm: 300, completed: true, position: 1 });
+    expect(board.flush()).toEqual([["b", { progress: 1, wpm: 300, completed: true, position: 1 }]]);
+    expect(board.all().length).toBe(2);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * A racer's input as the server saw it arrive (product-rules "Live race and replays"): each change of the answer
+ * box is a step stamped with the server's clock, in ms since the round started. The steps make the live progress,
+ * decide whether a result is a human's typing, give the completion time, and are the result's replay. Pure
+ * functions with no imports but the typing rules, so the web app can draw a replay with the same arithmetic.
+ */
+import { keystrokes, liveFigures, normalizeAnswer } from "./typing";
+
+export interface RaceStep {
+  /** Server time of arrival, ms since the round started. */
+  t: number;
+  /** The whole answer box at that moment (as typed: composing syllable included). */
+  text: string;
+}
+
+export const RACE_STEP_RULES = {
+  /** Steps kept per player and round; later ones are dropped (the last is still remembered for the answer check). */
+  maxSteps: 2_000,
+  /** Longest answer box accepted in a step (characters): a sentence is at most 300, the rest is slack for typos. */
+  maxTextLength: 600,
+  /** More than this many keystrokes (타수 rule) arriving within `burstWindowMs` is a burst no human types. */
+  burstKeystrokes: 12,
+  burstWindowMs: 200,
+  /** An answer may arrive this long after its last step and still have the gap taken as network time. */
+  maxNetworkAllowanceMs: 1_500,
+} as const;
+
+/** The steps of one racer in one round, bounded. */
+export class StepLog {
+  private readonly kept: RaceStep[] = [];
+  private latest: RaceStep | null = null;
+
+  /** Records a step unless it repeats the text of the last one; answers whether anything changed. */
+  record(t: number, text: string): boolean {
+    if (this.latest && this.latest.text === text) return false;
+    const step = { t: Math.max(t, this.latest?.t ?? 0), text };
+    this.latest = step;
+    if (this.kept.length < RACE_STEP_RULES.maxSteps) this.kept.push(step);
+    return true;
+  }
+
+  get steps(): readonly RaceStep[] {
+    return this.kept;
+  }
+
+  /** The last step received, kept or not (the answer is compared with it). */
+  get last(): RaceStep | null {
+    return this.latest;
+  }
+
+  /** Whether the player typed anything this round. */
+  get typed(): boolean {
+    return this.latest !== null;
+  }
+}
+
+/** The share (0–1) of the sentence typed correctly from its start: the progress drawn in a racer's lane. */
+export function correctPrefixShare(typed: string, sentence: string): number {
+  const target = Array.from(sentence.normalize("NFC"));
+  if (target.length === 0) return 0;
+  const chars = Array.from(typed.normalize("NFC"));
+  let same = 0;
+  while (same < chars.length && same < target.length && chars[same] === target[same]) same++;
+  return Math.round((same / target.length) * 1000) / 1000;
+}
+
+export interface LiveProgress {
+  /** 0–1, rounded to thousandths (changes below that are not worth a frame). */
+  progress: number;
+  /** 타/분 so far. */
+  wpm: number;
+}
+
+/** A racer's figures at a step: the correct prefix's share and the speed since the round started. */
+export function progressAt(step: RaceStep, sentence: string): LiveProgress {
+  const seconds = step.t / 1000;
+  return { progress: correctPrefixShare(step.text, sentence), wpm: liveFigures(step.text, sentence, seconds).wpm };
+}
+
+export type StepVerdict =
+  | { verified: true }
+  | { verified: false; implausible: false }
+  | { verified: false; implausible: true; reason: "burst" | "too_fast" | "answer_differs" };
+
+/**
+ * Whether the steps show a person typing the answer: no burst (more than 12 keystrokes within 200 ms, the text
+ * before the first step taken as empty), and the answer equal to the last step. No steps: accepted, unverified (an
+ * old client or a script; product-rules). `answerSeconds` is the server's completion time, for the whole-answer rate.
+ */
+export function judgeSteps(
+  steps: readonly RaceStep[],
+  last: RaceStep | null,
+  answer: string,
+  answerSeconds: number,
+  maxSpeed: number,
+): StepVerdict {
+  if (!last) return { verified: false, implausible: false };
+  if (normalizeAnswer(last.text) !== normalizeAnswer(answer)) {
+    return { verified: false, implausible: true, reason: "answer_differs" };
+  }
+  if (hasBurst(steps)) return { verified: false, implausible: true, reason: "burst" };
+  const rate = answerSeconds > 0 ? keystrokes(normalizeAnswer(answer)) / (answerSeconds / 60) : Infinity;
+  if (rate > maxSpeed) return { verified: false, implausible: true, reason: "too_fast" };
+  return { verified: true };
+}
+
+/**
+ * Whether keystrokes grew by more than the burst limit between two steps at most the window apart (a paste, or a
+ * script sending a little at a time). Deletions and corrections make the count go down, never count as typing.
+ */
+export function hasBurst(steps: readonly RaceStep[]): boolean {
+  const { burstKeystrokes, burstWindowMs } = RACE_STEP_RULES;
+  const counts = steps.map((step) => keystrokes(step.text));
+  for (let j = 0; j < steps.length; j++) {
+    // The box was empty until just before the first step (the page sends the first change at once).
+    if (counts[j] - minimumSince(steps, counts, j, burstWindowMs) > burstKeystrokes) return true;
+  }
+  return false;
+}
+
+/** The lowest keystroke count among the steps up to `j` that arrived within `windowMs` before it (or the empty box). */
+function minimumSince(steps: readonly RaceStep[], counts: number[], j: number, windowMs: number): number {
+  let lowest = counts[j];
+  let i = j - 1;
+  for (; i >= 0 && steps[j].t - steps[i].t <= windowMs; i--) lowest = Math.min(lowest, counts[i]);
+  return i < 0 ? 0 : lowest;
+}
+
+/**
+ * The completion time in seconds, the server's (product-rules): from the round's start to the answer's arrival,
+ * minus the answer's own network allowance (the gap since its last step, when the answer equals it), at most 1.5 s.
+ */
+export function serverCompletionSeconds(answerAtMs: number, last: RaceStep | null, answer: string): number {
+  const sameAsLast = last !== null && normalizeAnswer(last.text) === normalizeAnswer(answer);
+  const allowance = sameAsLast ? Math.min(RACE_STEP_RULES.maxNetworkAllowanceMs, answerAtMs - last.t) : 0;
+  return Math.max(0, answerAtMs - Math.max(0, allowance)) / 1000;
+}
+
+export interface LaneFigures extends LiveProgress {
+  completed: boolean;
+  position?: number;
+}
+
+/**
+ * The race's lanes between two broadcasts: each racer's latest figures, and which changed since the last flush
+ * (the room broadcasts only those, at most 5 times a second).
+ */
+export class LaneBoard<Key extends string = string> {
+  private readonly lanes = new Map<Key, LaneFigures>();
+  private readonly changed = new Set<Key>();
+
+  set(key: Key, figures: LaneFigures) {
+    const before = this.lanes.get(key);
+    if (before && sameFigures(before, figures)) return;
+    this.lanes.set(key, figures);
+    this.changed.add(key);
+  }
+
+  get pending(): boolean {
+    return this.changed.size > 0;
+  }
+
+  /** The changed lanes since the last flush, and forgets that they changed. */
+  flush(): [Key, LaneFigures][] {
+    const out = [...this.changed].map((key) => [key, this.lanes.get(key)!] as [Key, LaneFigures]);
+    this.changed.clear();
+    return out;
+  }
+
+  /** Every lane (a spectator or a late joiner draws the whole race). */
+  all(): [Key, LaneFigures][] {
+    return [...this.lanes];
+  }
+
+  clear() {
+    this.lanes.clear();
+    this.changed.clear();
+  }
+}
+
+const sameFigures = (a: LaneFigures, b: LaneFigures) =>
+  a.progress === b.progress && a.wpm === b.wpm && a.completed === b.completed && a.position === b.position;
