@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import {
+  appendStep,
   correctPrefixShare,
   hasBurst,
   judgeSteps,
@@ -7,7 +8,6 @@ import {
   progressAt,
   RACE_STEP_RULES,
   type RaceStep,
-  StepLog,
   serverCompletionSeconds,
 } from "./race-steps";
 
@@ -15,23 +15,29 @@ const SENTENCE = "가나다라 마바사";
 
 /** Steps of a person typing `text` one character every `everyMs`, starting at `fromMs`. */
 function typedSteps(text: string, everyMs: number, fromMs = 500): RaceStep[] {
-  return Array.from(text).map((_, i) => ({ t: fromMs + i * everyMs, text: Array.from(text).slice(0, i + 1).join("") }));
+  return Array.from(text).map((_, i) => ({
+    t: fromMs + i * everyMs,
+    text: Array.from(text)
+      .slice(0, i + 1)
+      .join(""),
+  }));
 }
 
-describe("StepLog", () => {
-  test("keeps changes only, in time order, bounded, and remembers the last one received", () => {
-    const log = new StepLog();
-    expect(log.typed).toBe(false);
-    expect(log.record(100, "가")).toBe(true);
-    expect(log.record(150, "가")).toBe(false);
-    expect(log.record(90, "가나")).toBe(true);
-    expect(log.steps).toEqual([
+describe("appendStep", () => {
+  test("keeps changes only, in time order, bounded, the last step always the latest text", () => {
+    let steps: readonly RaceStep[] = [];
+    steps = appendStep(steps, 100, "가");
+    const before = steps;
+    expect(appendStep(steps, 150, "가")).toBe(before);
+    steps = appendStep(steps, 90, "가나");
+    expect(steps).toEqual([
       { t: 100, text: "가" },
       { t: 100, text: "가나" },
     ]);
-    for (let i = 0; i < RACE_STEP_RULES.maxSteps + 10; i++) log.record(200 + i, `가${i}`);
-    expect(log.steps.length).toBe(RACE_STEP_RULES.maxSteps);
-    expect(log.last?.text).toBe(`가${RACE_STEP_RULES.maxSteps + 9}`);
+    expect(before.length).toBe(1);
+    for (let i = 0; i < RACE_STEP_RULES.maxSteps + 10; i++) steps = appendStep(steps, 200 + i, `가${i}`);
+    expect(steps.length).toBe(RACE_STEP_RULES.maxSteps);
+    expect(steps.at(-1)?.text).toBe(`가${RACE_STEP_RULES.maxSteps + 9}`);
   });
 });
 
@@ -55,16 +61,16 @@ describe("judgeSteps", () => {
 
   test("a person typing the answer is verified", () => {
     const steps = typedSteps(SENTENCE, 250);
-    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, answerAt / 1000, 1_500)).toEqual({ verified: true });
+    expect(judgeSteps(steps, SENTENCE, answerAt / 1000, 1_500)).toEqual({ verified: true });
   });
 
   test("no steps: accepted but unverified", () => {
-    expect(judgeSteps([], null, SENTENCE, 3, 1_500)).toEqual({ verified: false, implausible: false });
+    expect(judgeSteps([], SENTENCE, 3, 1_500)).toEqual({ verified: false, implausible: false });
   });
 
   test("a paste is a burst", () => {
     const steps = [{ t: 800, text: SENTENCE }];
-    expect(judgeSteps(steps, steps[0], SENTENCE, 3, 1_500)).toMatchObject({ implausible: true, reason: "burst" });
+    expect(judgeSteps(steps, SENTENCE, 3, 1_500)).toMatchObject({ implausible: true, reason: "burst" });
   });
 
   test("a script sending a little at a time, faster than anyone types, is a burst", () => {
@@ -80,13 +86,13 @@ describe("judgeSteps", () => {
 
   test("an answer other than the last step is implausible", () => {
     const steps = typedSteps("가나다", 250);
-    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, 3, 1_500)).toMatchObject({ reason: "answer_differs" });
+    expect(judgeSteps(steps, SENTENCE, 3, 1_500)).toMatchObject({ reason: "answer_differs" });
   });
 
   test("a whole answer above the speed limit is implausible", () => {
     const steps = typedSteps(SENTENCE, 100, 0);
     // 15 keystrokes in 0.5 s = 1,800 타/분.
-    expect(judgeSteps(steps, steps.at(-1)!, SENTENCE, 0.5, 1_500)).toMatchObject({ reason: "too_fast" });
+    expect(judgeSteps(steps, SENTENCE, 0.5, 1_500)).toMatchObject({ reason: "too_fast" });
   });
 });
 
@@ -99,7 +105,7 @@ describe("serverCompletionSeconds", () => {
 
   test("an answer unlike its last step, or without steps, gets no allowance", () => {
     expect(serverCompletionSeconds(4_300, { t: 4_000, text: "가나" }, SENTENCE)).toBe(4.3);
-    expect(serverCompletionSeconds(4_300, null, SENTENCE)).toBe(4.3);
+    expect(serverCompletionSeconds(4_300, undefined, SENTENCE)).toBe(4.3);
   });
 });
 

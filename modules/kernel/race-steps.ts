@@ -14,7 +14,7 @@ export interface RaceStep {
 }
 
 export const RACE_STEP_RULES = {
-  /** Steps kept per player and round; later ones are dropped (the last is still remembered for the answer check). */
+  /** Steps kept per player and round; past it, each new step replaces the last. */
   maxSteps: 2_000,
   /** Longest answer box accepted in a step (characters): a sentence is at most 300, the rest is slack for typos. */
   maxTextLength: 600,
@@ -25,33 +25,16 @@ export const RACE_STEP_RULES = {
   maxNetworkAllowanceMs: 1_500,
 } as const;
 
-/** The steps of one racer in one round, bounded. */
-export class StepLog {
-  private readonly kept: RaceStep[] = [];
-  private latest: RaceStep | null = null;
-
-  /** Records a step unless it repeats the text of the last one; answers whether anything changed. */
-  record(t: number, text: string): boolean {
-    if (this.latest && this.latest.text === text) return false;
-    const step = { t: Math.max(t, this.latest?.t ?? 0), text };
-    this.latest = step;
-    if (this.kept.length < RACE_STEP_RULES.maxSteps) this.kept.push(step);
-    return true;
-  }
-
-  get steps(): readonly RaceStep[] {
-    return this.kept;
-  }
-
-  /** The last step received, kept or not (the answer is compared with it). */
-  get last(): RaceStep | null {
-    return this.latest;
-  }
-
-  /** Whether the player typed anything this round. */
-  get typed(): boolean {
-    return this.latest !== null;
-  }
+/**
+ * The racer's steps with one more: unchanged when the text is the last step's; when the log is full the new step
+ * replaces the last one, so the log stays bounded whatever a client sends and its last step is always the latest
+ * text (the answer is compared with it). States are never mutated: a new array.
+ */
+export function appendStep(steps: readonly RaceStep[], t: number, text: string): readonly RaceStep[] {
+  const last = steps.at(-1);
+  if (last && last.text === text) return steps;
+  const step = { t: Math.max(t, last?.t ?? 0), text };
+  return steps.length >= RACE_STEP_RULES.maxSteps ? [...steps.slice(0, -1), step] : [...steps, step];
 }
 
 /** The share (0–1) of the sentence typed correctly from its start: the progress drawn in a racer's lane. */
@@ -89,11 +72,11 @@ export type StepVerdict =
  */
 export function judgeSteps(
   steps: readonly RaceStep[],
-  last: RaceStep | null,
   answer: string,
   answerSeconds: number,
   maxSpeed: number,
 ): StepVerdict {
+  const last = steps.at(-1);
   if (!last) return { verified: false, implausible: false };
   if (normalizeAnswer(last.text) !== normalizeAnswer(answer)) {
     return { verified: false, implausible: true, reason: "answer_differs" };
@@ -130,8 +113,8 @@ function minimumSince(steps: readonly RaceStep[], counts: number[], j: number, w
  * The completion time in seconds, the server's (product-rules): from the round's start to the answer's arrival,
  * minus the answer's own network allowance (the gap since its last step, when the answer equals it), at most 1.5 s.
  */
-export function serverCompletionSeconds(answerAtMs: number, last: RaceStep | null, answer: string): number {
-  const sameAsLast = last !== null && normalizeAnswer(last.text) === normalizeAnswer(answer);
+export function serverCompletionSeconds(answerAtMs: number, last: RaceStep | undefined, answer: string): number {
+  const sameAsLast = last !== undefined && normalizeAnswer(last.text) === normalizeAnswer(answer);
   const allowance = sameAsLast ? Math.min(RACE_STEP_RULES.maxNetworkAllowanceMs, answerAtMs - last.t) : 0;
   return Math.max(0, answerAtMs - Math.max(0, allowance)) / 1000;
 }
