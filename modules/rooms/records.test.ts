@@ -43,6 +43,8 @@ function result(over: Partial<RaceResult>): RaceResult {
     completionTime: 12,
     position: 1,
     submittedAt: at + 12_000,
+    verified: true,
+    steps: [],
     ...over,
   };
 }

@@ -3,18 +3,17 @@ import { FakeClock, seededRandom } from "../kernel/clock";
 import type { Transition } from "../kernel/game-mode";
 import { computeRewards } from "./rewards";
 import {
-  chooseElapsed,
   DEFAULT_RACE_SETTINGS,
   gameDurationFor,
   isChatAnswer,
   isChatSubmission,
   RACE_MESSAGES,
   type RaceEffect,
+  type RaceMove,
   type RacePlayer,
   type RaceSettings,
   type RaceState,
   renamePlayer,
-  type SubmitMove,
   sentenceRace,
   viewOf,
 } from "./sentence-race";
@@ -56,7 +55,7 @@ function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}) {
     leave(id: string) {
       apply(sentenceRace.onPlayerLeave(state, id, ctx()));
     },
-    submit(id: string, move: SubmitMove) {
+    submit(id: string, move: RaceMove) {
       const result = sentenceRace.move(state, id, move, ctx());
       if (result.ok) apply(result);
       else if (result.transition) apply(result.transition);
@@ -71,6 +70,10 @@ function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}) {
         apply(sentenceRace.tick(state, ctx()));
       }
       if (target > clock.now()) clock.advance(target - clock.now());
+    },
+    /** A step of `id`'s answer box, as `game:progress` brings it. */
+    type(id: string, typedText: string) {
+      return h.submit(id, { type: "progress", typedText });
     },
     /** From a fresh join to the sentence being out. */
     startGame(...players: RacePlayer[]) {
@@ -336,22 +339,23 @@ describe("submissions", () => {
     expect(h.submit("b", { typedText: "xabcdefghij" })).toMatchObject({ ok: true });
   });
 
-  test("the client's elapsed_time counts only within 1.5 s below the server's", () => {
-    const s = DEFAULT_RACE_SETTINGS;
-    expect(chooseElapsed(6, 5, s)).toBe(5);
-    expect(chooseElapsed(6, 4.5, s)).toBe(4.5);
-    expect(chooseElapsed(6, 4.4, s)).toBe(6);
-    expect(chooseElapsed(6, 7, s)).toBe(6);
-    expect(chooseElapsed(6, undefined, s)).toBe(6);
-
+  test("the completion time is the server's: the client's elapsed_time is not used, the gap after the last step is", () => {
     const h = harness();
-    h.startGame(player("a", 1), player("b", 2));
-    h.advance(6000);
-    h.submit("a", { typedText: "안녕하세요", elapsedTime: 5 }); // 12 / (5/60) = 144
-    h.submit("b", { typedText: "안녕하세요", elapsedTime: 1 }); // not believable: the server's 6 s stands
+    h.startGame(player("a", 1), player("c", 3));
+    h.advance(1_000);
+    h.type("a", "안녕");
+    h.type("c", "안");
+    h.advance(4_000);
+    h.type("a", "안녕하세요");
+    h.advance(1_000);
+    h.submit("a", { typedText: "안녕하세요", elapsedTime: 1 }); // 5 s after the start: 12 / (5/60) = 144
+    h.advance(1_000);
+    h.type("c", "안녕하세요");
+    h.advance(2_500);
+    h.submit("c", { typedText: "안녕하세요" }); // 1.5 s at most: 9.5 - 1.5 = 8 s
     expect(h.state.results.map((r) => [r.completionTime, r.wpm])).toEqual([
       [5, 144],
-      [6, 120],
+      [8, 90],
     ]);
   });
 
@@ -625,7 +629,7 @@ describe("the round on the game platform", () => {
     expect(effect).toMatchObject({
       type: "implausible",
       attempt: {
-        result: { playerId: "a", userId: 1, position: null, accuracy: 100, completionTime: 0.05 },
+        result: { playerId: "a", userId: 1, position: null, accuracy: 100, completionTime: 0.1 },
         serverSeconds: 0.1,
         clientSeconds: 0.05,
         typedLength: 5,
@@ -664,5 +668,96 @@ describe("renamePlayer", () => {
     expect(renamed.players.map((p) => p.name)).toEqual(["새이름", "user2"]);
     expect(renamed.results.map((r) => r.name)).toEqual(["새이름"]);
     expect(h.state.players[0].name).toBe("user1"); // states are never mutated
+  });
+});
+
+describe("steps (game:progress)", () => {
+  test("each change is stamped with the server's time since the start and reported with its figures", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(2_000);
+    h.type("a", "안녕");
+    h.type("a", "안녕");
+    expect(h.take()).toEqual([{ type: "progress", playerId: "a", progress: 0.4, wpm: 180 }]);
+    expect(h.state.steps).toEqual({ a: [{ t: 2_000, text: "안녕" }] });
+  });
+
+  test("steps outside the round, after the attempt, or from someone not in the room change nothing", () => {
+    const h = harness();
+    h.join(player("a", 1));
+    expect(h.type("a", "안")).toMatchObject({ ok: true });
+    h.startGame(player("b", 2));
+    h.type("x", "안");
+    h.advance(3_000);
+    h.type("a", "안녕하세요");
+    h.submit("a", { typedText: "안녕하세요" });
+    h.take();
+    h.type("a", "안녕하세요 더");
+    expect(h.take()).toEqual([]);
+    expect(Object.keys(h.state.steps)).toEqual(["a"]);
+  });
+
+  test("a result typed step by step is verified and keeps its steps; one sent without steps is unverified", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2));
+    for (const [ms, text] of [
+      [800, "안"],
+      [700, "안녕"],
+      [900, "안녕하"],
+      [800, "안녕하세"],
+      [700, "안녕하세요"],
+    ] as const) {
+      h.advance(ms);
+      h.type("a", text);
+    }
+    h.advance(200);
+    h.submit("a", { typedText: "안녕하세요" });
+    const [a] = h.state.results;
+    expect(a).toMatchObject({ verified: true, completionTime: 3.9 });
+    expect(a.steps.map((step) => step.text)).toEqual(["안", "안녕", "안녕하", "안녕하세", "안녕하세요"]);
+
+    const old = harness();
+    old.startGame(player("a", 1));
+    old.advance(3_000);
+    old.submit("a", { typedText: "안녕하세요" });
+    expect(old.state.results[0]).toMatchObject({ verified: false, steps: [] });
+  });
+
+  test("a paste, or an answer other than the last step, is refused as implausible", () => {
+    const h = harness([{ id: 2, text: "가나다라마바사아자차카타파하" }]);
+    h.startGame(player("a", 1), player("b", 2), player("c", 3));
+    h.advance(5_000);
+    h.type("b", "가");
+    h.type("c", "가");
+    h.type("a", "가나다라마바사아자차카타파하");
+    h.advance(1_000);
+    expect(h.submit("a", { typedText: "가나다라마바사아자차카타파하" })).toMatchObject({ code: "implausible" });
+    h.type("b", "가나");
+    expect(h.submit("b", { typedText: "가나다라마바사아자차카타파하" })).toMatchObject({ code: "implausible" });
+    const refused = h.take().filter((effect) => effect.type === "implausible");
+    expect(refused.map((e) => e.type === "implausible" && e.attempt.stepsVerdict)).toEqual([
+      { verified: false, implausible: true, reason: "burst" },
+      { verified: false, implausible: true, reason: "answer_differs" },
+    ]);
+  });
+
+  test("a player who never typed does not hold the round's end; when nobody typed, everyone does", () => {
+    const h = harness();
+    h.startGame(player("a", 1), player("b", 2), player("watcher", 3));
+    h.advance(1_000);
+    h.type("a", "안녕하세요");
+    h.type("b", "안");
+    h.advance(1_000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("in_progress");
+    h.type("b", "안녕하세요");
+    h.submit("b", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+
+    const old = harness();
+    old.startGame(player("a", 1), player("b", 2));
+    old.advance(3_000);
+    old.submit("a", { typedText: "안녕하세요" });
+    expect(old.state.status).toBe("in_progress");
   });
 });

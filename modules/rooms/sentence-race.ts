@@ -1,5 +1,14 @@
 import type { GameRewardDelta } from "../accounts";
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
+import {
+  appendStep,
+  judgeSteps,
+  progressAt,
+  RACE_STEP_RULES,
+  type RaceStep,
+  type StepVerdict,
+  serverCompletionSeconds,
+} from "../kernel/race-steps";
 import { CHAT_LINE_ACCURACY, isChatLine, keystrokes, normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
 import { computeRewards, isRankedGame } from "./rewards";
 
@@ -34,8 +43,6 @@ export interface RaceSettings {
   maxPlausibleSpeed: number;
   /** A submission sooner than this after the start cannot have seen the sentence. */
   minReactionMs: number;
-  /** A client's own elapsed_time is believed when at most this far below the server's figure. */
-  latencyAllowanceSeconds: number;
   /** Sentences not repeated within this many games. */
   recentSentences: number;
 }
@@ -54,7 +61,6 @@ export const DEFAULT_RACE_SETTINGS: RaceSettings = {
   chatAnswerMinAccuracy: CHAT_LINE_ACCURACY,
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
-  latencyAllowanceSeconds: 1.5,
   recentSentences: 5,
 };
 
@@ -77,10 +83,14 @@ export interface RaceResult {
   wpm: number;
   accuracy: number;
   errorCount: number;
-  /** Seconds, as used for the speed (server-measured unless the client's figure was believable). */
+  /** Seconds, as used for the speed: the server's, from the round's start (race-steps `serverCompletionSeconds`). */
   completionTime: number;
   position: number | null;
   submittedAt: number;
+  /** Whether server-stamped steps show the answer typed (false: sent without steps; product-rules). */
+  verified: boolean;
+  /** The steps that led to the answer: the result's replay (empty when sent without steps). */
+  steps: readonly RaceStep[];
 }
 
 export interface RaceState {
@@ -105,6 +115,8 @@ export interface RaceState {
   results: readonly RaceResult[];
   /** Players of the current game whose one attempt was refused as implausible (no result, no retry). */
   rejected: readonly string[];
+  /** Each player's steps in the current game, by player id (only players who typed have an entry). */
+  steps: Readonly<Record<string, readonly RaceStep[]>>;
   /** Consecutive first places of the players present (guests have no stored streak); forgotten on leave. */
   streaks: Readonly<Record<string, number>>;
 }
@@ -137,6 +149,8 @@ export interface RejectedAttempt {
   serverSeconds: number;
   clientSeconds: number | null;
   typedLength: number;
+  /** What the steps showed ("burst", "too_fast", "answer_differs"), when they decided it. */
+  stepsVerdict: StepVerdict;
 }
 
 export type RaceEffect =
@@ -147,16 +161,26 @@ export type RaceEffect =
   | { type: "end_countdown_number"; number: number }
   | { type: "problem"; sentence: Sentence; gameDuration: number }
   | { type: "submitted"; result: RaceResult }
+  | { type: "progress"; playerId: string; progress: number; wpm: number }
   | { type: "implausible"; attempt: RejectedAttempt }
   | { type: "finished"; game: FinishedGame };
 
 export interface SubmitMove {
+  type?: "submit";
   typedText: string;
   /** The sentence the client answered; omitted for a chat answer (is_game_answer). */
   sentenceId?: number;
-  /** The client's own measurement in seconds (optional). */
+  /** The client's own measurement in seconds: logged with a refused attempt, never used for the score. */
   elapsedTime?: number;
 }
+
+/** What the player's answer box holds now (`game:progress`), stamped with the server's time on arrival. */
+export interface ProgressMove {
+  type: "progress";
+  typedText: string;
+}
+
+export type RaceMove = SubmitMove | ProgressMove;
 
 export interface GameStateView {
   room_id: number;
@@ -205,6 +229,7 @@ const NO_GAME = {
   finishedAt: null,
   results: [],
   rejected: [],
+  steps: {},
 } satisfies Partial<RaceState>;
 
 function toWaiting(state: RaceState, now: number): RaceState {
@@ -256,6 +281,7 @@ function startGame(state: RaceState, ctx: GameContext): T {
       endCountdownNumber: null,
       results: [],
       rejected: [],
+      steps: {},
     },
     effects: [{ type: "state" }, { type: "problem", sentence, gameDuration }],
   };
@@ -312,7 +338,15 @@ function finishRound(state: RaceState, now: number): T {
 
 const attempted = (state: RaceState, playerId: string) =>
   state.rejected.includes(playerId) || state.results.some((r) => r.playerId === playerId);
-const everyoneSubmitted = (state: RaceState) => state.players.every((p) => attempted(state, p.id));
+/**
+ * Whether every player who holds the round has made their attempt. A player who never typed in the round does not
+ * hold it (product-rules "Live race and replays") — as long as someone present typed: when nobody sent a step
+ * (clients that send none), every player present holds it, as before steps existed.
+ */
+function everyoneSubmitted(state: RaceState): boolean {
+  const anyoneTyped = state.players.some((p) => p.id in state.steps);
+  return state.players.every((p) => attempted(state, p.id) || (anyoneTyped && !(p.id in state.steps)));
+}
 
 function tickCountdown(state: RaceState, ctx: GameContext): T {
   if (ctx.now >= state.countdownEndsAt!) return startGame(state, ctx);
@@ -367,14 +401,6 @@ export function isChatSubmission(state: RaceState, sentenceId: number | undefine
   return isChatLine(text, state.sentence.text, state.settings.chatAnswerMinAccuracy);
 }
 
-/** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
-export function chooseElapsed(serverSeconds: number, clientSeconds: number | undefined, settings: RaceSettings) {
-  if (clientSeconds === undefined || !Number.isFinite(clientSeconds)) return serverSeconds;
-  const believable =
-    clientSeconds <= serverSeconds && clientSeconds >= serverSeconds - settings.latencyAllowanceSeconds;
-  return believable ? clientSeconds : serverSeconds;
-}
-
 type Rejection = { ok: false; error: string; code: string };
 const reject = (error: string, code: string): Rejection => ({ ok: false, error, code });
 
@@ -400,8 +426,10 @@ function submit(
   if (rejection) return rejection;
   const settings = state.settings;
   const serverMs = ctx.now - state.startedAt!;
-  const elapsed = chooseElapsed(serverMs / 1000, move.elapsedTime, settings);
+  const steps = state.steps[playerId] ?? [];
+  const elapsed = serverCompletionSeconds(serverMs, steps.at(-1), move.typedText);
   const score = scoreTyping(move.typedText, state.sentence!.text, elapsed);
+  const verdict = judgeSteps(steps, move.typedText, elapsed, settings.maxPlausibleSpeed);
   const player = state.players.find((p) => p.id === playerId)!;
   const result: RaceResult = {
     playerId,
@@ -415,16 +443,21 @@ function submit(
     completionTime: round2(Math.max(0, elapsed)),
     position: null,
     submittedAt: ctx.now,
+    verified: verdict.verified,
+    steps,
   };
-  // Too soon, or too fast by the result's speed or by what was actually typed (a fast paste of a wrong text).
+  // Too soon, too fast by the result's speed or by what was actually typed (a fast paste of a wrong text), or
+  // steps that show no person typing this answer.
   const tooFast = Math.max(score.wpm, score.raw_speed) > settings.maxPlausibleSpeed;
-  if (serverMs < settings.minReactionMs || !(elapsed > 0) || tooFast) {
+  const stepsRefuse = !verdict.verified && verdict.implausible;
+  if (serverMs < settings.minReactionMs || !(elapsed > 0) || tooFast || stepsRefuse) {
     const attempt: RejectedAttempt = {
       result,
       rawSpeed: score.raw_speed,
       serverSeconds: serverMs / 1000,
       clientSeconds: move.elapsedTime ?? null,
       typedLength: [...move.typedText].length,
+      stepsVerdict: verdict,
     };
     return { ...reject(RACE_MESSAGES.implausible, "implausible"), transition: rejectAttempt(state, attempt, ctx.now) };
   }
@@ -439,6 +472,24 @@ function submit(
   }
   return { ok: true, state: next, effects };
 }
+
+/**
+ * A step of the player's typing: stamped with the server's time since the round started and kept as the answer's
+ * replay; its figures go to the room's lanes. Only while the round is in play and before the player's attempt;
+ * anything else is ignored without an answer (a late step crossing the round's end is no fault of the player).
+ */
+function recordProgress(state: RaceState, playerId: string, typedText: string, ctx: GameContext) {
+  if (state.status !== "in_progress" || ctx.now >= state.endsAt! || attempted(state, playerId)) return ignored(state);
+  if (!isPresent(state, playerId) || [...typedText].length > RACE_STEP_RULES.maxTextLength) return ignored(state);
+  const before = state.steps[playerId] ?? [];
+  const steps = appendStep(before, ctx.now - state.startedAt!, typedText);
+  if (steps === before) return ignored(state);
+  const figures = progressAt(steps.at(-1)!, state.sentence!.text);
+  const next: RaceState = { ...state, steps: { ...state.steps, [playerId]: steps } };
+  return { ok: true as const, state: next, effects: [{ type: "progress" as const, playerId, ...figures }] };
+}
+
+const ignored = (state: RaceState) => ({ ok: true as const, state, effects: [] });
 
 /**
  * The refused attempt was the player's one attempt (retrying slower would otherwise get through); it is recorded
@@ -472,7 +523,10 @@ export const sentenceRace = {
     };
   },
 
-  move: submit,
+  move: (state, playerId, move, ctx) =>
+    move.type === "progress"
+      ? recordProgress(state, playerId, move.typedText, ctx)
+      : submit(state, playerId, move, ctx),
 
   tick(state, ctx) {
     switch (state.status) {
@@ -534,7 +588,7 @@ export const sentenceRace = {
 } satisfies GameMode<
   RaceState,
   { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> },
-  SubmitMove,
+  RaceMove,
   RaceEffect,
   GameStateView
 >;
