@@ -229,3 +229,44 @@ describe("the guild game mode", () => {
     expect(guildGame.roundStartedAt(game.state)).not.toBe(first);
   });
 });
+
+describe("steps (guild_game:progress)", () => {
+  /** `playerId` types PROBLEM one character every 300 ms from `from` (ms after the start). */
+  function typeOut(game: Game, playerId: string, from: number) {
+    const chars = [...PROBLEM];
+    chars.forEach((_, i) => {
+      game.at(T0 + 3_000 + from + i * 300);
+      game.move(playerId, { type: "progress", typedText: chars.slice(0, i + 1).join("") });
+    });
+  }
+
+  test("an answer typed step by step is verified, timed at its last step, and keeps its steps", () => {
+    const game = new Game().running();
+    typeOut(game, "u:2", 1_000);
+    game.at(T0 + 3_000 + 1_000 + 17 * 300 + 400);
+    expect(game.move("u:2", { type: "submit", typedText: PROBLEM, elapsedTime: 1 }).ok).toBe(true);
+    const done = game.state.participants.find((p) => p.playerId === "u:2")!;
+    expect(done).toMatchObject({ completed: true, verified: true, completionTime: 6.1 });
+    expect(done.steps).toHaveLength(18);
+  });
+
+  test("a paste is refused as implausible; an answer sent without steps counts, unverified", () => {
+    const game = new Game(players).running();
+    game.move("u:3", { type: "progress", typedText: "가" });
+    game.at(T0 + 8_000);
+    game.move("u:2", { type: "progress", typedText: PROBLEM });
+    expect(game.move("u:2", { type: "submit", typedText: PROBLEM })).toMatchObject({ code: "implausible" });
+    expect(game.move("u:1", { type: "submit", typedText: PROBLEM }).ok).toBe(true);
+    expect(game.state.participants.find((p) => p.playerId === "u:1")).toMatchObject({ verified: false });
+    // 손님 typed and has not finished: the game goes on for them.
+    expect(game.state.status).toBe("in_progress");
+  });
+
+  test("a participant who never typed does not hold the game's end", () => {
+    const game = new Game(players).running();
+    typeOut(game, "u:2", 500);
+    game.at(T0 + 10_000);
+    game.move("u:2", { type: "submit", typedText: PROBLEM });
+    expect(game.state).toMatchObject({ status: "finished", endReason: "all_finished" });
+  });
+});

@@ -1,4 +1,12 @@
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
+import {
+  appendStep,
+  correctPrefixShare,
+  judgeSteps,
+  type RaceStep,
+  roundProgress,
+  serverCompletionSeconds,
+} from "../kernel/race-steps";
 import { normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
 import { GUILD_MSG, isPlayableProblem, PROBLEM_MIN_LENGTH } from "./rules";
 
@@ -11,8 +19,8 @@ import { GUILD_MSG, isPlayableProblem, PROBLEM_MIN_LENGTH } from "./rules";
  * Everyone present in the guild room when the countdown starts (and anyone who enters before the end) is a
  * participant. Progress is computed here from the text a player has typed (the correct prefix of the problem);
  * only a submission equal to the problem completes, with a position by finishing order and the time measured on
- * the server's clock from the announced start. The game ends when every present participant is done or when
- * end_countdown_seconds have passed.
+ * the server's clock from the announced start (kernel race-steps). The game ends when every present participant
+ * who typed is done (everyone present, when nobody typed) or when end_countdown_seconds have passed.
  */
 export type GuildGameStatus = "waiting" | "countdown" | "in_progress" | "finished";
 export type GuildGameEndReason = "all_finished" | "time_up" | "stopped";
@@ -22,14 +30,11 @@ export interface GuildGameRules {
   maxPlausibleSpeed: number;
   /** A submission sooner than this after the start cannot have seen the problem. */
   minReactionMs: number;
-  /** A client's own elapsed_time is believed when at most this far below the server's figure. */
-  latencyAllowanceSeconds: number;
 }
 
 export const DEFAULT_GUILD_GAME_RULES: GuildGameRules = {
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
-  latencyAllowanceSeconds: 1.5,
 };
 
 export interface GuildPlayer extends GamePlayer {
@@ -48,11 +53,15 @@ export interface Participant {
   wpm: number | null;
   accuracy: number | null;
   errorCount: number | null;
-  /** Seconds from the start (server-measured unless the client's figure was believable). */
+  /** Seconds from the start, the server's (kernel race-steps `serverCompletionSeconds`). */
   completionTime: number | null;
   finishedAt: number | null;
   /** The exact answer came implausibly fast: done, but never counted (no position, no reward). */
   rejected: boolean;
+  /** The player's server-stamped steps this game: the result's replay. */
+  steps: readonly RaceStep[];
+  /** Whether the steps show the answer typed (false until completed, and for an answer sent without steps). */
+  verified: boolean;
 }
 
 export interface GuildGameState {
@@ -93,7 +102,7 @@ export interface ProgressMove {
 export interface SubmitMove {
   type: "submit";
   typedText: string;
-  /** The client's own measurement in seconds (optional). */
+  /** The client's own measurement in seconds: old clients send it; never used for the score. */
   elapsedTime?: number | null;
 }
 export type GuildGameMove = StartMove | ProgressMove | SubmitMove;
@@ -115,7 +124,14 @@ export type GuildGameEffect =
   | { type: "countdown"; seconds: number }
   | { type: "started" }
   | { type: "completed"; participant: Participant }
-  | { type: "implausible"; participant: Participant; rawSpeed: number; serverSeconds: number }
+  | {
+      type: "implausible";
+      participant: Participant;
+      rawSpeed: number;
+      serverSeconds: number;
+      /** What the steps showed, when they decided it. */
+      stepsReason: "burst" | "too_fast" | "answer_differs" | null;
+    }
   | { type: "ended"; game: FinishedGuildGame };
 
 export interface ParticipantView {
@@ -175,36 +191,30 @@ const newParticipant = (player: GuildPlayer): Participant => ({
   completionTime: null,
   finishedAt: null,
   rejected: false,
+  steps: [],
+  verified: false,
 });
 
 const isPresent = (state: GuildGameState, playerId: string) => state.players.some((p) => p.id === playerId);
 const isDone = (p: Participant) => p.completed || p.rejected;
 const isPlaying = (status: GuildGameStatus) => status === "countdown" || status === "in_progress";
 
-/** Every participant still in the room has completed (or used up their answer): the game can end. */
-const everyonePresentDone = (state: GuildGameState) =>
-  state.participants.every((p) => isDone(p) || !isPresent(state, p.playerId));
+/**
+ * Every participant still in the room who typed has completed (or used up their answer): the game can end. One who
+ * never typed does not hold it (product-rules "Live race and replays"); when nobody present typed, everyone does.
+ */
+function everyonePresentDone(state: GuildGameState): boolean {
+  const present = state.participants.filter((p) => isPresent(state, p.playerId));
+  const anyoneTyped = present.some((p) => p.steps.length > 0);
+  return present.every((p) => isDone(p) || (anyoneTyped && p.steps.length === 0));
+}
 
 /** The share of `problem` typed correctly from its start, in characters (code points after NFC). */
-export function progressOf(typedText: string, problem: string): number {
-  const typed = Array.from(typedText.normalize("NFC"));
-  const target = Array.from(problem.normalize("NFC"));
-  if (target.length === 0) return 0;
-  let prefix = 0;
-  while (prefix < typed.length && prefix < target.length && typed[prefix] === target[prefix]) prefix++;
-  return prefix / target.length;
-}
+export const progressOf = correctPrefixShare;
 
 /** Only the exact text counts (both NFC-normalised and trimmed at the ends, as every mode compares answers). */
 export const isExactAnswer = (typedText: string, problem: string) =>
   normalizeAnswer(typedText) === normalizeAnswer(problem);
-
-/** The elapsed seconds used for the score: the client's figure only when within the latency allowance. */
-export function chooseElapsed(serverSeconds: number, clientSeconds: number | null | undefined, rules: GuildGameRules) {
-  if (clientSeconds === undefined || clientSeconds === null || !Number.isFinite(clientSeconds)) return serverSeconds;
-  const believable = clientSeconds <= serverSeconds && clientSeconds >= serverSeconds - rules.latencyAllowanceSeconds;
-  return believable ? clientSeconds : serverSeconds;
-}
 
 /**
  * The game's problem: the chosen one, else one drawn at random among the playable ones. A problem shorter than
@@ -307,16 +317,16 @@ const replace = (state: GuildGameState, next: Participant): GuildGameState => ({
   participants: state.participants.map((p) => (p.playerId === next.playerId ? next : p)),
 });
 
+/** A step of the player's typing: stamped with the server's time since the start, kept as the replay. */
 function progress(state: GuildGameState, playerId: string, move: ProgressMove, ctx: GameContext) {
   const checked = checkTyping(state, playerId, ctx.now);
   if ("ok" in checked) return checked;
+  const steps = appendStep(checked.steps, ctx.now - state.startedAt!, move.typedText);
+  if (steps === checked.steps) return { ok: true as const, ...same(state) };
   const value = progressOf(move.typedText, state.problem!);
-  if (value === checked.progress) return { ok: true as const, ...same(state) };
-  return {
-    ok: true as const,
-    state: replace(state, { ...checked, progress: value }),
-    effects: [{ type: "state" as const }],
-  };
+  const next = replace(state, { ...checked, steps, progress: value });
+  const effects = value === checked.progress ? [] : [{ type: "state" as const }];
+  return { ok: true as const, state: next, effects };
 }
 
 function submit(
@@ -329,8 +339,9 @@ function submit(
   if ("ok" in checked) return checked;
   if (!isExactAnswer(move.typedText, state.problem!)) return reject(GUILD_GAME_MSG.mismatch, "mismatch");
   const serverMs = ctx.now - state.startedAt!;
-  const elapsed = chooseElapsed(serverMs / 1000, move.elapsedTime, state.rules);
+  const elapsed = serverCompletionSeconds(serverMs, checked.steps.at(-1), move.typedText);
   const score = scoreTyping(move.typedText, state.problem!, elapsed);
+  const verdict = judgeSteps(checked.steps, move.typedText, elapsed, state.rules.maxPlausibleSpeed);
   const scored: Participant = {
     ...checked,
     progress: 1,
@@ -339,15 +350,18 @@ function submit(
     errorCount: score.error_count,
     completionTime: round2(Math.max(0, elapsed)),
     finishedAt: ctx.now,
+    verified: verdict.verified,
   };
   const tooFast = Math.max(score.wpm, score.raw_speed) > state.rules.maxPlausibleSpeed;
-  if (serverMs < state.rules.minReactionMs || !(elapsed > 0) || tooFast) {
+  const stepsReason = !verdict.verified && verdict.implausible ? verdict.reason : null;
+  if (serverMs < state.rules.minReactionMs || !(elapsed > 0) || tooFast || stepsReason) {
     const rejected: Participant = { ...scored, rejected: true };
     const effect: GuildGameEffect = {
       type: "implausible",
       participant: rejected,
       rawSpeed: score.raw_speed,
       serverSeconds: serverMs / 1000,
+      stepsReason,
     };
     return {
       ...reject(GUILD_GAME_MSG.implausible, "implausible"),
@@ -465,9 +479,6 @@ export const guildGame = {
 } satisfies GameMode<GuildGameState, GuildGameSetup, GuildGameMove, GuildGameEffect, GuildGameView>;
 
 export type GuildGameMode = typeof guildGame;
-
-/** Progress on the wire: 4 decimals are plenty for a bar. */
-const roundProgress = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /** The `guild_game:state` payload; every member sees the same (the problem only once the game started). */
 export function viewOf(state: GuildGameState): GuildGameView {

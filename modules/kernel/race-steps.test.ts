@@ -79,6 +79,10 @@ describe("judgeSteps", () => {
     expect(hasBurst(typedSteps("가나다라마바사아자차", 120, 5_000))).toBe(false);
   });
 
+  test("a paste after a pause is a burst too", () => {
+    expect(hasBurst([...typedSteps("가나", 300), { t: 9_000, text: "가나다라마바사아자차" }])).toBe(true);
+  });
+
   test("deleting a long text and retyping is no burst", () => {
     const steps = [...typedSteps("가나다라마바사", 150), { t: 1_700, text: "" }, { t: 1_800, text: "가" }];
     expect(hasBurst(steps)).toBe(false);

@@ -16,8 +16,6 @@ export interface RaceStep {
 export const RACE_STEP_RULES = {
   /** Steps kept per player and round; past it, each new step replaces the last. */
   maxSteps: 2_000,
-  /** Longest answer box accepted in a step (characters): a sentence is at most 300, the rest is slack for typos. */
-  maxTextLength: 600,
   /** More than this many keystrokes (타수 rule) arriving within `burstWindowMs` is a burst no human types. */
   burstKeystrokes: 12,
   burstWindowMs: 200,
@@ -44,11 +42,14 @@ export function correctPrefixShare(typed: string, sentence: string): number {
   const chars = Array.from(typed.normalize("NFC"));
   let same = 0;
   while (same < chars.length && same < target.length && chars[same] === target[same]) same++;
-  return Math.round((same / target.length) * 1000) / 1000;
+  return same / target.length;
 }
 
+/** Progress on the wire: 4 decimals are plenty for a bar (and changes below that are not worth a frame). */
+export const roundProgress = (value: number) => Math.round(value * 10_000) / 10_000;
+
 export interface LiveProgress {
-  /** 0–1, rounded to thousandths (changes below that are not worth a frame). */
+  /** 0–1, 4 decimals. */
   progress: number;
   /** 타/분 so far. */
   wpm: number;
@@ -57,7 +58,10 @@ export interface LiveProgress {
 /** A racer's figures at a step: the correct prefix's share and the speed since the round started. */
 export function progressAt(step: RaceStep, sentence: string): LiveProgress {
   const seconds = step.t / 1000;
-  return { progress: correctPrefixShare(step.text, sentence), wpm: liveFigures(step.text, sentence, seconds).wpm };
+  return {
+    progress: roundProgress(correctPrefixShare(step.text, sentence)),
+    wpm: liveFigures(step.text, sentence, seconds).wpm,
+  };
 }
 
 export type StepVerdict =
@@ -95,18 +99,20 @@ export function hasBurst(steps: readonly RaceStep[]): boolean {
   const { burstKeystrokes, burstWindowMs } = RACE_STEP_RULES;
   const counts = steps.map((step) => keystrokes(step.text));
   for (let j = 0; j < steps.length; j++) {
-    // The box was empty until just before the first step (the page sends the first change at once).
     if (counts[j] - minimumSince(steps, counts, j, burstWindowMs) > burstKeystrokes) return true;
   }
   return false;
 }
 
-/** The lowest keystroke count among the steps up to `j` that arrived within `windowMs` before it (or the empty box). */
+/**
+ * The lowest keystroke count the box held within `windowMs` before step `j`: the steps that arrived in the window,
+ * and the one before them (what the box held when the window opened; the empty box before the first step).
+ */
 function minimumSince(steps: readonly RaceStep[], counts: number[], j: number, windowMs: number): number {
   let lowest = counts[j];
   let i = j - 1;
   for (; i >= 0 && steps[j].t - steps[i].t <= windowMs; i--) lowest = Math.min(lowest, counts[i]);
-  return i < 0 ? 0 : lowest;
+  return Math.min(lowest, i < 0 ? 0 : counts[i]);
 }
 
 /**

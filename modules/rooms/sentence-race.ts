@@ -4,7 +4,6 @@ import {
   appendStep,
   judgeSteps,
   progressAt,
-  RACE_STEP_RULES,
   type RaceStep,
   type StepVerdict,
   serverCompletionSeconds,
@@ -480,7 +479,7 @@ function submit(
  */
 function recordProgress(state: RaceState, playerId: string, typedText: string, ctx: GameContext) {
   if (state.status !== "in_progress" || ctx.now >= state.endsAt! || attempted(state, playerId)) return ignored(state);
-  if (!isPresent(state, playerId) || [...typedText].length > RACE_STEP_RULES.maxTextLength) return ignored(state);
+  if (!isPresent(state, playerId)) return ignored(state);
   const before = state.steps[playerId] ?? [];
   const steps = appendStep(before, ctx.now - state.startedAt!, typedText);
   if (steps === before) return ignored(state);
