@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import {
   appendStep,
   correctPrefixShare,
+  decodeSteps,
+  encodeSteps,
   hasBurst,
   judgeSteps,
   LaneBoard,
@@ -125,5 +127,26 @@ describe("LaneBoard", () => {
     board.set("b", { progress: 1, wpm: 300, completed: true, position: 1 });
     expect(board.flush()).toEqual([["b", { progress: 1, wpm: 300, completed: true, position: 1 }]]);
     expect(board.all().length).toBe(2);
+  });
+});
+
+describe("encodeSteps / decodeSteps", () => {
+  test("a replay survives the round trip, stored as changes", () => {
+    const steps: RaceStep[] = [
+      { t: 420, text: "ㄱ" },
+      { t: 510, text: "가" },
+      { t: 640, text: "각" },
+      { t: 700, text: "가나" },
+      { t: 980, text: "가나 😀" },
+      { t: 1_300, text: "가" },
+    ];
+    const encoded = encodeSteps(steps);
+    expect(encoded).toBe('[[420,0,"ㄱ"],[90,0,"가"],[130,0,"각"],[60,0,"가나"],[280,2," 😀"],[320,1,""]]');
+    expect(decodeSteps(encoded)).toEqual(steps);
+    expect(decodeSteps(encodeSteps([]))).toEqual([]);
+  });
+
+  test("a malformed replay decodes to no steps", () => {
+    for (const bad of ["", "{", "{}", "[[1,0]]", '[["a",0,"b"]]']) expect(decodeSteps(bad)).toEqual([]);
   });
 });

@@ -169,3 +169,45 @@ export class LaneBoard<Key extends string = string> {
 
 const sameFigures = (a: LaneFigures, b: LaneFigures) =>
   a.progress === b.progress && a.wpm === b.wpm && a.completed === b.completed && a.position === b.position;
+
+/**
+ * A replay as stored: each step as `[dt, kept, added]` — ms since the previous step, how many characters (code
+ * points) of the previous text it keeps, and what follows them — in JSON. A step usually adds or changes one
+ * syllable, so it costs about a dozen bytes instead of the whole text (bench/README.md "Replays").
+ */
+export function encodeSteps(steps: readonly RaceStep[]): string {
+  let previous: string[] = [];
+  let t = 0;
+  const rows = steps.map((step) => {
+    const chars = Array.from(step.text);
+    let kept = 0;
+    while (kept < chars.length && kept < previous.length && chars[kept] === previous[kept]) kept++;
+    const row = [step.t - t, kept, chars.slice(kept).join("")];
+    previous = chars;
+    t = step.t;
+    return row;
+  });
+  return JSON.stringify(rows);
+}
+
+/** The steps of a stored replay (`encodeSteps`); anything malformed gives no steps rather than a throw. */
+export function decodeSteps(encoded: string): RaceStep[] {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(encoded);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(rows)) return [];
+  const steps: RaceStep[] = [];
+  let previous: string[] = [];
+  let t = 0;
+  for (const row of rows) {
+    if (!Array.isArray(row) || typeof row[0] !== "number" || typeof row[1] !== "number" || typeof row[2] !== "string")
+      return [];
+    t += row[0];
+    previous = [...previous.slice(0, row[1]), ...Array.from(row[2])];
+    steps.push({ t, text: previous.join("") });
+  }
+  return steps;
+}
