@@ -59,11 +59,22 @@ test.skipIf(!onPostgres)(
     for (const client of [onA, onB]) await client.next("guild_game:start", () => true, 20_000);
 
     // The member on the other process types (progress computed by the owner) and finishes first.
+    // Each types a character at a time (the steps the page sends; the answer is the last one).
+    const typeOut = async (client: typeof onA, from: number) => {
+      const chars = [...PROBLEM];
+      for (let i = from + 1; i <= chars.length; i++) {
+        client.emit("guild_game:progress", { guild_id: guild.id, typed_text: chars.slice(0, i).join("") });
+        await Bun.sleep(60);
+      }
+    };
     const seconds = Math.ceil(keystrokes(PROBLEM) / 15); // about 900 타/분: plausible
+    onA.emit("guild_game:progress", { guild_id: guild.id, typed_text: "가" });
     onB.emit("guild_game:progress", { guild_id: guild.id, typed_text: "가는 말이" });
     await Bun.sleep(seconds * 1000);
+    await typeOut(onB, 5);
     onB.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
     await Bun.sleep(500);
+    await typeOut(onA, 1);
     onA.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
     const end = await onA.next("guild_game:end", () => true, 15_000);
     expect(end.reason).toBe("all_finished");
