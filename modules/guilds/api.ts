@@ -1,12 +1,13 @@
 import type { ModuleContext } from "../kernel/define-module";
-import { createGuildsService } from "./service";
+import { createGuildServices, createGuildsService } from "./service";
 import { createGuildsStore } from "./store";
 
 const instances = new WeakMap<ModuleContext, ReturnType<typeof build>>();
 
 function build(ctx: ModuleContext) {
   const store = createGuildsStore(ctx.database);
-  return { store, service: createGuildsService({ store, events: ctx.events, now: () => ctx.clock.now() }) };
+  const deps = { store, events: ctx.events, now: () => ctx.clock.now() };
+  return { store, ...createGuildServices(deps), service: createGuildsService(deps) };
 }
 
 /** One guilds store and service per application context (tests run several servers in one process). */

@@ -1,4 +1,6 @@
+import { Elysia } from "elysia";
 import { defineModule, type ModuleContext } from "../kernel/define-module";
+import { guildCoreRoutes } from "./core/routes";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { GuildRoom } from "./room";
@@ -14,7 +16,8 @@ export const guildsModule = defineModule({
   dependsOn: ["accounts", "games"],
   migrations,
   pgMigrations,
-  routes: guildsRoutes,
+  // One routes instance per subdomain (README "Layout"), all under /guilds with the tag `guilds`.
+  routes: (ctx) => new Elysia({ name: "guilds.routes" }).use(guildCoreRoutes(ctx)).use(guildsRoutes(ctx)),
   attachIo(io, ctx) {
     void rooms.get(ctx)?.stop();
     rooms.set(ctx, new GuildRoom(io, ctx));

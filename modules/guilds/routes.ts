@@ -1,10 +1,8 @@
-import { Elysia, t } from "elysia";
-import { type AuthUser, accountsApi } from "../accounts";
+import { t } from "elysia";
+import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
-import { unprocessable } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { viewerKey } from "../kernel/viewers";
-import { writeLimits } from "../kernel/write-limits";
 import { guildsApi } from "./api";
 import {
   ApplicationListQuery,
@@ -18,10 +16,7 @@ import {
   CommentBody,
   CommentParams,
   CommentSchema,
-  CreateGuildBody,
   DetailResponse,
-  GuildListQuery,
-  GuildListSchema,
   GuildParams,
   GuildSchema,
   InvitationParams,
@@ -30,11 +25,7 @@ import {
   MemberListSchema,
   MemberParams,
   MemberSchema,
-  MyGuildSchema,
   MyRoleSchema,
-  ProblemsBody,
-  ProblemsFileBody,
-  ProblemsSchema,
   RecruitmentBody,
   RecruitmentListQuery,
   RecruitmentListSchema,
@@ -43,29 +34,23 @@ import {
   RoleBody,
   SentInvitationSchema,
   SentInvitationsSchema,
-  SettingsBody,
   ViewSchema,
 } from "./model";
-import { BOARD_PAGE_SIZE, checkProblemsFile, LIST_PAGE_SIZE } from "./rules";
-import type { Actor } from "./service";
+import {
+  actorOf,
+  bearer,
+  GUILD_NOT_FOUND,
+  guildRoutes,
+  inGuild,
+  NOT_ADMIN,
+  NOT_MEMBER,
+  NOT_STAFF,
+  page,
+} from "./routes-kit";
+import { BOARD_PAGE_SIZE, LIST_PAGE_SIZE } from "./rules";
 
-const bearer = [{ bearerAuth: [] }];
-const GUILD_NOT_FOUND = "길드를 찾을 수 없습니다";
-const NOT_MEMBER = "이 길드의 회원이 아닙니다";
-const NOT_ADMIN = "이 길드의 관리자가 아닙니다";
-const NOT_STAFF = "이 길드의 관리자·부관리자가 아닙니다";
 const NOT_MODERATOR = "작성자나 이 길드의 관리자·부관리자가 아닙니다";
 const INVITATION_NOT_YOURS = "본인 이메일로 온 초대가 아닙니다";
-
-/** A route of one guild: the login guard, the service's role check (403) and its guild lookup (404). */
-const inGuild = (forbidden: string, notFound = GUILD_NOT_FOUND) =>
-  ({ ...loginRequired(forbidden), 404: notFound, 422: true }) as const;
-
-const actorOf = (user: AuthUser): Actor => ({ id: user.id, username: user.username });
-const page = (query: { page?: number; size?: number }, size: number) => ({
-  page: query.page ?? 1,
-  size: query.size ?? size,
-});
 
 /**
  * Every guild route of product-rules "Guild wire details", plus the HTTP twins of the guild room's admin actions
@@ -75,67 +60,10 @@ const page = (query: { page?: number; size?: number }, size: number) => ({
 export function guildsRoutes(ctx: ModuleContext) {
   const { service } = guildsApi(ctx);
   const { guards } = accountsApi(ctx);
-  const actor = async (headers: Record<string, string | undefined>) => actorOf(await guards.requireUser(headers));
-
-  const listDetail = {
-    summary: "길드 목록",
-    description:
-      "해산되지 않은 길드를 최신순으로 page(1부터), size(기본 20, 최대 50)로 나눠 돌려줍니다. q는 이름 검색.",
-  };
-  const list = ({ query }: { query: typeof GuildListQuery.static }) =>
-    service.list({ ...page(query, LIST_PAGE_SIZE), q: query.q });
-  const create = async ({
-    body,
-    headers,
-    set,
-  }: {
-    body: typeof CreateGuildBody.static;
-    headers: Record<string, string | undefined>;
-    set: { status?: number | string };
-  }) => {
-    const guild = await service.create(await actor(headers), body);
-    set.status = 201;
-    return guild;
-  };
-  const createOptions = {
-    // A member makes a guild now and then (and maybe again after disbanding one); a classroom makes its own each.
-    writeLimit: { name: "guilds.create", account: 5, address: 100, windowMs: 60 * 60_000 },
-    body: CreateGuildBody,
-    response: apiResponses(
-      { 201: GuildSchema },
-      { ...loginRequired(), 409: "이미 길드에 가입했거나 같은 이름의 길드가 있습니다", 422: true },
-    ),
-    detail: {
-      summary: "길드 만들기",
-      description:
-        "로그인이 필요합니다. 만든 사람이 관리자가 됩니다. 이름 2~20자(대소문자 구분 없이 중복 불가), 소개 200자 이내. 이미 길드에 가입했으면 409.",
-      security: bearer,
-    },
-  };
+  const actor = actorOf(ctx);
 
   return (
-    new Elysia({ name: "guilds.routes", prefix: "/guilds", detail: { tags: ["guilds"] } })
-      .use(writeLimits(ctx))
-      .get("/", list, {
-        query: GuildListQuery,
-        response: apiResponses({ 200: GuildListSchema }, { 422: true }),
-        detail: listDetail,
-      })
-      .get("", list, {
-        query: GuildListQuery,
-        response: apiResponses({ 200: GuildListSchema }, { 422: true }),
-        detail: { ...listDetail, hide: true },
-      })
-      .post("/", create, createOptions)
-      .post("", create, { ...createOptions, detail: { ...createOptions.detail, hide: true } })
-      .get("/my", async ({ headers }) => service.my(await actor(headers)), {
-        response: apiResponses({ 200: MyGuildSchema }, loginRequired()),
-        detail: {
-          summary: "내 길드",
-          description: "내 길드, 역할, 회원, 최근 활동(최근 20개), 내 이메일로 온 초대. 길드가 없으면 guild는 null.",
-          security: bearer,
-        },
-      })
+    guildRoutes(ctx, "rest")
       // ---- recruitment
       .get("/recruitment", ({ query }) => service.recruitmentList(page(query, LIST_PAGE_SIZE)), {
         query: RecruitmentListQuery,
@@ -247,22 +175,6 @@ export function guildsRoutes(ctx: ModuleContext) {
           detail: { summary: "길드 초대 거절", description: "초대받은 이메일의 계정만 거절합니다.", security: bearer },
         },
       )
-      // ---- one guild
-      .get("/:id", ({ params }) => service.get(params.id), {
-        params: GuildParams,
-        response: apiResponses({ 200: GuildSchema }, { 404: GUILD_NOT_FOUND, 422: true }),
-        detail: { summary: "길드 정보", description: "해산되지 않은 길드 하나와 현재 회원 수, 게임 설정." },
-      })
-      .delete("/:id", async ({ params, headers }) => service.disband(await actor(headers), params.id), {
-        writeLimit: { name: "guilds.disband", account: 5, address: 100, windowMs: 60 * 60_000 },
-        params: GuildParams,
-        response: apiResponses({ 200: DetailResponse }, inGuild(NOT_ADMIN)),
-        detail: {
-          summary: "길드 해산",
-          description: "길드 관리자만. 기록은 남고(소프트 삭제) 모든 회원이 탈퇴 처리됩니다.",
-          security: bearer,
-        },
-      })
       .post("/:id/leave", async ({ params, headers }) => service.leave(await actor(headers), params.id), {
         writeLimit: { name: "guilds.leave", account: 10, address: 200 },
         params: GuildParams,
@@ -324,64 +236,6 @@ export function guildsRoutes(ctx: ModuleContext) {
             summary: "회원 추방",
             description:
               "관리자는 부관리자와 회원을, 부관리자는 일반 회원만 추방합니다. 관리자와 자기 자신은 추방할 수 없습니다.",
-            security: bearer,
-          },
-        },
-      )
-      .put(
-        "/:id/settings",
-        async ({ params, body, headers }) => service.updateSettings(await actor(headers), params.id, body),
-        {
-          writeLimit: { name: "guilds.settings", account: 30, address: 300 },
-          params: GuildParams,
-          body: SettingsBody,
-          response: apiResponses({ 200: GuildSchema }, inGuild(NOT_ADMIN)),
-          detail: {
-            summary: "길드 설정",
-            description:
-              "길드 관리자만. max_members 5~100, countdown_seconds 1~10, end_countdown_seconds 30~300. 범위를 벗어나면 422이고 아무것도 저장하지 않습니다.",
-            security: bearer,
-          },
-        },
-      )
-      .get("/:id/problems", async ({ params, headers }) => service.problems(await actor(headers), params.id), {
-        params: GuildParams,
-        response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_MEMBER)),
-        detail: { summary: "길드 문제 목록", description: "길드 회원만 봅니다.", security: bearer },
-      })
-      .put(
-        "/:id/problems",
-        async ({ params, body, headers }) => service.setProblems(await actor(headers), params.id, body.problems),
-        {
-          // 200 problems of 500 Korean characters are ~300 KB of JSON.
-          writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
-          params: GuildParams,
-          body: ProblemsBody,
-          response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
-          detail: {
-            summary: "길드 문제 저장",
-            description:
-              "길드 관리자만. problems는 문자열 배열(빈 문제는 빠집니다, 200개·각 500자까지). 목록을 통째로 바꿉니다.",
-            security: bearer,
-          },
-        },
-      )
-      .post(
-        "/:id/problems/file",
-        async ({ params, body, headers }) => {
-          const who = await actor(headers);
-          const check = checkProblemsFile(body.file.name, body.file.type, await body.file.text());
-          if (!check.ok) throw unprocessable(check.error);
-          return service.setProblems(who, params.id, check.value);
-        },
-        {
-          writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
-          params: GuildParams,
-          body: ProblemsFileBody,
-          response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
-          detail: {
-            summary: "길드 문제 파일 올리기",
-            description: "길드 관리자만. multipart의 file: 문자열 배열을 담은 JSON 파일. 목록을 통째로 바꿉니다.",
             security: bearer,
           },
         },

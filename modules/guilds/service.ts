@@ -1,33 +1,38 @@
-import { isUniqueViolation } from "../../db/postgres";
-import { AppError, conflict, forbidden, notFound, unprocessable } from "../kernel/errors";
-import type { EventBus } from "../kernel/events";
+import { conflict, forbidden, notFound } from "../kernel/errors";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import { VIEW_WINDOW_MS } from "../kernel/viewers";
+import { createGuildCoreService, parseProblems } from "./core/service";
 import {
-  ACTIVITY_SHOWN,
   type ApplicationStatus,
-  type Check,
   checkApplicationMessage,
   checkBoardPost,
   checkComment,
-  checkDescription,
-  checkGuildName,
   checkInvites,
-  checkProblems,
   checkRecruitment,
-  checkSettings,
   GUILD_MSG,
   type GuildRole,
   type InviteInput,
   isStaff,
   kickRefusal,
-  nameKey,
   REWARDED_GUILD_GAMES_PER_DAY,
-  type SettingName,
 } from "./rules";
-import type { GuildQueries, GuildsStore, GuildWithCount, MemberWithName } from "./store";
 import {
-  presentActivity,
+  type Actor,
+  accept,
+  admins,
+  anyMember,
+  type GuildsDeps,
+  offsetOf,
+  onUnique,
+  type Page,
+  paged,
+  requireGuild,
+  requireRole,
+  type Standing,
+  staff,
+} from "./service-kit";
+import type { GuildQueries } from "./store";
+import {
   presentApplication,
   presentBoardPost,
   presentComment,
@@ -35,10 +40,12 @@ import {
   presentMember,
   presentMembers,
   presentMessage,
-  presentMyInvitation,
   presentRecruitment,
   presentSentInvitation,
 } from "./view";
+
+export type { Actor, GuildsDeps, Page } from "./service-kit";
+export { parseProblems };
 
 declare module "../kernel/events" {
   interface AppEvents {
@@ -54,81 +61,8 @@ declare module "../kernel/events" {
   }
 }
 
-/** Who acts: a logged-in account (HTTP guard or socket identity). */
-export interface Actor {
-  id: number;
-  username: string;
-}
-
-export interface GuildsDeps {
-  store: GuildsStore;
-  events: EventBus;
-  now: () => number;
-}
-
-export interface Page {
-  page: number;
-  size: number;
-}
-
-const accept = <T>(check: Check<T>): T => {
-  if (!check.ok) throw unprocessable(check.error);
-  return check.value;
-};
-const paged = <T>(items: T[], total: number, { page, size }: Page) => ({
-  items,
-  total,
-  total_pages: Math.ceil(total / size),
-  page,
-  size,
-});
-const offsetOf = ({ page, size }: Page) => (page - 1) * size;
-
-/** The guild and the actor's membership in it, once the actor's role passed the check. */
-interface Standing {
-  guild: GuildWithCount;
-  member: MemberWithName;
-}
-
-export function createGuildsService({ store, events, now }: GuildsDeps) {
+function createRestService({ store, events, now }: GuildsDeps) {
   const date = () => new Date(now());
-
-  async function requireGuild(q: GuildQueries, guildId: number) {
-    const guild = await q.guild(guildId);
-    if (!guild) throw notFound(GUILD_MSG.guildNotFound);
-    return guild;
-  }
-
-  /**
-   * The guild and the actor's live membership in it, when the actor's role is one of `roles` (403 with `refusal`
-   * otherwise; a non-member always gets `notMember`). Read inside the caller's unit of work when it writes.
-   */
-  async function requireRole(
-    q: GuildQueries,
-    guildId: number,
-    actor: Actor,
-    roles: readonly GuildRole[],
-    refusal: string = GUILD_MSG.notMember,
-  ): Promise<Standing> {
-    const guild = await requireGuild(q, guildId);
-    const own = await q.membershipOf(actor.id);
-    if (!own || own.guildId !== guildId) throw forbidden(GUILD_MSG.notMember, "not_member");
-    if (!roles.includes(own.role)) throw forbidden(refusal, "role");
-    return { guild, member: { ...own, username: actor.username } };
-  }
-  const anyMember = ["admin", "moderator", "member"] as const;
-  const staff = ["admin", "moderator"] as const;
-  const admins = ["admin"] as const;
-
-  /** Turns a lost race on a unique index into the answer of the check that lost it. */
-  async function onUnique<T>(work: () => Promise<T>, message: string): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof AppError) && isUniqueViolation(error)) throw conflict(message);
-      throw error;
-    }
-  }
 
   /** Adds a member (one guild per user; a full guild refuses), records the join; inside a unit of work. */
   async function join(q: GuildQueries, guildId: number, userId: number, inGuildMessage: string) {
@@ -142,68 +76,6 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     // A member of one guild has nothing left to wait for elsewhere.
     await q.cancelPendingApplications({ userId }, at);
     return member;
-  }
-
-  // ---------------------------------------------------------------- guilds
-
-  async function create(actor: Actor, input: { name: string; description?: string | null }) {
-    const name = accept(checkGuildName(input.name));
-    const description = accept(checkDescription(input.description));
-    const key = nameKey(name);
-    const id = await store
-      .unit(async (q) => {
-        if (await q.membershipOf(actor.id)) throw conflict(GUILD_MSG.alreadyInGuild);
-        if (await q.guildByNameKey(key)) throw conflict(GUILD_MSG.nameTaken);
-        const at = date();
-        const guild = await q.insertGuild({
-          name,
-          nameKey: key,
-          description,
-          ownerId: actor.id,
-          createdAt: at,
-          updatedAt: at,
-        });
-        await q.insertMember({ guildId: guild.id, userId: actor.id, role: "admin", joinedAt: at });
-        await q.addActivity({ guildId: guild.id, kind: "created", userId: actor.id, createdAt: at });
-        return guild.id;
-      })
-      .catch(async (error) => {
-        if (error instanceof AppError || !isUniqueViolation(error)) throw error;
-        // A concurrent request took the name, or made this user a member, between the checks and the inserts.
-        throw conflict((await store.membershipOf(actor.id)) ? GUILD_MSG.alreadyInGuild : GUILD_MSG.nameTaken);
-      });
-    return presentGuild((await store.guild(id))!);
-  }
-
-  async function list(input: Page & { q?: string }) {
-    const q = input.q?.trim().toLowerCase() || undefined;
-    const { total, rows } = await store.listGuilds({ q, limit: input.size, offset: offsetOf(input) });
-    return paged(rows.map(presentGuild), total, input);
-  }
-
-  const get = async (guildId: number) => presentGuild(await requireGuild(store, guildId));
-
-  /** /guilds/my: the caller's guild, role, members, recent activity, and the invitations to their e-mail. */
-  async function my(actor: Actor) {
-    const email = await store.userEmail(actor.id);
-    const invitations = email ? (await store.pendingInvitationsFor(email)).map(presentMyInvitation) : [];
-    const own = await store.membershipOf(actor.id);
-    const guild = own ? await store.guild(own.guildId) : undefined;
-    if (!own || !guild)
-      return { guild: null, role: null, member_id: null, members: [], recent_activity: [], invitations };
-    const [members, activity] = await Promise.all([
-      store.members(guild.id),
-      store.recentActivity(guild.id, ACTIVITY_SHOWN),
-    ]);
-    const names = await store.usernames(activity.flatMap((a) => [a.userId, a.actorId]).filter((id) => id !== null));
-    return {
-      guild: presentGuild(guild),
-      role: own.role,
-      member_id: own.id,
-      members: presentMembers(members),
-      recent_activity: activity.map((a) => presentActivity(a, names)),
-      invitations,
-    };
   }
 
   /** The caller's role in one guild (`role: null` when not a member). */
@@ -246,66 +118,7 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     return { detail: GUILD_MSG.left };
   }
 
-  /** Disbands (admins only): the guild row stays (soft delete), memberships end, open invitations and applications close. */
-  async function disband(actor: Actor, guildId: number) {
-    const removed = await store.unit(async (q) => {
-      // Locked first, so a join waiting on the lock cannot slip in after the member list was read.
-      await q.lockGuild(guildId);
-      await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
-      const all = await q.members(guildId);
-      const at = date();
-      await q.updateGuild(guildId, { deletedAt: at, deletedBy: actor.id, updatedAt: at });
-      await q.endAllMemberships(guildId, at);
-      await q.cancelPendingInvitations(guildId, at);
-      await q.cancelPendingApplications({ guildId }, at);
-      await q.hidePostsOfGuild(guildId, at);
-      return all;
-    });
-    for (const m of removed) {
-      events.emit("guilds.member_removed", { guildId, userId: m.userId, username: m.username, reason: "disbanded" });
-    }
-    return { detail: GUILD_MSG.disbanded };
-  }
-
   // ---------------------------------------------------------------- settings, problems, roles, kicks
-
-  /** Admins only; every value inside its spec §5 range, or nothing is stored. */
-  async function updateSettings(actor: Actor, guildId: number, input: Partial<Record<SettingName, number>>) {
-    const settings = accept(checkSettings(input));
-    const guild = await store.unit(async (q) => {
-      // Locked first: the member count below is then the one a concurrent join sees too (never over the maximum).
-      await q.lockGuild(guildId);
-      const { guild } = await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
-      if (settings.max_members !== undefined && settings.max_members < guild.memberCount) {
-        throw unprocessable(GUILD_MSG.maxMembersBelowCount);
-      }
-      await q.updateGuild(guildId, {
-        maxMembers: settings.max_members,
-        countdownSeconds: settings.countdown_seconds,
-        endCountdownSeconds: settings.end_countdown_seconds,
-        updatedAt: date(),
-      });
-      return (await q.guild(guildId))!;
-    });
-    events.emit("guilds.changed", { guildId });
-    return presentGuild(guild);
-  }
-
-  async function problems(actor: Actor, guildId: number) {
-    const { guild } = await requireRole(store, guildId, actor, anyMember);
-    return { problems: parseProblems(guild.problems) };
-  }
-
-  /** Admins only; replaces the list with the given JSON array of strings (spec §5's errors otherwise). */
-  async function setProblems(actor: Actor, guildId: number, value: unknown) {
-    const list = accept(checkProblems(value));
-    await store.unit(async (q) => {
-      await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
-      await q.updateGuild(guildId, { problems: JSON.stringify(list), updatedAt: date() });
-    });
-    events.emit("guilds.changed", { guildId });
-    return { problems: list };
-  }
 
   /** Admins only; an admin's role is never changed (hand-over is by promoting someone else). */
   async function changeRole(actor: Actor, guildId: number, memberId: number, role: GuildRole) {
@@ -666,17 +479,9 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
   }
 
   return {
-    create,
-    list,
-    get,
-    my,
     myRole,
     members,
     leave,
-    disband,
-    updateSettings,
-    problems,
-    setProblems,
     changeRole,
     kick,
     invite,
@@ -707,14 +512,15 @@ export function createGuildsService({ store, events, now }: GuildsDeps) {
     standing: (actor: Actor, guildId: number) => requireRole(store, guildId, actor, anyMember),
   };
 }
-export type GuildsService = ReturnType<typeof createGuildsService>;
 
-/** The stored problems column (written only by `setProblems`, so always a JSON array of strings). */
-export function parseProblems(stored: string): string[] {
-  try {
-    const value = JSON.parse(stored);
-    return Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : [];
-  } catch {
-    return [];
-  }
+/** Each subdomain's service, built once per context (api.ts); the routes of a subdomain use its own. */
+export function createGuildServices(deps: GuildsDeps) {
+  return { core: createGuildCoreService(deps), rest: createRestService(deps) };
 }
+
+/** Every subdomain's functions in one object, for the guild room and the guild game, which span them. */
+export function createGuildsService(deps: GuildsDeps) {
+  const { core, rest } = createGuildServices(deps);
+  return { ...core, ...rest };
+}
+export type GuildsService = ReturnType<typeof createGuildsService>;
