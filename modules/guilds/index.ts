@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { defineModule, type ModuleContext } from "../kernel/define-module";
 import { guildCoreRoutes } from "./core/routes";
+import { guildMembersRoutes } from "./members/routes";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { GuildRoom } from "./room";
@@ -17,7 +18,8 @@ export const guildsModule = defineModule({
   migrations,
   pgMigrations,
   // One routes instance per subdomain (README "Layout"), all under /guilds with the tag `guilds`.
-  routes: (ctx) => new Elysia({ name: "guilds.routes" }).use(guildCoreRoutes(ctx)).use(guildsRoutes(ctx)),
+  routes: (ctx) =>
+    new Elysia({ name: "guilds.routes" }).use(guildCoreRoutes(ctx)).use(guildMembersRoutes(ctx)).use(guildsRoutes(ctx)),
   attachIo(io, ctx) {
     void rooms.get(ctx)?.stop();
     rooms.set(ctx, new GuildRoom(io, ctx));

@@ -21,32 +21,17 @@ import {
   GuildSchema,
   InvitationParams,
   InvitesBody,
-  KickSchema,
-  MemberListSchema,
-  MemberParams,
   MemberSchema,
-  MyRoleSchema,
   RecruitmentBody,
   RecruitmentListQuery,
   RecruitmentListSchema,
   RecruitmentParams,
   RecruitmentSchema,
-  RoleBody,
   SentInvitationSchema,
   SentInvitationsSchema,
   ViewSchema,
 } from "./model";
-import {
-  actorOf,
-  bearer,
-  GUILD_NOT_FOUND,
-  guildRoutes,
-  inGuild,
-  NOT_ADMIN,
-  NOT_MEMBER,
-  NOT_STAFF,
-  page,
-} from "./routes-kit";
+import { actorOf, bearer, guildRoutes, inGuild, NOT_ADMIN, NOT_MEMBER, NOT_STAFF, page } from "./routes-kit";
 import { BOARD_PAGE_SIZE, LIST_PAGE_SIZE } from "./rules";
 
 const NOT_MODERATOR = "작성자나 이 길드의 관리자·부관리자가 아닙니다";
@@ -173,71 +158,6 @@ export function guildsRoutes(ctx: ModuleContext) {
             { ...inGuild(INVITATION_NOT_YOURS, "초대를 찾을 수 없습니다"), 409: "이미 처리된 초대입니다" },
           ),
           detail: { summary: "길드 초대 거절", description: "초대받은 이메일의 계정만 거절합니다.", security: bearer },
-        },
-      )
-      .post("/:id/leave", async ({ params, headers }) => service.leave(await actor(headers), params.id), {
-        writeLimit: { name: "guilds.leave", account: 10, address: 200 },
-        params: GuildParams,
-        response: apiResponses(
-          { 200: DetailResponse },
-          { ...inGuild(NOT_MEMBER), 409: "마지막 관리자는 떠날 수 없습니다" },
-        ),
-        detail: {
-          summary: "길드 탈퇴",
-          description: "마지막 관리자는 역할을 넘기거나 길드를 해산하기 전에는 떠날 수 없습니다(409).",
-          security: bearer,
-        },
-      })
-      .get("/:id/members", async ({ params, headers }) => service.members(await actor(headers), params.id), {
-        params: GuildParams,
-        response: apiResponses({ 200: MemberListSchema }, inGuild(NOT_MEMBER)),
-        detail: { summary: "길드 회원 목록", description: "길드 회원만 봅니다.", security: bearer },
-      })
-      .get("/:id/members/me", async ({ params, headers }) => service.myRole(await actor(headers), params.id), {
-        params: GuildParams,
-        response: apiResponses({ 200: MyRoleSchema }, { ...loginRequired(), 404: GUILD_NOT_FOUND, 422: true }),
-        detail: {
-          summary: "이 길드에서 내 역할",
-          description: "회원이 아니면 role은 null입니다.",
-          security: bearer,
-        },
-      })
-      .put(
-        "/:id/members/:memberId/role",
-        async ({ params, body, headers }) =>
-          service.changeRole(await actor(headers), params.id, params.memberId, body.role),
-        {
-          writeLimit: { name: "guilds.role", account: 60, address: 300 },
-          params: MemberParams,
-          body: RoleBody,
-          response: apiResponses(
-            { 200: MemberSchema },
-            inGuild("이 길드의 관리자가 아니거나 대상이 관리자입니다", "길드 또는 회원을 찾을 수 없습니다"),
-          ),
-          detail: {
-            summary: "회원 역할 변경",
-            description: "길드 관리자만. 관리자의 역할은 바꿀 수 없습니다. memberId는 길드 회원의 id입니다.",
-            security: bearer,
-          },
-        },
-      )
-      .delete(
-        "/:id/members/:memberId",
-        async ({ params, headers }) => service.kick(await actor(headers), params.id, params.memberId),
-        {
-          // A guild holds up to 100 members: clearing it out is bulk work.
-          writeLimit: { name: "guilds.kick", account: 100, address: 300 },
-          params: MemberParams,
-          response: apiResponses(
-            { 200: KickSchema },
-            inGuild("이 회원을 추방할 권한이 없습니다", "길드 또는 회원을 찾을 수 없습니다"),
-          ),
-          detail: {
-            summary: "회원 추방",
-            description:
-              "관리자는 부관리자와 회원을, 부관리자는 일반 회원만 추방합니다. 관리자와 자기 자신은 추방할 수 없습니다.",
-            security: bearer,
-          },
         },
       )
       .get(
