@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { defineModule, type ModuleContext } from "../kernel/define-module";
 import { guildCoreRoutes } from "./core/routes";
+import { guildInvitationsRoutes } from "./invitations/routes";
 import { guildMembersRoutes } from "./members/routes";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
@@ -19,7 +20,11 @@ export const guildsModule = defineModule({
   pgMigrations,
   // One routes instance per subdomain (README "Layout"), all under /guilds with the tag `guilds`.
   routes: (ctx) =>
-    new Elysia({ name: "guilds.routes" }).use(guildCoreRoutes(ctx)).use(guildMembersRoutes(ctx)).use(guildsRoutes(ctx)),
+    new Elysia({ name: "guilds.routes" })
+      .use(guildCoreRoutes(ctx))
+      .use(guildMembersRoutes(ctx))
+      .use(guildInvitationsRoutes(ctx))
+      .use(guildsRoutes(ctx)),
   attachIo(io, ctx) {
     void rooms.get(ctx)?.stop();
     rooms.set(ctx, new GuildRoom(io, ctx));
