@@ -5,6 +5,7 @@ import { guildInvitationsRoutes } from "./invitations/routes";
 import { guildMembersRoutes } from "./members/routes";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
+import { guildRecruitmentRoutes } from "./recruitment/routes";
 import { GuildRoom } from "./room";
 import { guildsRoutes } from "./routes";
 import { guildSocketEvents } from "./socket";
@@ -24,6 +25,7 @@ export const guildsModule = defineModule({
       .use(guildCoreRoutes(ctx))
       .use(guildMembersRoutes(ctx))
       .use(guildInvitationsRoutes(ctx))
+      .use(guildRecruitmentRoutes(ctx))
       .use(guildsRoutes(ctx)),
   attachIo(io, ctx) {
     void rooms.get(ctx)?.stop();

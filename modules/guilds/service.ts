@@ -1,44 +1,23 @@
-import { conflict, forbidden, notFound } from "../kernel/errors";
+import { forbidden, notFound } from "../kernel/errors";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
-import { VIEW_WINDOW_MS } from "../kernel/viewers";
 import { createGuildCoreService, parseProblems } from "./core/service";
 import { createGuildInvitationsService } from "./invitations/service";
-import { addMember, createGuildMembersService } from "./members/service";
-import {
-  type ApplicationStatus,
-  checkApplicationMessage,
-  checkBoardPost,
-  checkComment,
-  checkRecruitment,
-  GUILD_MSG,
-  isStaff,
-  REWARDED_GUILD_GAMES_PER_DAY,
-} from "./rules";
+import { createGuildMembersService } from "./members/service";
+import { createGuildRecruitmentService } from "./recruitment/service";
+import { checkBoardPost, checkComment, GUILD_MSG, isStaff, REWARDED_GUILD_GAMES_PER_DAY } from "./rules";
 import {
   type Actor,
   accept,
   anyMember,
   type GuildsDeps,
   offsetOf,
-  onUnique,
   type Page,
-  paged,
   requireGuild,
   requireRole,
   type Standing,
-  staff,
 } from "./service-kit";
 import type { GuildQueries } from "./store";
-import {
-  presentApplication,
-  presentBoardPost,
-  presentComment,
-  presentGuild,
-  presentMember,
-  presentMembers,
-  presentMessage,
-  presentRecruitment,
-} from "./view";
+import { presentBoardPost, presentComment, presentGuild, presentMembers, presentMessage } from "./view";
 
 export type { Actor, GuildsDeps, Page } from "./service-kit";
 export { parseProblems };
@@ -59,112 +38,6 @@ declare module "../kernel/events" {
 
 function createRestService({ store, events, now }: GuildsDeps) {
   const date = () => new Date(now());
-
-  // ---------------------------------------------------------------- recruitment and applications
-
-  async function recruitmentList(input: Page) {
-    const { total, rows } = await store.listRecruitment(input.size, offsetOf(input));
-    return paged(rows.map(presentRecruitment), total, input);
-  }
-
-  async function requireRecruitment(q: GuildQueries, id: number) {
-    const row = await q.recruitment(id);
-    if (!row) throw notFound(GUILD_MSG.recruitmentNotFound);
-    return row;
-  }
-
-  const recruitment = async (id: number) => presentRecruitment(await requireRecruitment(store, id));
-
-  async function viewRecruitment(id: number, viewerKey: string) {
-    const at = now();
-    const counted = await store.unit(async (q) => {
-      await requireRecruitment(q, id);
-      return q.countRecruitmentView(id, viewerKey, new Date(at), new Date(at - VIEW_WINDOW_MS));
-    });
-    const post = await requireRecruitment(store, id);
-    return { id, view_count: post.post.viewCount, counted };
-  }
-
-  /** Admins and moderators of the guild write its recruitment posts. */
-  async function createRecruitment(actor: Actor, input: { guild_id: number; title: string; content: string }) {
-    const { title, content } = accept(checkRecruitment(input.title, input.content));
-    const id = await store.unit(async (q) => {
-      await requireRole(q, input.guild_id, actor, staff, GUILD_MSG.staffOnly);
-      const post = await q.insertRecruitment({
-        guildId: input.guild_id,
-        authorId: actor.id,
-        title,
-        content,
-        createdAt: date(),
-      });
-      return post.id;
-    });
-    return recruitment(id);
-  }
-
-  /** A logged-in user in no guild applies to the post's guild (one pending application per guild). */
-  async function apply(actor: Actor, postId: number, input: { message?: string | null }) {
-    const message = accept(checkApplicationMessage(input.message));
-    const row = await onUnique(
-      () =>
-        store.unit(async (q) => {
-          const post = await requireRecruitment(q, postId);
-          if (await q.membershipOf(actor.id)) throw conflict(GUILD_MSG.alreadyInGuild);
-          if (await q.pendingApplication(post.post.guildId, actor.id)) throw conflict(GUILD_MSG.alreadyApplied);
-          return q.insertApplication({
-            guildId: post.post.guildId,
-            postId,
-            userId: actor.id,
-            message,
-            status: "pending",
-            createdAt: date(),
-          });
-        }),
-      GUILD_MSG.alreadyApplied,
-    );
-    return presentApplication({ application: row, username: actor.username });
-  }
-
-  async function applications(actor: Actor, guildId: number, status?: ApplicationStatus) {
-    await requireRole(store, guildId, actor, staff, GUILD_MSG.staffOnly);
-    return (await store.applications(guildId, status)).map(presentApplication);
-  }
-
-  async function requirePendingApplication(q: GuildQueries, guildId: number, applicationId: number) {
-    const application = await q.application(guildId, applicationId);
-    if (!application) throw notFound(GUILD_MSG.applicationNotFound);
-    if (application.status !== "pending") throw conflict(GUILD_MSG.applicationHandled);
-    return application;
-  }
-
-  /** Staff approve: the applicant joins (unless they joined another guild meanwhile, or the guild is full). */
-  async function approve(actor: Actor, guildId: number, applicationId: number) {
-    const member = await onUnique(
-      () =>
-        store.unit(async (q) => {
-          // Locked first, so the application's status is read after any concurrent decision on it.
-          await q.lockGuild(guildId);
-          await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
-          const application = await requirePendingApplication(q, guildId, applicationId);
-          const member = await addMember(q, guildId, application.userId, GUILD_MSG.applicantInGuild, date);
-          await q.decideApplication(application.id, "approved", date(), actor.id);
-          return (await q.member(guildId, member.id))!;
-        }),
-      GUILD_MSG.applicantInGuild,
-    );
-    events.emit("guilds.changed", { guildId });
-    return presentMember(member);
-  }
-
-  async function reject(actor: Actor, guildId: number, applicationId: number) {
-    await store.unit(async (q) => {
-      await q.lockGuild(guildId); // as `approve`: one decision per application
-      await requireRole(q, guildId, actor, staff, GUILD_MSG.staffOnly);
-      const application = await requirePendingApplication(q, guildId, applicationId);
-      await q.decideApplication(application.id, "rejected", date(), actor.id);
-    });
-    return { detail: GUILD_MSG.applicationRejected };
-  }
 
   // ---------------------------------------------------------------- guild board (members only)
 
@@ -305,14 +178,6 @@ function createRestService({ store, events, now }: GuildsDeps) {
   }
 
   return {
-    recruitmentList,
-    recruitment,
-    viewRecruitment,
-    createRecruitment,
-    apply,
-    applications,
-    approve,
-    reject,
     boardList,
     boardGet,
     boardCreate,
@@ -336,13 +201,14 @@ export function createGuildServices(deps: GuildsDeps) {
     core: createGuildCoreService(deps),
     members: createGuildMembersService(deps),
     invitations: createGuildInvitationsService(deps),
+    recruitment: createGuildRecruitmentService(deps),
     rest: createRestService(deps),
   };
 }
 
 /** Every subdomain's functions in one object, for the guild room and the guild game, which span them. */
 export function createGuildsService(deps: GuildsDeps) {
-  const { core, members, invitations, rest } = createGuildServices(deps);
-  return { ...core, ...members, ...invitations, ...rest };
+  const { core, members, invitations, recruitment, rest } = createGuildServices(deps);
+  return { ...core, ...members, ...invitations, ...recruitment, ...rest };
 }
 export type GuildsService = ReturnType<typeof createGuildsService>;
