@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { defineModule, type ModuleContext } from "../kernel/define-module";
+import { guildBoardRoutes } from "./board/routes";
 import { guildCoreRoutes } from "./core/routes";
 import { guildInvitationsRoutes } from "./invitations/routes";
 import { guildMembersRoutes } from "./members/routes";
@@ -7,7 +8,6 @@ import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { guildRecruitmentRoutes } from "./recruitment/routes";
 import { GuildRoom } from "./room";
-import { guildsRoutes } from "./routes";
 import { guildSocketEvents } from "./socket";
 
 /** The guild room of each server context (tests run several servers in one process). */
@@ -26,7 +26,7 @@ export const guildsModule = defineModule({
       .use(guildMembersRoutes(ctx))
       .use(guildInvitationsRoutes(ctx))
       .use(guildRecruitmentRoutes(ctx))
-      .use(guildsRoutes(ctx)),
+      .use(guildBoardRoutes(ctx)),
   attachIo(io, ctx) {
     void rooms.get(ctx)?.stop();
     rooms.set(ctx, new GuildRoom(io, ctx));

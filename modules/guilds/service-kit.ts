@@ -9,6 +9,20 @@ import type { GuildQueries, GuildsStore, GuildWithCount, MemberWithName } from "
  * dependencies, the same actor, and the one role check of spec §6, so a rule about who may act is written once.
  */
 
+declare module "../kernel/events" {
+  interface AppEvents {
+    /** A guild's shared state changed (settings, problems, roles, members): the guild room resends it. */
+    "guilds.changed": { guildId: number };
+    /** A member is no longer in the guild (left, kicked, or the guild was disbanded): their sockets leave its room. */
+    "guilds.member_removed": {
+      guildId: number;
+      userId: number;
+      username: string;
+      reason: "left" | "kicked" | "disbanded";
+    };
+  }
+}
+
 /** Who acts: a logged-in account (HTTP guard or socket identity). */
 export interface Actor {
   id: number;
