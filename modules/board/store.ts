@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, storeDb, tablesFor } from "../../db/store";
+import { countViewOnce } from "../kernel/viewers";
 import type { SortColumn } from "./rules";
 import type { CommentRow, PostRow } from "./schema";
 import * as sqliteSchema from "./schema";
@@ -139,29 +140,16 @@ export function createBoardStore(database: SqlDatabase) {
     },
 
     /**
-     * Counts a visit when this viewer has no counted visit to the post at or after `since`, and answers whether it
-     * did and the post's view count. The check and the write are one statement (an upsert whose update only
-     * happens when the last count is old enough), so two concurrent visits of one viewer count once on both
-     * engines: PostgreSQL locks the conflicting row, SQLite runs one writer at a time.
+     * Counts a visit once per viewer and window (kernel/viewers.ts), and answers whether it did and the post's view
+     * count.
      */
     async countView(postId: number, viewerKey: string, at: Date, since: Date) {
       return inTransaction(database, async (tx) => {
-        const written = await tx
-          .insert(boardPostViews)
-          .values({ postId, viewerKey, countedAt: at })
-          .onConflictDoUpdate({
-            target: [boardPostViews.postId, boardPostViews.viewerKey],
-            set: { countedAt: at },
-            setWhere: lte(boardPostViews.countedAt, since),
-          })
-          .returning({ id: boardPostViews.id });
-        const counted = written.length > 0;
-        if (counted) {
-          await tx
-            .update(boardPosts)
-            .set({ viewCount: sql`${boardPosts.viewCount} + 1` })
-            .where(eq(boardPosts.id, postId));
-        }
+        const counted = await countViewOnce(
+          tx,
+          { views: boardPostViews, posts: boardPosts },
+          { postId, viewerKey, at, since },
+        );
         const [post] = await tx
           .select({ viewCount: boardPosts.viewCount })
           .from(boardPosts)

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import { users as sqliteUsers } from "../../db/core/schema";
 import { users as pgUsers } from "../../db/core/schema.pg";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, type StoreDb, storeDb, tablesFor } from "../../db/store";
+import { countViewOnce } from "../kernel/viewers";
 import type { ApplicationStatus, GuildRole } from "./rules";
 import { CHAT_KEPT } from "./rules";
 import type { ActivityRow, GuildRow, InvitationRow, MemberRow } from "./schema";
@@ -248,31 +249,13 @@ function guildQueries(db: StoreDb, t: Tables) {
         .offset(offset);
       return { total, rows };
     },
-    /**
-     * Counts a visit unless this viewer's last counted visit is younger than `since` (so a reload storm adds one
-     * view per viewer per window, and a genuine later visit counts again). True when it counted.
-     */
+    /** Counts a visit once per viewer and window (kernel/viewers.ts); true when it counted. Inside `unit`. */
     async countRecruitmentView(postId: number, viewerKey: string, at: Date, since: Date) {
-      const v = t.guildRecruitmentViews;
-      // One statement checks and writes (the update only happens when the last count is old enough, RETURNING
-      // says whether a row was written), so parallel visits of one viewer count once: PostgreSQL locks the
-      // conflicting row and re-checks the condition, SQLite has one writer at a time.
-      const written = await db
-        .insert(v)
-        .values({ postId, viewerKey, countedAt: at })
-        .onConflictDoUpdate({
-          target: [v.postId, v.viewerKey],
-          set: { countedAt: at },
-          setWhere: lte(v.countedAt, since),
-        })
-        .returning({ id: v.id });
-      if (written.length === 0) return false;
-      const p = t.guildRecruitmentPosts;
-      await db
-        .update(p)
-        .set({ viewCount: sql`${p.viewCount} + 1` })
-        .where(eq(p.id, postId));
-      return true;
+      return countViewOnce(
+        db,
+        { views: t.guildRecruitmentViews, posts: t.guildRecruitmentPosts },
+        { postId, viewerKey, at, since },
+      );
     },
     async hidePostsOfGuild(guildId: number, at: Date) {
       const p = t.guildRecruitmentPosts;
