@@ -244,14 +244,12 @@ export function checkInvites(invites: readonly InviteInput[]): Check<{ username:
 }
 
 /** A recruitment post: every field required (spec §5), then the lengths. */
-export function checkRecruitment(title: string, content: string): Check<{ title: string; content: string }> {
-  const t = title.trim();
-  const c = content.trim();
-  if (!t || !c) return fail(GUILD_MSG.allFieldsRequired);
-  if (charLength(t) > RECRUITMENT_TITLE_MAX) return fail(GUILD_MSG.recruitmentTitleTooLong);
-  if (charLength(c) > RECRUITMENT_CONTENT_MAX) return fail(GUILD_MSG.recruitmentContentTooLong);
-  return ok({ title: t, content: c });
-}
+export const checkRecruitment = (title: string, content: string) =>
+  checkTitledPost(title, content, [RECRUITMENT_TITLE_MAX, RECRUITMENT_CONTENT_MAX], {
+    required: GUILD_MSG.allFieldsRequired,
+    titleTooLong: GUILD_MSG.recruitmentTitleTooLong,
+    contentTooLong: GUILD_MSG.recruitmentContentTooLong,
+  });
 
 export function checkApplicationMessage(raw: string | undefined | null): Check<string> {
   const value = (raw ?? "").trim();
@@ -259,12 +257,28 @@ export function checkApplicationMessage(raw: string | undefined | null): Check<s
 }
 
 /** A guild board post: title and content both required (spec §5), then the lengths. */
-export function checkBoardPost(title: string, content: string): Check<{ title: string; content: string }> {
+export const checkBoardPost = (title: string, content: string) =>
+  checkTitledPost(title, content, [BOARD_TITLE_MAX, BOARD_CONTENT_MAX], {
+    required: GUILD_MSG.titleAndContentRequired,
+    titleTooLong: GUILD_MSG.boardTitleTooLong,
+    contentTooLong: GUILD_MSG.boardContentTooLong,
+  });
+
+/**
+ * A title and a content, trimmed: both required with one message for either missing (checked before any length,
+ * as spec §5 words it), then each within its maximum.
+ */
+function checkTitledPost(
+  title: string,
+  content: string,
+  [titleMax, contentMax]: readonly [number, number],
+  messages: { required: string; titleTooLong: string; contentTooLong: string },
+): Check<{ title: string; content: string }> {
   const t = title.trim();
   const c = content.trim();
-  if (!t || !c) return fail(GUILD_MSG.titleAndContentRequired);
-  if (charLength(t) > BOARD_TITLE_MAX) return fail(GUILD_MSG.boardTitleTooLong);
-  if (charLength(c) > BOARD_CONTENT_MAX) return fail(GUILD_MSG.boardContentTooLong);
+  if (!t || !c) return fail(messages.required);
+  if (charLength(t) > titleMax) return fail(messages.titleTooLong);
+  if (charLength(c) > contentMax) return fail(messages.contentTooLong);
   return ok({ title: t, content: c });
 }
 
