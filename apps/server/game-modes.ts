@@ -12,3 +12,6 @@ export const gameModes = {
   duel: duelMode,
   guild_game: guildGame,
 } satisfies Record<GameModeId, AnyGameMode>;
+
+/** Every mode id: the game directory of a server process knows these and no other (modules/kernel/module-runtime.ts). */
+export const GAME_MODE_IDS = Object.keys(gameModes) as readonly (keyof typeof gameModes)[];

@@ -34,8 +34,9 @@ export async function startServer(options: StartOptions = {}) {
   const ctx = await createContext(config, modules, options);
   if (options.seed) await seedAll(ctx, modules);
   for (const module of modules) await module.onBoot?.(ctx);
-  const { engine, io } = createIo(ctx, modules);
+  const { engine, io, runtimes } = createIo(ctx, modules);
   const app = createApp(ctx, modules, engine);
+  await runtimes.start();
 
   app.listen({
     port: config.port,
@@ -72,13 +73,15 @@ export async function startServer(options: StartOptions = {}) {
    * Shutdown, in this order: stop accepting connections (the connected sockets stay up to hear how their game
    * ended); end every round in play through its mode's `finish` and perform every queued game write (results
    * acknowledged to players, the finish with medals and rewards), bounded by `FINISH_GAMES_TIMEOUT_MS`; then the
-   * modules' `onStop`, the sockets, HTTP and the database.
+   * modules' live runtimes and the game directory (leases given back), the modules' `onStop`, the sockets, HTTP
+   * and the database.
    */
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     void server.stop(false); // not awaited: that would wait for every open connection to close by itself
     await finishGames(ctx);
+    await runtimes.stop();
     for (const module of modules) await module.onStop?.(ctx);
     // Closing the engine drops transports without a socket.io disconnect packet, so browsers reconnect on
     // their own after a restart (a server-side disconnect would tell them not to).

@@ -3,9 +3,11 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Server as BunServer } from "bun";
 import { Server } from "socket.io";
 import { type AppModule, type ModuleContext, orderModules } from "../../modules/kernel/define-module";
+import { runtimeOf, startRuntimes } from "../../modules/kernel/module-runtime";
 import { ROUTE_PARAMS, ROUTING_EVENT, type RoutingAnnouncement } from "../../modules/kernel/routing";
 import { type AppServer, type AppSocket, createSocketDispatcher, type SocketEvent } from "../../modules/kernel/socket";
 import { ConnectionLimiter } from "./connection-limit";
+import { GAME_MODE_IDS } from "./game-modes";
 import { isAllowedOrigin } from "./security";
 import { redisAdmissions } from "./shared-admissions";
 
@@ -16,7 +18,8 @@ export const ENGINE_PING_INTERVAL_MS = 25_000;
 /**
  * socket.io bound to @socket.io/bun-engine on /socket.io/ (the engine's default is /engine.io/). The engine never
  * checks Origin, so `allowRequest` refuses cross-site browser pages that are not in the allow-list; it also
- * refuses an address holding too many connections (connection-limit.ts).
+ * refuses an address holding too many connections (connection-limit.ts). The modules' live runtimes are built here,
+ * on the process's one game directory (`runtimes`: start them before listening, stop them at shutdown).
  */
 export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   const shared = ctx.cluster ? redisAdmissions(ctx.cluster, ctx.log) : null;
@@ -48,6 +51,7 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   });
   const ordered = orderModules(modules);
   for (const module of ordered) module.attachIo?.(io, ctx);
+  const runtimes = startRuntimes(io, ctx, ordered, GAME_MODE_IDS);
   const dispatch = createSocketDispatcher(socketEventTable(ordered, ctx), ctx);
   const routing = routingAnnouncement(ctx);
   const connecting = ordered.filter((m) => m.onConnect);
@@ -55,14 +59,16 @@ export function createIo(ctx: ModuleContext, modules: readonly AppModule[]) {
   // Shared listeners (socket.io calls them with `this` = the socket): nothing is allocated per connection here.
   function onDisconnect(this: AppSocket, reason: string) {
     for (const module of disconnecting) module.onDisconnect?.(this, reason, ctx);
+    runtimes.disconnect(this, reason);
   }
   io.on("connection", (socket) => {
     if (routing) socket.emit(ROUTING_EVENT, routing);
     socket.onAny(dispatch);
-    if (disconnecting.length > 0) socket.on("disconnect", onDisconnect);
+    if (disconnecting.length > 0 || runtimes.disconnects) socket.on("disconnect", onDisconnect);
     for (const module of connecting) module.onConnect?.(socket, ctx);
+    runtimes.connect(socket);
   });
-  return { engine, io };
+  return { engine, io, runtimes };
 }
 
 /**
@@ -104,12 +110,16 @@ export async function closeAdapters(io: AppServer) {
   for (const nsp of (io as any)._nsps.values()) await nsp.adapter.close?.();
 }
 
-/** Every module's client → server events in one table; two modules answering one event is a boot error. */
+/**
+ * Every module's client → server events in one table (a module's own and its live runtime's); two modules answering
+ * one event is a boot error.
+ */
 export function socketEventTable(modules: readonly AppModule[], ctx: ModuleContext): Map<string, SocketEvent> {
   const table = new Map<string, SocketEvent>();
   const owners = new Map<string, string>();
   for (const module of modules) {
-    for (const [event, entry] of Object.entries(module.socketEvents?.(ctx) ?? {})) {
+    const events = { ...module.socketEvents?.(ctx), ...runtimeOf(ctx, module.name)?.socketEvents };
+    for (const [event, entry] of Object.entries(events)) {
       const owner = owners.get(event);
       if (owner) throw new Error(`socket event ${event} is registered by both ${owner} and ${module.name}`);
       owners.set(event, module.name);

@@ -5,6 +5,7 @@ import type { Clock, Random } from "./clock";
 import type { Cluster } from "./cluster";
 import type { Config } from "./config";
 import type { EventBus } from "./events";
+import type { GameDirectory } from "./game-host/local-games";
 import type { Logger } from "./logger";
 import type { AppServer, AppSocket, SocketEvents } from "./socket";
 
@@ -27,6 +28,27 @@ export interface MigrationBundle {
   sql: Record<string, string>;
 }
 
+/**
+ * A module's live part (its rooms, guild games, duels): built by the kernel once the socket server and the
+ * process's game directory exist (`AppModule.runtime`), driven by the kernel for every socket and stopped by it
+ * at shutdown (modules/kernel/module-runtime.ts). One per module and server context.
+ */
+export interface ModuleRuntime {
+  /** The client → server events it answers (event names are unique across modules; checked at boot). */
+  readonly socketEvents?: SocketEvents;
+  /** Awaited before the server listens: what must run before the first socket (subscriptions). */
+  start?(): Promise<void>;
+  /** A socket connected (after authentication). A rejected promise is logged. */
+  connect?(socket: AppSocket): void | Promise<void>;
+  /** A socket disconnected (socket.io's reason, e.g. "transport close"). A rejected promise is logged. */
+  disconnect?(socket: AppSocket, reason: string): void | Promise<void>;
+  /**
+   * Shutdown, once the rounds in play are finished and their writes stored, before the game directory stops (so
+   * input still reaches the games, wherever they run): timers, subscriptions, this process's sockets.
+   */
+  stop?(): void | Promise<void>;
+}
+
 export interface AppModule<Name extends string = string> {
   /** Table prefix, socket event prefix and migrations table suffix (`__migrations_<name>`). */
   name: Name;
@@ -37,6 +59,12 @@ export interface AppModule<Name extends string = string> {
   pgMigrations?: MigrationBundle;
   /** An Elysia instance named `<name>.routes`, mounted under /api by the app. */
   routes?: (ctx: ModuleContext) => AnyElysia;
+  /**
+   * The module's live runtime, built once per server when the socket.io server exists, with the process's one
+   * game directory (`GameDirectory`: where each game runs, input to it; the runtime registers the openers of its
+   * modes there). The kernel wires its socket events, connects, disconnects and its stop.
+   */
+  runtime?: (io: AppServer, ctx: ModuleContext, games: GameDirectory) => ModuleRuntime;
   /** Called once when the socket.io server exists (start loops that broadcast, keep `io`). */
   attachIo?: (io: AppServer, ctx: ModuleContext) => void;
   /**

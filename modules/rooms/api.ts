@@ -1,15 +1,16 @@
 import type { ModuleContext } from "../kernel/define-module";
+import { runtimeOf } from "../kernel/module-runtime";
 import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomsRuntime } from "./runtime";
 import { DEFAULT_RACE_SETTINGS } from "./sentence-race";
 import * as service from "./service";
 
-/** The live rooms of each running server (one per application context). */
-export const runtimes = new Map<ModuleContext, RoomsRuntime>();
+/** The live rooms of this server (undefined without a socket server: the CLI). */
+export const roomsRuntime = (ctx: ModuleContext) => runtimeOf<RoomsRuntime>(ctx, "rooms");
 
 /** Every room with live occupancy when this process runs the socket server, else as idle rows (the CLI). */
 export async function listRooms(ctx: ModuleContext): Promise<RoomView[]> {
-  const live = runtimes.get(ctx);
+  const live = roomsRuntime(ctx);
   if (live) return live.list();
   const rows = await service.listRoomRows(ctx.database);
   return rows.map((row) => presentIdleRoom(row, DEFAULT_RACE_SETTINGS.countdownSeconds));
@@ -18,7 +19,7 @@ export async function listRooms(ctx: ModuleContext): Promise<RoomView[]> {
 /** Creates a room; this process's live rooms know it when the answer comes. */
 export async function createRoom(ctx: ModuleContext, input: service.CreateRoomInput) {
   const row = await service.createRoom(ctx.database, input);
-  await runtimes.get(ctx)?.invalidate();
+  await roomsRuntime(ctx)?.invalidate();
   return row;
 }
 
@@ -33,7 +34,7 @@ export async function importSentences(
   source?: string,
 ) {
   const counts = await service.importSentences(ctx.database, target, texts, source);
-  await runtimes.get(ctx)?.invalidate();
+  await roomsRuntime(ctx)?.invalidate();
   return counts;
 }
 

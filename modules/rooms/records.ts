@@ -1,7 +1,7 @@
 import { applyGameRewards, type RewardedFigures } from "../accounts";
-import { finishGame, recordResult } from "../games";
+import { claimOwner, finishGame, lastRound, recordResult, unfinishedLastRound } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
-import type { GameRef } from "../kernel/game-mode";
+import type { GameModeId, GameRef } from "../kernel/game-mode";
 import { countedGrants, medalFor, playedOnly } from "./rewards";
 import type { FinishedGame, RaceResult } from "./sentence-race";
 
@@ -89,4 +89,21 @@ export async function abandonGame(ctx: ModuleContext, ref: GameRef, at: number, 
     { key: `games:${outcome.gameId}`, at },
     countedGrants(outcome.counted, () => null),
   );
+}
+
+/**
+ * The claim step of an opener of rooms' and guilds' games (game-host README "The opener"), written once for both:
+ * the source's owner epoch is claimed first (from then on a previous owner's late writes are refused), the round it
+ * left in play is closed as cut short (`abandonGame`: its stored results stay and count, no medals or rewards), and
+ * the last round stored is answered, for the new host to number its rounds on.
+ */
+export async function claimGame(ctx: ModuleContext, mode: GameModeId, sourceId: number, epoch: number) {
+  await claimOwner(ctx, mode, sourceId, epoch);
+  const open = await unfinishedLastRound(ctx, mode, sourceId);
+  if (open) {
+    const ref = { mode, sourceId, sourceName: open.sourceName, round: open.round, startedAt: open.startedAt, epoch };
+    await abandonGame(ctx, ref, ctx.clock.now(), open.results);
+    ctx.log.warn("round left by a lost owner closed", { mode, source_id: sourceId, round: open.round });
+  }
+  return lastRound(ctx, mode, sourceId);
 }

@@ -11,30 +11,16 @@ import {
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
-import {
-  addressOf,
-  type MemberData,
-  NO_PROFILE,
-  playerOf,
-  profileOf,
-  type RoomGame,
-  sameProfile,
-  setRoomOfSocket,
-  submissionCommand,
-} from "./members";
+import { addressOf, type MemberData, NO_PROFILE, playerOf, profileOf, type RoomGame, sameProfile } from "./members";
 import { type PresenterEnv, RoomPresenter } from "./room-presenter";
 import { presentRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
-import type { RacePlayer, SubmitMove } from "./sentence-race";
+import type { RacePlayer } from "./sentence-race";
 import { ROOM_MESSAGES } from "./settings";
 
 /** What a room needs from the rest of the module (the runtime implements it). */
 export interface HostEnv extends PresenterEnv {
   emitter: GameEmitter;
-  /** Removes a socket from the lobby (it is in a room now) or puts it back. */
-  setLobby(socket: AppSocket, inLobby: boolean): void;
-  /** The player's last socket dropped: this room keeps their place for the grace period. */
-  graceStarted(playerId: string, roomId: number): void;
 }
 
 /** The socket.io room of a typing room (kept from before the game platform: clients never see it, tests do). */
@@ -52,18 +38,18 @@ export const { refusalError, orThrow } = refusalErrors({
 /**
  * One typing room: the sentence race on the generic game host (`GameHost`, shared scheduler, reconnect grace,
  * guarded callbacks, write queue) with the room's presenter, plus what only a room has: its row, the capacity
- * and per-address guest checks, the socket ↔ room bookkeeping, and the account lookups of its members.
+ * and per-address guest checks, and the account lookups of its members.
  */
 export class RoomHost {
   readonly game: RoomGame;
   private readonly presenter: RoomPresenter;
 
-  /** `owner`: the lease under which this process runs the room (several processes); absent on one process. */
+  /** `owner`: the lease under which this process runs the room (the game directory's). */
   constructor(
     readonly room: RoomRow,
     private readonly env: HostEnv,
     lastRound: number,
-    owner?: GameOwnerLease,
+    owner: GameOwnerLease,
   ) {
     const { ctx, settings } = env;
     this.presenter = new RoomPresenter(room, env);
@@ -100,41 +86,6 @@ export class RoomHost {
   }
 
   /**
-   * A socket enters: a new player, another tab, or a reconnect within the grace period. `account`: the member's
-   * row, read by the caller before (the accounts store is asynchronous); null for a guest.
-   */
-  enter(socket: AppSocket, account: UserRow | null | undefined) {
-    const playerId = playerIdOf(socket.data.identity);
-    const known = this.game.member(playerId);
-    const { player, data } = known ?? memberOf(socket, account);
-    setRoomOfSocket(socket, this.room.id);
-    this.env.setLobby(socket, false);
-    const entered = this.game.input({ type: "join", socketId: socket.id, player, data });
-    if (!entered.ok) {
-      setRoomOfSocket(socket, undefined);
-      this.env.setLobby(socket, true);
-      throw refusalError(entered);
-    }
-    this.env.graceEnded(playerId, this.room.id);
-  }
-
-  /**
-   * A socket leaves. `immediate` (leave_room, disconnect_cleanup, joining another room) removes the player at
-   * once when it was their last socket; a dropped connection keeps their place for the grace period.
-   */
-  leave(socket: AppSocket, immediate: boolean) {
-    const playerId = playerIdOf(socket.data.identity);
-    setRoomOfSocket(socket, undefined);
-    this.game.input({ type: immediate ? "leave" : "drop", playerId, socketId: socket.id });
-    if (!immediate && this.game.member(playerId)?.sockets.length === 0) this.env.graceStarted(playerId, this.room.id);
-  }
-
-  /** Ends a grace period at once (the player joined another room meanwhile). */
-  expireGrace(playerId: string) {
-    this.game.input({ type: "expire", playerId });
-  }
-
-  /**
    * A member's account changed (an administrator renamed them, say): the name and profile are read again, and
    * the room sees the new ones in its lists, future chat and this game's results. Nothing is sent when nothing
    * the room shows changed.
@@ -150,18 +101,6 @@ export class RoomHost {
     if (!renamed && sameProfile(profile, member.data.profile)) return;
     const player = renamed ? { ...member.player, name: row.username } : member.player;
     this.game.input({ type: "update", player, data: { ...member.data, profile } });
-  }
-
-  chat(socket: AppSocket, message: string, isGameAnswer: boolean) {
-    const playerId = playerIdOf(socket.data.identity);
-    orThrow(this.game.input({ type: "command", playerId, socketId: socket.id, command: { message, isGameAnswer } }));
-  }
-
-  /** A `game:submission`: the presenter plays it as the attempt, or posts it as chat when it is a chat line. */
-  submit(socket: AppSocket, move: SubmitMove) {
-    const playerId = playerIdOf(socket.data.identity);
-    const command = submissionCommand(move);
-    orThrow(this.game.input({ type: "command", playerId, socketId: socket.id, command }));
   }
 
   /** The Room entity of spec part 1 §3, live. */

@@ -4,7 +4,7 @@ import { guestNickname } from "../accounts";
 import { FakeClock } from "../kernel/clock";
 import { keystrokes, scoreTyping } from "../kernel/typing";
 import { createRoom, DEFAULT_ROOMS_SETTINGS, type GameFinishedEvent, importSentences } from ".";
-import { runtimes } from "./api";
+import { roomsRuntime } from "./api";
 import { computeRewards } from "./rewards";
 import { importSentences as addSentencesElsewhere } from "./service";
 import { type Client, closeAndWait, member, openClient } from "./test-support";
@@ -406,7 +406,7 @@ describe("sentence pools", () => {
     clock.advance(5_000);
     await g.next("game:state", (s) => s.status === "countdown");
     // The countdown's first step started the reload without waiting for it; it is in before the sentence is drawn.
-    await runtimes.get(server.ctx)!.settled();
+    await roomsRuntime(server.ctx)!.settled();
     for (let i = 0; i < 3; i++) clock.advance(1_000);
     const state = await g.next("game:state", (s) => s.status === "in_progress");
     expect(state.sentence.text).toBe(second); // the first one was just played, so the new one comes next

@@ -1,83 +1,98 @@
 import type { UserRow } from "../../db/core/schema";
 import { accountsApi } from "../accounts";
-import { lastRound } from "../games";
+import { ownerEpoch } from "../games";
 import type { TimerHandle } from "../kernel/clock";
-import type { ModuleContext } from "../kernel/define-module";
+import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { badRequest, notFound } from "../kernel/errors";
 import {
+  type AnyGameInput,
+  type GameDirectory,
   type GameEmitter,
   type GameOwnerLease,
-  localFirstEmitter,
+  type InputResult,
+  type OwnedGame,
   playerIdOf,
-  socketIoEmitter,
 } from "../kernel/game-host";
-import type { AppServer, AppSocket } from "../kernel/socket";
+import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
-import { type ChatCommand, roomOfSocket, submissionCommand } from "./members";
-import { OwnedRooms } from "./owned-rooms";
-import { type HostEnv, orThrow, RoomHost } from "./room-host";
+import { type ChatCommand, roomOfSocket, setRoomOfSocket, submissionCommand } from "./members";
+import { claimGame } from "./records";
+import { type HostEnv, memberOf, orThrow, RoomHost, refusalError } from "./room-host";
+import { LOBBY, type RoomList } from "./room-list";
 import { presentIdleRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
 import { DEFAULT_RACE_SETTINGS, type Sentence, type SubmitMove } from "./sentence-race";
 import { listRoomRows, loadSentencePool } from "./service";
 import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
+import { roomSocketEvents } from "./socket";
 
-/** Sockets in no room (the home page's viewers): they get room:list_update. */
-export const LOBBY = "lobby";
+export { LOBBY } from "./room-list";
 
 /**
- * All rooms of one server: hosts created on first use (each a game on the process's one shared scheduler), the
- * lobby's coalesced room:list_update, and cached reads (room rows, sentence pools) so a busy server does not query
- * them on every join or game.
+ * Where the rooms' shared state lives: the emitter and the room list beyond this process's rooms. One process:
+ * `socketIoEmitter`, `LocalRoomList`; several: `localFirstEmitter`, `SharedRoomList` (index.ts picks them; the game
+ * directory, where each room's game runs, is the kernel's).
+ */
+export interface RoomsPlacement {
+  emitter: GameEmitter;
+  list(feed: { ownViews(): RoomView[]; heard(rooms: RoomView[], gone: number[]): void; lobbySize(): number }): RoomList;
+}
+
+/**
+ * All rooms of one server, on one process or several (README "One runtime"): each room's game on the process the
+ * game directory places it (opened there by this runtime's opener, on the process's one shared scheduler), every
+ * socket's input through the directory, the lobby's coalesced room:list_update, and cached reads (room rows,
+ * sentence pools) so a busy server does not query them on every join or game. The socket's own bookkeeping (its
+ * room, the lobby, a grace it left in a room run here) stays on the process holding the socket.
  *
  * The database is asynchronous (either engine), a game step never is: a host is opened only once its round number
  * and its sentence pool are loaded, and a step reads the pool as loaded (`pool`), while a stale pool is reloaded
  * in the background for the next round. The mode's transitions never wait for the database.
  */
-export class RoomsRuntime implements HostEnv {
+export class RoomsRuntime implements HostEnv, ModuleRuntime {
   readonly emitter: GameEmitter;
+  readonly socketEvents: SocketEvents;
+  /** The rooms whose game runs on this process. */
   private readonly hosts = new Map<number, RoomHost>();
-  /** Hosts being created (their round numbering and sentence pool are read first). */
-  private readonly opening = new Map<number, Promise<RoomHost>>();
   private readonly dirty = new Set<number>();
   private flushTimer: TimerHandle | null = null;
   private readonly rows: CachedRead<RoomRow[]>;
   /** The whole list, rebuilt only after a change: every connecting socket gets it (room:list). */
   private listCache: { at: number; rooms: RoomView[] } | null = null;
   private readonly pools = new Map<string, CachedRead<Sentence[]>>();
-  /** Players inside a reconnect grace period → the room keeping their place. */
+  /** Players inside a reconnect grace period in a room run here → the room keeping their place. */
   private readonly graces = new Map<string, number>();
   private stopped = false;
   private readonly unsubscribe: () => void;
-  /** Several processes (ctx.cluster): every room's game has one owner; null on one process. */
-  private readonly owned: OwnedRooms | null;
+  private readonly roomList: RoomList;
+  private readonly mode: string;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: RoomsSettings,
+    private readonly directory: GameDirectory,
+    placement: RoomsPlacement,
   ) {
-    this.emitter = ctx.cluster ? localFirstEmitter(io) : socketIoEmitter(io);
-    this.owned = ctx.cluster
-      ? new OwnedRooms(
-          {
-            ctx,
-            settings,
-            openHost: (roomId, owner) => this.open(roomId, owner),
-            forgetHost: (roomId, host) => this.forgetHost(roomId, host),
-            setLobby: (socket, inLobby) => this.setLobby(socket, inLobby),
-            feed: {
-              ownViews: () => this.ownViews(),
-              heard: (rooms, gone) => this.heard(rooms, gone),
-              lobbySize: () => this.lobbySize(),
-            },
-          },
-          ctx.cluster,
-        )
-      : null;
+    this.mode = settings.mode.id;
+    this.emitter = placement.emitter;
+    this.roomList = placement.list({
+      ownViews: () => this.ownViews(),
+      heard: (rooms, gone) => this.heard(rooms, gone),
+      lobbySize: () => this.lobbySize(),
+    });
+    directory.register(this.mode, {
+      storedEpoch: (sourceId) => ownerEpoch(ctx, settings.mode.id, sourceId),
+      open: (sourceId, owner) => this.open(Number(sourceId), owner),
+    });
     this.rows = this.cachedRead(() => listRoomRows(ctx.database));
     // An administrator's rename (or any account change) reaches the rooms the member is in.
     this.unsubscribe = ctx.events.on("accounts.user_updated", ({ userId }) => this.userUpdated(userId));
+    this.socketEvents = roomSocketEvents(this);
+  }
+
+  start() {
+    return this.roomList.start();
   }
 
   /** The member is in one room at most; rooms are few, so each host is asked rather than keeping an index. */
@@ -136,25 +151,12 @@ export class RoomsRuntime implements HostEnv {
   setLobby(socket: AppSocket, inLobby: boolean) {
     if (!inLobby) return socket.leave(LOBBY);
     socket.join(LOBBY);
-    this.watchOthers();
-  }
-
-  /** A socket of this process watches the list: with several processes, the other owners' changes come here. */
-  private watchOthers() {
-    this.owned?.feed.want().catch(() => {});
+    // A socket of this process watches the list: with several processes, the other owners' changes come here.
+    this.roomList.want();
   }
 
   private lobbySize() {
     return this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
-  }
-
-  /** This process's lobby sockets (only they: another process's lobby hears that process's feed). */
-  private lobby() {
-    return this.owned ? this.io.local.to(LOBBY) : this.io.to(LOBBY);
-  }
-
-  graceStarted(playerId: string, roomId: number) {
-    this.graces.set(playerId, roomId);
   }
 
   graceEnded(playerId: string, roomId: number) {
@@ -191,35 +193,39 @@ export class RoomsRuntime implements HostEnv {
     return (await this.rows.value()).find((r) => r.id === roomId);
   }
 
-  /**
-   * The room's host, created on first use. Its rounds continue the numbering stored in the games module (a
-   * restart must not reuse a round number) and its first round needs its sentence pool: both are asynchronous
-   * reads, so the first join of a room waits for them, every later one finds the host at once. An unknown room
-   * is refused (`room_not_found`).
-   */
-  host(roomId: number): RoomHost | Promise<RoomHost> {
-    const existing = this.hosts.get(roomId) ?? this.opening.get(roomId);
-    if (existing) return existing;
-    const opening = this.open(roomId).finally(() => this.opening.delete(roomId));
-    this.opening.set(roomId, opening);
-    return opening;
-  }
+  // --- opening a room's game (on the process the directory places it) ---------------------------------------------
 
-  private async open(roomId: number, owner?: GameOwnerLease): Promise<RoomHost> {
+  /**
+   * The opener: the claim step (epoch, the round a previous owner left in play, the last round), the room's
+   * sentence pool loaded meanwhile (its first round needs it), then the host. An unknown room is refused
+   * (`room_not_found`).
+   */
+  private async open(roomId: number, owner: GameOwnerLease): Promise<OwnedGame> {
     const row = await this.findRow(roomId);
     if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
     const [round] = await Promise.all([
-      lastRound(this.ctx, this.settings.mode.id, String(roomId)),
+      claimGame(this.ctx, this.settings.mode.id, roomId, owner.epoch),
       this.poolOf(row.theme).value(),
     ]);
     const host = new RoomHost(row, this, round, owner);
     this.hosts.set(roomId, host);
     if (this.stopped) host.stop();
-    return host;
-  }
-
-  private forgetHost(roomId: number, host: RoomHost) {
-    if (this.hosts.get(roomId) === host) this.hosts.delete(roomId);
+    try {
+      this.roomList.opened(host.present());
+    } catch (error) {
+      this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
+    }
+    return {
+      // Input forwarded from another process was made by a rooms runtime for this mode (JSON of the same types).
+      input: (input) => host.game.input(input as Parameters<RoomHost["game"]["input"]>[0]),
+      finish: () => host.game.finish(),
+      drain: () => host.game.drain(),
+      giveUp: () => {
+        host.game.giveUp();
+        if (this.hosts.get(roomId) === host) this.hosts.delete(roomId);
+        this.roomList.gone([roomId]);
+      },
+    };
   }
 
   private idleCountdown() {
@@ -238,8 +244,8 @@ export class RoomsRuntime implements HostEnv {
     if (host) return host.present();
     const row = await this.findRow(roomId);
     if (!row) return null;
-    const owners = await this.owned?.views([roomId]);
-    return owners?.get(roomId) ?? presentIdleRoom(row, this.idleCountdown());
+    const owners = await this.roomList.views([roomId]);
+    return owners.get(roomId) ?? presentIdleRoom(row, this.idleCountdown());
   }
 
   async list(): Promise<RoomView[]> {
@@ -247,9 +253,9 @@ export class RoomsRuntime implements HostEnv {
     if (this.listCache && now - this.listCache.at < this.settings.cacheMs) return this.listCache.rooms;
     const rows = await this.rows.value();
     // With several processes a room owned elsewhere is shown as its owner last said it.
-    const owners = await this.owned?.views(rows.filter((row) => !this.hosts.has(row.id)).map((row) => row.id));
+    const owners = await this.roomList.views(rows.filter((row) => !this.hosts.has(row.id)).map((row) => row.id));
     const rooms = rows.map(
-      (row) => this.hosts.get(row.id)?.present() ?? owners?.get(row.id) ?? presentIdleRoom(row, this.idleCountdown()),
+      (row) => this.hosts.get(row.id)?.present() ?? owners.get(row.id) ?? presentIdleRoom(row, this.idleCountdown()),
     );
     // Kept only when no change came while the rows were read (invalidate forgets them).
     if (this.rows.fresh) this.listCache = { at: now, rooms };
@@ -265,11 +271,11 @@ export class RoomsRuntime implements HostEnv {
     this.flushTimer = null;
     try {
       const watching = this.lobbySize() > 0;
-      if (!watching && !this.owned?.feed.sending) return;
+      if (!watching && !this.roomList.sending) return;
       const rooms = [...this.dirty].flatMap((id) => this.presentForLobby(id));
       if (rooms.length === 0) return;
-      if (watching) this.lobby().emit("room:list_update", { rooms });
-      this.owned?.feed.changed(rooms);
+      if (watching) this.roomList.lobby(this.io).emit("room:list_update", { rooms });
+      this.roomList.changed(rooms);
     } catch (error) {
       this.ctx.log.error("room list update failed", { error: String(error) });
     } finally {
@@ -282,7 +288,7 @@ export class RoomsRuntime implements HostEnv {
     this.listCache = null;
     if (this.lobbySize() === 0) return;
     const changed = [...rooms, ...gone.flatMap((id) => this.idleView(id))];
-    if (changed.length > 0) this.lobby().emit("room:list_update", { rooms: changed });
+    if (changed.length > 0) this.roomList.lobby(this.io).emit("room:list_update", { rooms: changed });
   }
 
   /** Every room this process runs, as the lobby sees it now. */
@@ -318,41 +324,86 @@ export class RoomsRuntime implements HostEnv {
     socket.emit("room:list", { rooms: await this.list() });
   }
 
-  join(socket: AppSocket, roomId: number): void | Promise<void> {
-    if (this.owned) return this.joinOwned(socket, roomId, this.owned);
-    const host = this.host(roomId);
-    const identity = socket.data.identity;
-    if (identity.kind === "guest" && host instanceof RoomHost) return this.enter(socket, host, null);
-    // A member is shown with the account's current name and figures, read first (the accounts store is async).
-    const account = identity.kind === "user" ? accountsApi(this.ctx).service.findById(identity.userId) : null;
-    return Promise.all([host, account]).then(([opened, row]) => {
-      if (socket.connected) this.enter(socket, opened, row);
-    });
+  private input(roomId: number, input: AnyGameInput): InputResult | Promise<InputResult> {
+    return this.directory.input(this.mode, String(roomId), input);
   }
 
-  private async joinOwned(socket: AppSocket, roomId: number, owned: OwnedRooms) {
-    if (!(await this.findRow(roomId))) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+  /**
+   * join_room / join_anonymous. A guest entering a room that runs here is answered at once; otherwise the room is
+   * looked up first (an unknown room is refused, `room_not_found`) and a member is shown with the account's current
+   * name and figures, read first (the accounts store is async).
+   */
+  join(socket: AppSocket, roomId: number): void | Promise<void> {
+    const identity = socket.data.identity;
+    if (identity.kind === "guest" && this.hosts.has(roomId)) return this.enter(socket, roomId, null);
+    return this.joinAfterReads(socket, roomId);
+  }
+
+  private async joinAfterReads(socket: AppSocket, roomId: number) {
+    if (!this.hosts.has(roomId) && !(await this.findRow(roomId))) {
+      throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    }
     const identity = socket.data.identity;
     const account = identity.kind === "user" ? await accountsApi(this.ctx).service.findById(identity.userId) : null;
-    if (socket.connected) await owned.join(socket, roomId, account);
+    if (socket.connected) await this.enter(socket, roomId, account);
   }
 
-  private enter(socket: AppSocket, host: RoomHost, account: UserRow | null | undefined) {
-    const roomId = host.room.id;
+  /**
+   * The socket enters the room: a new player, another tab, or a reconnect within the grace period. Where the room
+   * runs here a new player who would not fit is refused before the socket leaves the room it is in (elsewhere the
+   * owner's presenter refuses the join itself). The room it was in is left, and a grace the same player keeps in
+   * another room run here ends: one room at a time.
+   */
+  private enter(socket: AppSocket, roomId: number, account: UserRow | null | undefined): void | Promise<void> {
     const current = roomOfSocket(socket);
-    if (current !== roomId) host.assertRoomFor(socket);
-    if (current !== undefined && current !== roomId) this.hosts.get(current)?.leave(socket, true);
-    // The same player waiting out a dropped connection elsewhere leaves that room now: one room at a time.
-    const playerRoom = this.graces.get(playerKey(socket));
-    if (playerRoom !== undefined && playerRoom !== roomId) this.hosts.get(playerRoom)?.expireGrace(playerKey(socket));
-    host.enter(socket, account);
+    const local = this.hosts.get(roomId);
+    if (current !== roomId) local?.assertRoomFor(socket);
+    const playerId = playerKey(socket);
+    const { player, data } = local?.game.member(playerId) ?? memberOf(socket, account);
+    const left =
+      current !== undefined && current !== roomId
+        ? this.input(current, { type: "leave", playerId, socketId: socket.id })
+        : null;
+    const graceRoom = this.graces.get(playerId);
+    if (graceRoom !== undefined && graceRoom !== roomId) this.input(graceRoom, { type: "expire", playerId });
+    const joinNow = () => {
+      setRoomOfSocket(socket, roomId);
+      this.setLobby(socket, false);
+      const result = this.input(roomId, { type: "join", socketId: socket.id, player, data });
+      if (result instanceof Promise) return result.then((answer) => this.entered(socket, roomId, answer));
+      this.entered(socket, roomId, result);
+    };
+    if (left instanceof Promise) return left.then(joinNow);
+    return joinNow();
+  }
+
+  private entered(socket: AppSocket, roomId: number, result: InputResult) {
+    if (!result.ok) {
+      if (roomOfSocket(socket) === roomId) setRoomOfSocket(socket, undefined);
+      this.setLobby(socket, true);
+      throw refusalError(result);
+    }
+    this.graceEnded(playerKey(socket), roomId);
+  }
+
+  /**
+   * A socket leaves its room. `immediate` (leave_room, disconnect_cleanup) removes the player at once when it was
+   * their last socket; a dropped connection keeps their place for the grace period.
+   */
+  private leaveRoom(socket: AppSocket, roomId: number, immediate: boolean): InputResult | Promise<InputResult> {
+    const playerId = playerKey(socket);
+    setRoomOfSocket(socket, undefined);
+    const result = this.input(roomId, { type: immediate ? "leave" : "drop", playerId, socketId: socket.id });
+    if (!immediate && this.hosts.get(roomId)?.game.member(playerId)?.sockets.length === 0) {
+      this.graces.set(playerId, roomId);
+    }
+    return result;
   }
 
   /** leave_room / disconnect_cleanup: out of the room at once, back in the lobby with a fresh list. */
   async leave(socket: AppSocket): Promise<void> {
     const current = roomOfSocket(socket);
-    if (current !== undefined && this.owned) await this.owned.leave(socket, current, true);
-    else if (current !== undefined) this.hosts.get(current)?.leave(socket, true);
+    if (current !== undefined) await this.leaveRoom(socket, current, true);
     this.setLobby(socket, true);
     socket.emit("room:left", { room_id: current ?? null });
     return this.sendList(socket);
@@ -361,51 +412,45 @@ export class RoomsRuntime implements HostEnv {
   disconnect(socket: AppSocket) {
     const current = roomOfSocket(socket);
     if (current === undefined) return;
-    if (!this.owned) return this.hosts.get(current)?.leave(socket, false);
-    this.owned
-      .leave(socket, current, false)
-      .catch((error) => this.ctx.log.warn("room drop not delivered", { room_id: current, error: String(error) }));
+    const result = this.leaveRoom(socket, current, false);
+    if (result instanceof Promise) {
+      result.catch((error) => this.ctx.log.warn("room drop not delivered", { room_id: current, error: String(error) }));
+    }
   }
 
   /** A chat line (or a chat answer) of a socket in the room, to the room's game wherever it runs. */
   chat(socket: AppSocket, roomId: number, message: string, isGameAnswer: boolean): void | Promise<void> {
-    if (!this.owned) return this.hostOf(socket, roomId).chat(socket, message, isGameAnswer);
-    const input = { type: "command" as const, command: { message, isGameAnswer } };
-    return this.ownedInput(socket, roomId, input);
+    return this.command(socket, roomId, { message, isGameAnswer });
   }
 
   /** The socket's one submission of the game in play. */
   submit(socket: AppSocket, roomId: number, move: SubmitMove): void | Promise<void> {
-    if (!this.owned) return this.hostOf(socket, roomId).submit(socket, move);
-    return this.ownedInput(socket, roomId, { type: "command" as const, command: submissionCommand(move) });
+    return this.command(socket, roomId, submissionCommand(move));
   }
 
-  private ownedInput(
-    socket: AppSocket,
-    roomId: number,
-    input: { type: "command"; command: ChatCommand },
-  ): void | Promise<void> {
+  private command(socket: AppSocket, roomId: number, command: ChatCommand): void | Promise<void> {
     if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
-    const playerId = playerKey(socket);
-    const result = this.owned!.input(roomId, { ...input, playerId, socketId: socket.id });
+    const result = this.input(roomId, { type: "command", playerId: playerKey(socket), socketId: socket.id, command });
     return result instanceof Promise ? result.then(orThrow) : orThrow(result);
   }
 
-  /** The host of the room this socket is in; `roomId` must name that room. */
-  hostOf(socket: AppSocket, roomId: number): RoomHost {
-    const current = roomOfSocket(socket);
-    const host = current === roomId ? this.hosts.get(roomId) : undefined;
-    if (!host) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
-    return host;
-  }
-
+  /**
+   * Shutdown (the rounds were finished by then): this process's sockets drop out of rooms run elsewhere (their
+   * players keep the grace); the directory then gives the rooms run here back.
+   */
   async stop() {
     this.stopped = true;
     this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    // The rounds were finished by the shutdown (finishGames); the ownership then gives the rooms back.
-    await this.owned?.stop(this.io.of("/").sockets.values());
+    const drops: Promise<unknown>[] = [];
+    for (const socket of this.io.of("/").sockets.values()) {
+      const roomId = roomOfSocket(socket);
+      if (roomId === undefined || this.hosts.has(roomId)) continue;
+      drops.push(Promise.resolve(this.leaveRoom(socket, roomId, false)).catch(() => {}));
+    }
+    await Promise.all(drops);
+    await this.roomList.stop();
     for (const host of this.hosts.values()) host.stop();
   }
 }

@@ -1,4 +1,6 @@
 /** The generic game host: one live game of any mode on the process's one shared scheduler (README.md). */
+
+export { createGameDirectory } from "./directory";
 export { adapterEmitter, type GameEmitter, localFirstEmitter, socketIoEmitter, userChannel } from "./emitter";
 export {
   GAME_HOST_MESSAGES,
@@ -26,7 +28,7 @@ export {
   type LeaseTimings,
   leaseHolder,
 } from "./lease";
-export { type GameDirectory, LocalGames, type LocalGamesOptions } from "./local-games";
+export { type GameDirectory, GameOpeners, LocalGames, type LocalGamesOptions } from "./local-games";
 export {
   type AnyGameInput,
   type GameOpener,

@@ -1,7 +1,8 @@
 import type { Logger } from "../logger";
 import { describeError, FAILED, type InputResult } from "./errors";
 import type { GameOwnerLease } from "./game-host";
-import { type AnyGameInput, type GameOpener, gameKey, type OwnedGame } from "./ownership";
+import type { AnyGameInput, GameOpener, OwnedGame } from "./ownership";
+import { gameKey } from "./ownership";
 
 /**
  * Where a live game runs and the one way to give it input, whatever the deployment (README "The game directory"):
@@ -14,6 +15,11 @@ import { type AnyGameInput, type GameOpener, gameKey, type OwnedGame } from "./o
  * runs on this process is answered at once, without a promise.
  */
 export interface GameDirectory {
+  /**
+   * How this process opens a game of `mode` (the module that owns the mode, once, before `start`). A mode the
+   * directory does not know (the mode registry, `apps/server/game-modes.ts`) or one registered twice is a boot error.
+   */
+  register(mode: string, opener: GameOpener): void;
   input(mode: string, sourceId: string, input: AnyGameInput): InputResult | Promise<InputResult>;
   /** The game's host when it runs on this process (null otherwise). */
   localGame(mode: string, sourceId: string): OwnedGame | null;
@@ -23,9 +29,35 @@ export interface GameDirectory {
 }
 
 export interface LocalGamesOptions {
-  /** The modes this process runs, by mode id. */
-  games: Partial<Record<string, GameOpener>>;
+  /** Every mode id there is (the mode registry); default: the modes of `games`. */
+  modes?: readonly string[];
+  /** Openers registered at once, by mode id (more come through `register`). */
+  games?: Partial<Record<string, GameOpener>>;
   log: Logger;
+}
+
+/**
+ * The openers of a directory by mode id: the directory knows every mode of the product (the mode registry) and
+ * each module registers the opener of its own modes, once.
+ */
+export class GameOpeners {
+  private readonly known: ReadonlySet<string>;
+  private readonly openers = new Map<string, GameOpener>();
+
+  constructor(modes: readonly string[] | undefined, games: Partial<Record<string, GameOpener>> = {}) {
+    this.known = new Set(modes ?? Object.keys(games));
+    for (const [mode, opener] of Object.entries(games)) if (opener) this.register(mode, opener);
+  }
+
+  register(mode: string, opener: GameOpener) {
+    if (!this.known.has(mode)) throw new Error(`game mode ${mode} is not in the mode registry`);
+    if (this.openers.has(mode)) throw new Error(`game mode ${mode} has two openers`);
+    this.openers.set(mode, opener);
+  }
+
+  get(mode: string): GameOpener | undefined {
+    return this.openers.get(mode);
+  }
 }
 
 interface Local {
@@ -43,9 +75,16 @@ interface Local {
  */
 export class LocalGames implements GameDirectory {
   private readonly games = new Map<string, Local>();
+  private readonly openers: GameOpeners;
   private stopped = false;
 
-  constructor(private readonly options: LocalGamesOptions) {}
+  constructor(private readonly options: LocalGamesOptions) {
+    this.openers = new GameOpeners(options.modes, options.games);
+  }
+
+  register(mode: string, opener: GameOpener) {
+    this.openers.register(mode, opener);
+  }
 
   async start() {}
 
@@ -56,7 +95,7 @@ export class LocalGames implements GameDirectory {
     if (entry) return entry.ready.then(() => this.input(mode, sourceId, input));
     if (input.type !== "join" && input.type !== "move" && input.type !== "command") return { ok: true };
     if (this.stopped) return FAILED;
-    const opener = this.options.games[mode];
+    const opener = this.openers.get(mode);
     if (!opener) return FAILED;
     const opening: Local = { game: null, ready: Promise.resolve(false) };
     this.games.set(key, opening);

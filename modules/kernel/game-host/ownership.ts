@@ -4,7 +4,7 @@ import type { Logger } from "../logger";
 import { describeError, FAILED, type InputResult, MOVING } from "./errors";
 import type { GameInput, GameOwnerLease } from "./game-host";
 import { type Lease, LeaseKeeper, type LeaseRedis, type LeaseTimings, leaseKey } from "./lease";
-import type { GameDirectory } from "./local-games";
+import { type GameDirectory, GameOpeners } from "./local-games";
 
 /**
  * Exactly one owner per live game across processes (README "Several processes"). For a game (mode + source id)
@@ -64,8 +64,10 @@ export interface GameOwnershipOptions {
   processId: string;
   redis: OwnershipRedis;
   subscriber: OwnershipSubscriber;
-  /** The modes this process can own, by mode id. */
-  games: Partial<Record<string, GameOpener>>;
+  /** Every mode id there is (the mode registry); default: the modes of `games`. */
+  modes?: readonly string[];
+  /** Openers registered at once, by mode id (more come through `register`). */
+  games?: Partial<Record<string, GameOpener>>;
   log: Logger;
   lease?: Partial<LeaseTimings>;
   /** How long a join, move or command waits for an owner while a game changes hands (default: ttl + 2 s). */
@@ -129,6 +131,7 @@ export class GameOwnership implements GameDirectory {
   private readonly moveWaitMs: number;
   private readonly replyTimeoutMs: number;
   private readonly owned = new Map<string, Owned>();
+  private readonly openers: GameOpeners;
   /** game → this process's sockets in it → what to re-announce to a new owner. */
   private readonly seats = new Map<string, Map<string, Seat>>();
   /**
@@ -144,7 +147,7 @@ export class GameOwnership implements GameDirectory {
   private readonly prefix: string;
   private readonly ownersChannel: string;
 
-  constructor(private readonly options: GameOwnershipOptions) {
+  constructor(readonly options: GameOwnershipOptions) {
     this.processId = options.processId;
     this.prefix = options.prefix ?? "";
     this.ownersChannel = `${this.prefix}${OWNERS_CHANNEL}`;
@@ -162,6 +165,11 @@ export class GameOwnership implements GameDirectory {
     });
     this.moveWaitMs = options.moveWaitMs ?? this.leases.timings.ttlMs + 2_000;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 3_000;
+    this.openers = new GameOpeners(options.modes, options.games);
+  }
+
+  register(mode: string, opener: GameOpener) {
+    this.openers.register(mode, opener);
   }
 
   /** Listens for answers and for new owners, and starts looking after the games this process has seats in. */
@@ -362,7 +370,7 @@ export class GameOwnership implements GameDirectory {
     const existing = this.owned.get(game);
     if (existing) return existing.ready;
     const { mode, sourceId } = splitKey(game);
-    const opener = this.options.games[mode];
+    const opener = this.openers.get(mode);
     if (!opener || this.stopped) return Promise.resolve(false);
     const entry: Owned = { lease: null, game: null, ready: Promise.resolve(false), closing: false, listener: null };
     this.owned.set(game, entry);
