@@ -1,32 +1,23 @@
-import { claimOwner, lastRound, ownerEpoch, unfinishedLastRound } from "../games";
+import { ownerEpoch } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { forbidden, unprocessable } from "../kernel/errors";
 import {
-  adapterEmitter,
+  type GameDirectory,
   type GameEmitter,
   GameHost,
   type GameInput,
   type GameOwnerLease,
-  GameOwnership,
   type InputResult,
   memberPlayerId,
-  refusal,
+  type OwnedGame,
   refusalErrors,
   sharedScheduler,
-  socketIoEmitter,
 } from "../kernel/game-host";
-import type { AppServer, AppSocket } from "../kernel/socket";
-import { abandonGame } from "../rooms";
+import type { AppSocket } from "../kernel/socket";
+import { claimGame } from "../rooms";
 import { guildsApi } from "./api";
 import { type GuildGameHost, GuildGamePresenter } from "./game-presenter";
-import {
-  GUILD_GAME_MSG,
-  type GuildGameMode,
-  type GuildGameMove,
-  type GuildGameRules,
-  type GuildPlayer,
-  guildGame,
-} from "./guild-game";
+import { type GuildGameMode, type GuildGameMove, type GuildGameRules, type GuildPlayer, guildGame } from "./guild-game";
 import { checkSettings } from "./rules";
 import type { GuildRow } from "./schema";
 import { parseProblems } from "./service";
@@ -69,73 +60,41 @@ const { orThrow } = refusalErrors({
 });
 
 /**
- * The guild games of one server: one `GameHost` per guild whose room someone entered (created on first use, on the
- * process's shared scheduler, on the guild room's channel `guilds:<id>`), so one live game per guild. The guild room
- * (room.ts) decides who is in the room; this class feeds the host the same joins, leaves, drops and moves.
+ * The guild games of one server, on one process or several: one `GameHost` per guild whose room someone entered,
+ * on the process the game directory places it (opened there by this class's opener, on the process's shared
+ * scheduler, on the guild room's channel `guilds:<id>`), so one live game per guild. The guild room (room.ts)
+ * decides who is in the room; this class feeds the game the same joins, leaves, drops and moves, through the
+ * directory.
  */
 export class GuildGames {
-  private readonly emitter: GameEmitter;
+  /** The guilds whose game runs on this process. */
   private readonly games = new Map<number, LiveGame>();
-  private readonly opening = new Map<number, Promise<LiveGame>>();
   private stopped = false;
-  /** Several processes (ctx.cluster): each guild's game has one owner, and every input goes to it. */
-  private readonly ownership: GameOwnership | null;
-  private readonly started: Promise<unknown>;
 
   constructor(
-    io: AppServer,
     private readonly ctx: ModuleContext,
+    private readonly directory: GameDirectory,
+    private readonly emitter: GameEmitter,
     private readonly channelOf: (guildId: number) => string,
     private readonly settings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
-    const cluster = ctx.cluster;
-    this.emitter = cluster ? adapterEmitter(io) : socketIoEmitter(io);
-    this.ownership = cluster
-      ? new GameOwnership({
-          // Its own id: the rooms' and the duel's ownerships answer on their own reply channels.
-          processId: `${cluster.processId}/guilds`,
-          prefix: cluster.prefix,
-          redis: cluster.redis,
-          subscriber: cluster.subscriber,
-          games: {
-            [guildGame.id]: {
-              storedEpoch: (sourceId) => ownerEpoch(ctx, guildGame.id, sourceId),
-              open: (sourceId, owner) => this.openOwned(Number(sourceId), owner),
-            },
-          },
-          log: ctx.log,
-        })
-      : null;
-    this.started =
-      this.ownership?.start().catch((error) => {
-        ctx.log.error("guild game ownership did not start", { error: String(error) });
-      }) ?? Promise.resolve();
+    directory.register(guildGame.id, {
+      storedEpoch: (sourceId) => ownerEpoch(ctx, guildGame.id, sourceId),
+      open: (sourceId, owner) => this.open(Number(sourceId), owner),
+    });
   }
 
   /**
-   * This process has just taken a guild's game: the epoch is claimed first (the previous owner's late writes are
-   * refused from then on), a round it left in play is closed without medals or rewards (its stored results stay
-   * and count as played),
-   * then the host is made as on one process.
+   * The opener: the claim step (epoch, the round a previous owner left in play, the last round), the guild as
+   * stored now, then the host.
    */
-  private async openOwned(guildId: number, owner: GameOwnerLease) {
-    await claimOwner(this.ctx, guildGame.id, guildId, owner.epoch);
-    const open = await unfinishedLastRound(this.ctx, guildGame.id, guildId);
-    if (open) {
-      const ref = { mode: guildGame.id, sourceId: guildId, sourceName: open.sourceName, round: open.round };
-      // Closed like a game cut short by a fault: its counted results are paid as played (the account counts them).
-      await abandonGame(
-        this.ctx,
-        { ...ref, startedAt: open.startedAt, epoch: owner.epoch },
-        this.ctx.clock.now(),
-        open.results,
-      );
-    }
+  private async open(guildId: number, owner: GameOwnerLease): Promise<OwnedGame> {
+    const round = await claimGame(this.ctx, guildGame.id, guildId, owner.epoch);
     const guild = await guildsApi(this.ctx).store.guild(guildId);
     if (!guild) throw new Error(`guild ${guildId} not found`);
-    const live = await this.open(guild, owner);
+    const live = this.newGame(guild, round, owner);
     return {
-      input: (input: Parameters<GuildGameHost["input"]>[0]) => live.host.input(input),
+      input: (input) => live.host.input(input as GuildGameInput),
       finish: () => live.host.finish(),
       drain: () => live.host.drain(),
       giveUp: () => {
@@ -146,17 +105,7 @@ export class GuildGames {
     };
   }
 
-  /** The guild's game, created on first use; its rounds continue the numbering stored by the games module. */
-  private game(guild: GuildOfGame): LiveGame | Promise<LiveGame> {
-    const existing = this.games.get(guild.id) ?? this.opening.get(guild.id);
-    if (existing) return existing;
-    const opening = this.open(guild).finally(() => this.opening.delete(guild.id));
-    this.opening.set(guild.id, opening);
-    return opening;
-  }
-
-  private async open(guild: GuildOfGame, owner?: GameOwnerLease): Promise<LiveGame> {
-    const round = await lastRound(this.ctx, guildGame.id, String(guild.id));
+  private newGame(guild: GuildOfGame, round: number, owner: GameOwnerLease): LiveGame {
     const scheduler = sharedScheduler(this.ctx);
     const presenter = new GuildGamePresenter({ id: guild.id, name: guild.name }, this.ctx, scheduler);
     const host: GuildGameHost = new GameHost({
@@ -192,7 +141,6 @@ export class GuildGames {
 
   /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
   async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
-    if (!this.ownership) await this.game(guild);
     if (!socket.connected) return;
     const player: GuildPlayer = { id: memberPlayerId(userId), name: username, userId };
     orThrow(await this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
@@ -246,18 +194,9 @@ export class GuildGames {
     orThrow(await this.input(guildId, { type: "move", playerId: memberPlayerId(userId), socketId: socket.id, move }));
   }
 
-  /**
-   * Every input of a guild's game goes through here: on one process the local host runs it; with REDIS_URL
-   * `ownership.input("guild_game", guildId, input)` runs it on the game's owner, wherever it is.
-   */
+  /** Every input of a guild's game goes through here: the directory runs it where the game runs. */
   private async input(guildId: number, input: GuildGameInput): Promise<InputResult> {
-    if (this.ownership) {
-      await this.started;
-      return this.ownership.input(guildGame.id, String(guildId), input);
-    }
-    const host = this.hostOf(guildId);
-    if (!host) return refusal(GUILD_GAME_MSG.noGame, "no_game");
-    return host.input(input);
+    return this.directory.input(guildGame.id, String(guildId), input);
   }
 
   private stopGame(live: LiveGame) {
@@ -265,10 +204,9 @@ export class GuildGames {
     live.host.stop();
   }
 
-  async stop() {
+  /** Shutdown (the rounds were finished by then); the directory gives the games run here back afterwards. */
+  stop() {
     this.stopped = true;
-    await this.started;
-    await this.ownership?.stop();
     for (const live of this.games.values()) this.stopGame(live);
   }
 }

@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import { defineModule, type ModuleContext } from "../kernel/define-module";
+import { adapterEmitter, socketIoEmitter } from "../kernel/game-host";
+import { runtimeOf } from "../kernel/module-runtime";
 import { guildBoardRoutes } from "./board/routes";
 import { guildCoreRoutes } from "./core/routes";
 import { guildInvitationsRoutes } from "./invitations/routes";
@@ -8,10 +10,6 @@ import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { guildRecruitmentRoutes } from "./recruitment/routes";
 import { GuildRoom } from "./room";
-import { guildSocketEvents } from "./socket";
-
-/** The guild room of each server context (tests run several servers in one process). */
-const rooms = new WeakMap<ModuleContext, GuildRoom>();
 
 export const guildsModule = defineModule({
   name: "guilds",
@@ -27,26 +25,13 @@ export const guildsModule = defineModule({
       .use(guildInvitationsRoutes(ctx))
       .use(guildRecruitmentRoutes(ctx))
       .use(guildBoardRoutes(ctx)),
-  attachIo(io, ctx) {
-    void rooms.get(ctx)?.stop();
-    rooms.set(ctx, new GuildRoom(io, ctx));
-  },
-  socketEvents(ctx) {
-    const room = rooms.get(ctx);
-    return room ? guildSocketEvents(room) : {};
-  },
-  onDisconnect(socket, _reason, ctx) {
-    rooms.get(ctx)?.leave(socket, true);
-  },
-  async onStop(ctx) {
-    const room = rooms.get(ctx);
-    rooms.delete(ctx);
-    await room?.stop();
-  },
+  // With several processes the games' output goes through the adapter: the guild room's sockets join their channel
+  // themselves (chat), so the local-first emitter cannot know them (game-host README "Output").
+  runtime: (io, ctx, games) => new GuildRoom(io, ctx, games, ctx.cluster ? adapterEmitter(io) : socketIoEmitter(io)),
 });
 
 /** This server's guild room (tests and diagnostics). */
-export const guildRoom = (ctx: ModuleContext) => rooms.get(ctx);
+export const guildRoom = (ctx: ModuleContext) => runtimeOf<GuildRoom>(ctx, "guilds");
 
 // The public API other modules may use.
 export { guildsApi } from "./api";

@@ -1,11 +1,13 @@
-import type { ModuleContext } from "../kernel/define-module";
+import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { AppError, forbidden, unauthorized, unprocessable } from "../kernel/errors";
-import type { AppServer, AppSocket } from "../kernel/socket";
+import type { GameDirectory, GameEmitter } from "../kernel/game-host";
+import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { guildsApi } from "./api";
 import { DEFAULT_GUILD_GAME_SETTINGS, type GuildGameSettings, GuildGames, type StartRequest } from "./game-runtime";
 import { GUILD_GAME_MSG } from "./guild-game";
 import { CHAT_MAX, charLength, GUILD_MSG, type GuildRole, type SettingName } from "./rules";
 import type { Actor } from "./service";
+import { guildSocketEvents } from "./socket";
 
 /** Socket.io room of a guild's room page: every socket of a member who joined it (any process, via the adapter). */
 export const guildChannel = (guildId: number) => `guilds:${guildId}`;
@@ -25,30 +27,43 @@ interface SocketGuildState {
   chat: number[];
 }
 
-/** The guild room of one server: joins checked against the database, chat, and the state pushed on every change. */
-export class GuildRoom {
+/**
+ * The guild room of one server, the guilds module's live runtime: joins checked against the database, chat, the
+ * state pushed on every change, and the guild games (on the process's game directory).
+ */
+export class GuildRoom implements ModuleRuntime {
   private readonly unsubscribe: (() => void)[];
   /** The guild games of this server: every member in a guild room is a player of that guild's game. */
   readonly games: GuildGames;
+  readonly socketEvents: SocketEvents;
 
+  /** `emitter`: the games' output (with several processes through the adapter: the room's sockets join it themselves). */
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
+    directory: GameDirectory,
+    emitter: GameEmitter,
     gameSettings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
-    this.games = new GuildGames(io, ctx, guildChannel, gameSettings);
+    this.games = new GuildGames(ctx, directory, emitter, guildChannel, gameSettings);
     this.unsubscribe = [
       ctx.events.on("guilds.changed", ({ guildId }) => void this.pushState(guildId)),
       ctx.events.on("guilds.member_removed", (event) => this.removed(event)),
     ];
     // Other processes' removals (several processes): this process's sockets and, if it owns it, the game.
     io.on(MEMBER_REMOVED, this.onRemoteRemoval);
+    this.socketEvents = guildSocketEvents(this);
   }
 
-  async stop() {
+  /** A lost connection: out of the guild room, the game's place kept for the reconnect grace. */
+  disconnect(socket: AppSocket) {
+    this.leave(socket, true);
+  }
+
+  stop() {
     for (const off of this.unsubscribe) off();
     this.io.off(MEMBER_REMOVED, this.onRemoteRemoval);
-    await this.games.stop();
+    this.games.stop();
   }
 
   private get service() {
