@@ -1,19 +1,18 @@
 import type { TimerHandle } from "../kernel/clock";
-import type { ModuleContext } from "../kernel/define-module";
+import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { badRequest, conflict } from "../kernel/errors";
 import {
   type AnyGameInput,
   type GameDirectory,
   type GameEmitter,
   GameHost,
-  type GameOpener,
   type GameOwnerLease,
   type InputResult,
   playerIdOf,
   refusalErrors,
   sharedScheduler,
 } from "../kernel/game-host";
-import type { AppServer, AppSocket } from "../kernel/socket";
+import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { duelStore } from "./api";
 import { DEFAULT_DUEL_RULES, type DuelMove, type DuelPlayer, type DuelRules, duelMode } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
@@ -23,6 +22,7 @@ import { type DuelGame, type DuelMember, duelOfSocket, followList, MENU, playerO
 import { DUEL_MESSAGES } from "./messages";
 import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
+import { duelSocketEvents } from "./socket";
 import type { DuelStore } from "./store";
 
 export interface DuelModuleSettings {
@@ -66,16 +66,14 @@ const { refusalError } = refusalErrors({});
 const MATCHER_RETRY_MS = 100;
 
 /**
- * Where the duel's shared state lives: the lobby (queue, who is in which duel, online list, announcements), the
- * game directory (where each duel runs, input to it) and the emitter. On one process all three are local
- * (`MemoryDuelLobby`, `LocalGames`, `socketIoEmitter`); on several, Redis (`SharedDuelLobby`, `GameOwnership`,
- * `localFirstEmitter`): index.ts picks them.
+ * Where the duel's shared state lives: the lobby (queue, who is in which duel, online list, announcements) and the
+ * emitter. On one process both are local (`MemoryDuelLobby`, `socketIoEmitter`); on several, Redis
+ * (`SharedDuelLobby`, `localFirstEmitter`): index.ts picks them. The game directory (where each duel runs, input to
+ * it: `LocalGames` or `GameOwnership`) is the kernel's, one per process for every mode.
  */
 export interface DuelPlacement {
   lobby: DuelLobby;
   emitter: GameEmitter;
-  /** The directory, given how this process opens a duel it has just claimed. */
-  directory(opener: GameOpener): GameDirectory;
 }
 
 /**
@@ -86,11 +84,11 @@ export interface DuelPlacement {
  * through the directory, output through the emitter). Three module timers in all (list, matching, sweep), none per
  * duel or per player.
  */
-export class DuelRuntime implements PresenterEnv {
+export class DuelRuntime implements PresenterEnv, ModuleRuntime {
   readonly emitter: GameEmitter;
   readonly store: DuelStore;
   readonly lobby: DuelLobby;
-  readonly directory: GameDirectory;
+  readonly socketEvents: SocketEvents;
   private readonly presenter: DuelPresenter;
   /** The duels this process runs, and the lease of each (given back when the duel closes). */
   private readonly hosts = new Map<string, DuelGame>();
@@ -103,28 +101,29 @@ export class DuelRuntime implements PresenterEnv {
   private matchTimer: { handle: TimerHandle; at: number } | null = null;
   private sweepTimer: TimerHandle | null = null;
   private stopped = false;
-  private readonly started: Promise<void>;
 
   constructor(
     readonly io: AppServer,
     readonly ctx: ModuleContext,
     readonly settings: DuelModuleSettings,
+    readonly directory: GameDirectory,
     placement: DuelPlacement,
   ) {
     this.emitter = placement.emitter;
     this.store = duelStore(ctx);
     this.lobby = placement.lobby;
     this.presenter = new DuelPresenter(this);
-    this.directory = placement.directory({ open: (sessionId, owner) => this.openDuel(sessionId, owner) });
-    this.started = Promise.all([
-      this.directory.start(),
-      this.lobby.start({
-        matched: (match) => this.matched(match),
-        closed: (closed) => this.closedElsewhere(closed),
-        unreadable: (what) => ctx.log.warn(`unreadable ${what}`),
-      }),
-    ]).then(() => undefined);
-    this.started.catch(this.logged("duel start failed"));
+    directory.register(DUEL_MODE, { open: (sessionId, owner) => this.openDuel(sessionId, owner) });
+    this.socketEvents = duelSocketEvents(this);
+  }
+
+  /** The lobby's subscriptions (several processes), before the first socket. */
+  start() {
+    return this.lobby.start({
+      matched: (match) => this.matched(match),
+      closed: (closed) => this.closedElsewhere(closed),
+      unreadable: (what) => this.ctx.log.warn(`unreadable ${what}`),
+    });
   }
 
   private get now() {
@@ -572,14 +571,13 @@ export class DuelRuntime implements PresenterEnv {
     return this.hosts.get(sessionId);
   }
 
+  /** Shutdown (the duels were finished by then); the directory gives the duels run here back afterwards. */
   async stop() {
     this.stopped = true;
     for (const timer of [this.listTimer, this.sweepTimer, this.matchTimer?.handle]) {
       if (timer) this.ctx.clock.clearTimeout(timer);
     }
     this.listTimer = this.sweepTimer = this.matchTimer = null;
-    await this.started.catch(() => undefined);
-    await this.directory.stop();
     for (const host of this.hosts.values()) host.stop();
     await this.lobby.stop();
   }
