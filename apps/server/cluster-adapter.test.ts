@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io as connect, type Socket } from "socket.io-client";
 import { eventually, testRedis } from "../../modules/kernel/game-host/redis-testing";
+import { untypedServer } from "../../modules/kernel/socket";
 import { startTestServer, type TestServer } from "./testing";
 
 // Two server processes of one deployment (same Redis, same REDIS_PREFIX) and a third deployment on the same Redis:
@@ -65,7 +66,10 @@ describe("socket.io rooms across processes (Redis streams adapter)", () => {
       join(server, client, room);
     const seen = [here, there, polling, elsewhere].map(record);
     const sent = Array.from({ length: 50 }, (_, i) => i);
-    for (const n of sent) (n % 2 === 0 ? first : second).io.to(room).emit("probe", n);
+    for (const n of sent)
+      untypedServer((n % 2 === 0 ? first : second).io)
+        .to(room)
+        .emit("probe", n);
 
     expect(await eventually(() => seen.slice(0, 3).every((list) => list.length >= sent.length))).toBe(true);
     await Bun.sleep(100); // a duplicate would arrive within this
@@ -85,9 +89,9 @@ describe("socket.io rooms across processes (Redis streams adapter)", () => {
     join(first, sender, room);
     join(second, there, room);
     const [senderSeen, thereSeen] = [sender, there].map(record);
-    first.io.of("/").sockets.get(sender.id!)!.to(room).emit("probe", 1);
-    first.io.local.to(room).emit("probe", 2);
-    second.io.to(room).emit("probe", 3);
+    untypedServer(first.io).of("/").sockets.get(sender.id!)!.to(room).emit("probe", 1);
+    untypedServer(first.io).local.to(room).emit("probe", 2);
+    untypedServer(second.io).to(room).emit("probe", 3);
 
     expect(await eventually(() => thereSeen.includes(3) && senderSeen.includes(3))).toBe(true);
     await Bun.sleep(100);

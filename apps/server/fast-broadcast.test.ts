@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { io as connect, type Socket } from "socket.io-client";
+import { untypedServer } from "../../modules/kernel/socket";
 import { fastTopic } from "./fast-broadcast";
 import { startTestServer, type TestServer } from "./testing";
 
@@ -48,7 +49,7 @@ function record(client: Socket) {
 }
 
 const serverSocket = (client: Socket, namespace = "/") => {
-  const socket = server.io.of(namespace).sockets.get(client.id!);
+  const socket = untypedServer(server.io).of(namespace).sockets.get(client.id!);
   if (!socket) throw new Error("no server socket");
   return socket;
 };
@@ -81,8 +82,8 @@ test("a room broadcast reaches websocket and polling members once, and no one ou
   serverSocket(outsider).join("fb-room-b");
   expect(subscribers("fb-room-a")).toBe(3);
 
-  server.io.to("fb-room-a").emit("probe", "one");
-  server.io.to("fb-room-a").emit("probe", "two");
+  untypedServer(server.io).to("fb-room-a").emit("probe", "one");
+  untypedServer(server.io).to("fb-room-a").emit("probe", "two");
   await settle(ws1, ws2, poll, upgraded, outsider);
 
   expect(seen.slice(0, 4)).toEqual([
@@ -111,10 +112,10 @@ test("broadcasts and direct emits arrive in the order they were sent", async () 
   const seen = [ws, poll].map(record);
   for (const client of [ws, poll]) serverSocket(client).join("fb-room-d");
 
-  server.io.to("fb-room-d").emit("probe", "1");
+  untypedServer(server.io).to("fb-room-d").emit("probe", "1");
   for (const client of [ws, poll]) serverSocket(client).emit("probe", "2");
-  server.io.to("fb-room-d").emit("probe", "3");
-  server.io.emit("probe", "4"); // whole namespace: everyone connected, this file's other clients too
+  untypedServer(server.io).to("fb-room-d").emit("probe", "3");
+  untypedServer(server.io).emit("probe", "4"); // whole namespace: everyone connected, this file's other clients too
   await settle(ws, poll);
 
   expect(seen).toEqual([
@@ -129,9 +130,9 @@ test("a polling client that upgrades later keeps getting each broadcast once", a
   const seen = record(client);
   await new Promise<void>((resolve) => client.once("connect", () => resolve()));
   serverSocket(client).join("fb-room-e");
-  server.io.to("fb-room-e").emit("probe", "before");
+  untypedServer(server.io).to("fb-room-e").emit("probe", "before");
   await serverUpgraded(client);
-  server.io.to("fb-room-e").emit("probe", "after");
+  untypedServer(server.io).to("fb-room-e").emit("probe", "after");
   await settle(client);
 
   expect(seen).toEqual(["before", "after"]);
@@ -146,7 +147,7 @@ test("leaving a room and disconnecting unsubscribe", async () => {
 
   serverSocket(leaver).leave("fb-room-f");
   expect(subscribers("fb-room-f")).toBe(1);
-  server.io.to("fb-room-f").emit("probe", "after-leave");
+  untypedServer(server.io).to("fb-room-f").emit("probe", "after-leave");
   await settle(leaver, stayer);
   expect(seen).toEqual([[], ["after-leave"]]);
 
@@ -157,7 +158,7 @@ test("leaving a room and disconnecting unsubscribe", async () => {
 });
 
 test("a namespace disconnect that keeps the connection open stops the room's frames", async () => {
-  server.io.of("/fb-other"); // a second namespace keeps the engine connection open
+  untypedServer(server.io).of("/fb-other"); // a second namespace keeps the engine connection open
   const main = await open("websocket");
   const other = main.io.socket("/fb-other"); // the manager connects it (autoConnect)
   clients.push(other);
@@ -171,11 +172,11 @@ test("a namespace disconnect that keeps the connection open stops the room's fra
   expect(subscribers("fb-room-g")).toBe(1);
   serverSocket(main).disconnect(); // namespace only
   expect(subscribers("fb-room-g")).toBe(0);
-  server.io.to("fb-room-g").emit("probe", "after-disconnect");
-  server.io.emit("probe", "namespace-after-disconnect");
+  untypedServer(server.io).to("fb-room-g").emit("probe", "after-disconnect");
+  untypedServer(server.io).emit("probe", "namespace-after-disconnect");
   await new Promise<void>((resolve) => {
     other.once("settled", () => resolve());
-    server.io.of("/fb-other").sockets.get(other.id!)?.emit("settled");
+    untypedServer(server.io).of("/fb-other").sockets.get(other.id!)?.emit("settled");
   });
 
   expect(frames.some((frame) => frame.includes("after-disconnect"))).toBe(false);
@@ -195,12 +196,12 @@ test("every member on websocket: no per-socket walk, each gets a broadcast once;
     };
     const [a, b] = [await connectWs(), await connectWs()];
     const seen = [a, b].map(record);
-    const socketOf = (client: Socket) => own.io.of("/").sockets.get(client.id!)!;
+    const socketOf = (client: Socket) => untypedServer(own.io).of("/").sockets.get(client.id!)!;
     for (const client of [a, b]) socketOf(client).join("fb-own");
-    own.io.to("fb-own").emit("probe", "one");
+    untypedServer(own.io).to("fb-own").emit("probe", "one");
     const heard: unknown[][] = [];
     socketOf(a).onAnyOutgoing((...args: unknown[]) => heard.push(args));
-    own.io.to("fb-own").emit("probe", "two");
+    untypedServer(own.io).to("fb-own").emit("probe", "two");
     await Promise.all(
       [a, b].map((client) => new Promise<void>((resolve) => client.on("probe", (v) => v === "two" && resolve()))),
     );

@@ -5,7 +5,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { FakeClock } from "../../modules/kernel/clock";
 import { defineModule } from "../../modules/kernel/define-module";
 import { badRequest } from "../../modules/kernel/errors";
-import { HANDLER_FAILED, INVALID_PAYLOAD, RATE_LIMITED, socketEvent } from "../../modules/kernel/socket";
+import { HANDLER_FAILED, INVALID_PAYLOAD, RATE_LIMITED, socketEvent, untypedSocket } from "../../modules/kernel/socket";
 import { keystrokes } from "../../modules/kernel/typing";
 import { createRoom } from "../../modules/rooms";
 import { type Client, member, openClient } from "../../modules/rooms/test-support";
@@ -28,7 +28,7 @@ const probeModule = defineModule({
     // Free, so a test can wait for everything the server sent before without touching the socket's budget.
     "probe:sync": socketEvent(t.Unknown(), { cost: 0 }, () => ({ synced: true })),
     "probe:echo": socketEvent(t.Object({ text: t.String({ maxLength: 10 }) }), (socket, payload) => {
-      socket.emit("probe:echoed", payload);
+      untypedSocket(socket).emit("probe:echoed", payload);
     }),
     "probe:refuse": socketEvent(t.Object({}), async () => {
       await Bun.sleep(1);
@@ -40,10 +40,10 @@ const probeModule = defineModule({
     // Like a handler waiting for a PostgreSQL round trip.
     "probe:slow": socketEvent(t.Object({ text: t.String() }), async (socket, { text }) => {
       await Bun.sleep(20);
-      socket.emit("probe:handled", text);
+      untypedSocket(socket).emit("probe:handled", text);
     }),
     "probe:fast": socketEvent(t.Object({ text: t.String() }), (socket, { text }) => {
-      socket.emit("probe:handled", text);
+      untypedSocket(socket).emit("probe:handled", text);
     }),
   }),
   onConnect: (socket) => {

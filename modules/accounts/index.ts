@@ -120,3 +120,4 @@ export {
 } from "./rewards";
 export type { AccountsService } from "./service";
 export { type PublicUser, presentUser } from "./view";
+export type * from "./wire";

@@ -53,4 +53,5 @@ export {
 export { DEFAULT_MATCH_RULES, type MatchRules } from "./matchmaker";
 export { DEFAULT_DUEL_SETTINGS, type DuelModuleSettings } from "./runtime";
 export type { PlayerFigures, RankingEntry, RankingKind } from "./store";
+export type * from "./wire";
 export { DUEL_WORDS } from "./words";

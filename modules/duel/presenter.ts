@@ -1,5 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { GAME_HOST_MESSAGES, type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
+import type { EventPayload } from "../kernel/socket";
 import {
   blockView,
   type DuelEffect,
@@ -18,6 +19,10 @@ import type { DuelGame, DuelMember } from "./members";
 import { DUEL_MESSAGES } from "./messages";
 import { isStored, storeDuel } from "./records";
 import type { DuelStore, PlayerFigures } from "./store";
+import type { DuelServerEvents } from "./wire";
+
+/** One `duel:*` event and its payload. */
+type DuelBroadcast = { [E in keyof DuelServerEvents]: [E, EventPayload<DuelServerEvents, E>] }[keyof DuelServerEvents];
 
 /** What the duel's presenter needs from the rest of the module (the runtime implements it). */
 export interface PresenterEnv {
@@ -141,7 +146,7 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
  * The `duel:*` events a mode effect sends to the whole duel, as [event, payload] pairs (spec part 2 §7). Pure, so
  * the benchmark's raw baseline (bench/raw-duel-server.ts) sends byte-for-byte the same frames.
  */
-export function duelBroadcasts(state: DuelState, effect: DuelEffect, now: number): [string, unknown][] {
+export function duelBroadcasts(state: DuelState, effect: DuelEffect, now: number): DuelBroadcast[] {
   const session_id = state.sessionId;
   const blocks = (list: WordBlock[]) => list.map((b) => blockView(b, now, state.rules));
   switch (effect.type) {

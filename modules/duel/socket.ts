@@ -1,6 +1,7 @@
 import { t } from "elysia";
-import { type SocketEvents, socketEvent } from "../kernel/socket";
+import { type ClientHandlers, socketEvent } from "../kernel/socket";
 import type { DuelRuntime } from "./runtime";
+import type { DuelClientEvents } from "./wire";
 
 /** Longer than any word, so a huge string fails here and never reaches the game. */
 const WORD_LIMIT = 100;
@@ -20,7 +21,7 @@ export const WordPayload = t.Object({ typed_word: t.String({ maxLength: WORD_LIM
  * duel); 1 for the rest — a word is one small broadcast, and a fast typist's 2–3 words a second stay within the
  * budget's 5 tokens a second.
  */
-export function duelSocketEvents(runtime: DuelRuntime): SocketEvents {
+export function duelSocketEvents(runtime: DuelRuntime): ClientHandlers<DuelClientEvents> {
   return {
     duel_enter_menu: socketEvent(Anything, { cost: 5 }, (socket) => runtime.enterMenu(socket)),
     duel_leave_menu: socketEvent(Anything, { cost: 1 }, (socket) => runtime.leaveMenu(socket)),

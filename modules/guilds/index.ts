@@ -39,3 +39,4 @@ export { GUILD_GAME_MSG, type GuildGameView, guildGame } from "./guild-game";
 export * from "./rules";
 export type { Actor, GuildsService } from "./service";
 export type { PresentedGuild, PresentedMember } from "./view";
+export type * from "./wire";

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { AppError } from "../kernel/errors";
-import { type AppSocket, type SocketEvents, socketEvent } from "../kernel/socket";
+import { type AppSocket, type ClientHandlers, socketEvent } from "../kernel/socket";
 import { guildsApi } from "./api";
 import type { GuildRoom } from "./room";
 import { GUILD_MSG, GUILD_ROLES, INVITES_PER_REQUEST } from "./rules";
+import type { GuildsClientEvents } from "./wire";
 
 /**
  * Guild ids arrive as numbers or, from a route parameter, as numeric strings. Fields the spec's client also sends
@@ -74,7 +75,7 @@ async function acknowledged<T>(failure: string, work: () => Promise<T>): Promise
 }
 
 /** The guild room's client → server events (spec part 1 §7, product-rules "Guild wire details"). */
-export function guildSocketEvents(room: GuildRoom): SocketEvents {
+export function guildSocketEvents(room: GuildRoom): ClientHandlers<GuildsClientEvents> {
   const service = guildsApi(room.ctx).service;
   const actor = (socket: AppSocket) => room.actorOf(socket);
   // Costs (the kernel's SOCKET_BUDGET): 5 for a join (the whole state to the socket, an arrival to the room) and for

@@ -4,6 +4,8 @@ import type { Server, Socket } from "socket.io";
 import type { Clock } from "./clock";
 import { isAppError } from "./errors";
 import type { Logger } from "./logger";
+import { ROUTING_EVENT, type RoutingAnnouncement } from "./routing";
+import { SESSION_CLOSED_EVENT, type SessionClosedPayload } from "./session-end";
 
 /** Who is behind a socket: a member (from the handshake token) or a guest (from the anonymous client id). */
 export type SocketIdentity =
@@ -34,17 +36,79 @@ export interface SocketBudget {
   handling?: Promise<void>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: event maps are validated at runtime per handler
-type AnyEvents = Record<string, (...args: any[]) => void>;
-export type AppServer = Server<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
-export type AppSocket = Socket<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
-
 /** The payload of the `error` event: `message` is the Korean text shown to the player. */
 export interface SocketErrorPayload {
   message: string;
   code?: string;
   event?: string;
 }
+
+/**
+ * The wire contract, socket.io style (`name: (payload, ack?) => void`): server → client events, client → server
+ * events and the events between server processes. The kernel declares its own here; each module adds its events in
+ * its `wire.ts` (`declare module "../kernel/socket" { interface ServerEvents extends … }`), as modules add bus events
+ * to `AppEvents`, so the kernel imports no module while `AppServer`, `AppSocket`, the game host and the web's socket
+ * manager are typed against the union: a wrong event name or payload is a type error on either side.
+ */
+export interface ServerEvents {
+  error: (payload: SocketErrorPayload) => void;
+  [ROUTING_EVENT]: (payload: RoutingAnnouncement) => void;
+  [SESSION_CLOSED_EVENT]: (payload: SessionClosedPayload) => void;
+}
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' wire.ts (declaration merging)
+export interface ClientEvents {}
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' wire.ts (declaration merging)
+export interface InterServerEvents {}
+
+/**
+ * The payload of event `E` of an event map (socket.io style, `name: (payload, …) => void`); for a union of events, the
+ * union of their payloads.
+ */
+export type EventPayload<Events, E extends keyof Events> = E extends unknown
+  ? Events[E] extends (payload: infer P, ...rest: never[]) => void
+    ? P
+    : never
+  : never;
+export type ServerEventName = keyof ServerEvents & string;
+/** The payload of a server → client event. */
+export type ServerPayload<E extends ServerEventName> = EventPayload<ServerEvents, E>;
+export type ClientEventName = keyof ClientEvents & string;
+/** The payload of a client → server event. */
+export type ClientPayload<E extends ClientEventName> = EventPayload<ClientEvents, E>;
+
+/**
+ * What the acknowledgement callback of a client event receives (`createSocketDispatcher`): the handler's answer
+ * (`{ success: true }` when it answers nothing), or `{ success: false, error }` when the event was refused.
+ */
+export type Acknowledgement<Answer = { success: true }> = Answer | Refusal;
+export type Refusal = { success: false; error: string };
+
+/**
+ * A client → server event whose payload is `P` (the `Static` of the schema that validates it) and whose handler
+ * answers `Answer`. The payload may be left out when `P` accepts `undefined` (events that carry nothing).
+ */
+export type ClientEvent<P, Answer = { success: true }> = undefined extends P
+  ? (payload?: P, ack?: (answer: Acknowledgement<Answer>) => void) => void
+  : (payload: P, ack?: (answer: Acknowledgement<Answer>) => void) => void;
+
+/** What the acknowledgement callback of client event `E` receives. */
+export type ClientAnswer<E extends ClientEventName> = ClientEvents[E] extends (
+  payload: never,
+  ack: (answer: infer A) => void,
+) => void
+  ? A
+  : never;
+
+export type AppServer = Server<ClientEvents, ServerEvents, InterServerEvents, SocketData & SocketBudget>;
+export type AppSocket = Socket<ClientEvents, ServerEvents, InterServerEvents, SocketData & SocketBudget>;
+
+// biome-ignore lint/suspicious/noExplicitAny: a transport carries events it does not look into
+type AnyEvents = Record<string, (...args: any[]) => void>;
+/** The server without the wire contract: for the transport (the game host's emitters) and its own tests. */
+export type UntypedServer = Server<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
+export type UntypedSocket = Socket<AnyEvents, AnyEvents, AnyEvents, SocketData & SocketBudget>;
+export const untypedServer = (io: AppServer) => io as unknown as UntypedServer;
+export const untypedSocket = (socket: AppSocket) => socket as unknown as UntypedSocket;
 
 export function emitSocketError(socket: AppSocket, message: string, code?: string, event?: string) {
   socket.emit("error", { message, code, event } satisfies SocketErrorPayload);
@@ -104,6 +168,13 @@ export interface SocketEventOptions {
 /** A module's client → server events by name (built once per server, shared by every socket). */
 // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own schema type
 export type SocketEvents = Record<string, SocketEvent<any>>;
+
+/**
+ * A module's handler table for its client events (`Events`, from its wire.ts): one entry per event, none other, so
+ * an event declared and not handled, or handled and not declared, is a type error.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own schema type
+export type ClientHandlers<Events> = { [E in keyof Events]: SocketEvent<any> };
 
 type Handler<S extends TSchema> = (socket: AppSocket, payload: Static<S>) => unknown;
 

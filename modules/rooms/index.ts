@@ -56,3 +56,4 @@ export { readSentenceFile } from "./sentence-file";
 export type { GameStateView, Sentence } from "./sentence-race";
 export type { ImportCounts } from "./service";
 export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";
+export type * from "./wire";

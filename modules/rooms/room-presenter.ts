@@ -304,7 +304,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     if (member.data.kind === "user") {
       host.sendToSocket(socketId, "room:joined", {
         ...base,
-        user: { id: member.player.userId, username: member.player.name, ...member.data.profile },
+        user: { id: member.player.userId!, username: member.player.name, ...member.data.profile },
       });
     } else {
       host.sendToSocket(socketId, "room:joined:anonymous", {

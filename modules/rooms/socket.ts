@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { type SocketEvents, socketEvent } from "../kernel/socket";
+import { type ClientHandlers, socketEvent } from "../kernel/socket";
 import type { RoomsRuntime } from "./runtime";
+import type { RoomsClientEvents } from "./wire";
 
 /**
  * Room ids arrive as numbers or, from a route parameter, as numeric strings. Fields the spec's client also
@@ -32,7 +33,7 @@ export const SubmissionPayload = t.Object({
 const Anything = t.Unknown();
 
 /** The room events of spec part 1 §7 (client → server), answered by this server's rooms runtime. */
-export function roomSocketEvents(runtime: RoomsRuntime): SocketEvents {
+export function roomSocketEvents(runtime: RoomsRuntime): ClientHandlers<RoomsClientEvents> {
   // Costs (the kernel's SOCKET_BUDGET): 5 for a join or leave (broadcast to the whole room, answered with its
   // state) and for the full room list; 1 for chat (its own limit comes first) and the one submission of a game.
   const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id }) => runtime.join(socket, toId(room_id)));

@@ -7,6 +7,9 @@ import type { AppServer } from "../socket";
 import { adapterEmitter, type GameEmitter, localFirstEmitter, userChannel } from "./emitter";
 import { testRedis } from "./redis-testing";
 
+/** The events these tests send: made up, not the app's wire contract. */
+type ToyEvents = Record<`toy:${string}`, (payload: unknown) => void>;
+
 /**
  * The emitter of several processes against two real socket.io servers joined by the Redis streams adapter (the
  * adapter the server uses with REDIS_URL): a game owned on server A reaches a socket connected to server B.
@@ -58,7 +61,7 @@ async function open(url: string, auth: Record<string, string>): Promise<Client> 
 }
 
 /** Sent last: once it has arrived, everything sent before it to that socket has arrived (one ordered stream). */
-async function flush(emitter: GameEmitter, clients: Client[]) {
+async function flush(emitter: GameEmitter<ToyEvents>, clients: Client[]) {
   const markers = clients.map((c) => c.next("toy:marker"));
   emitter.toSockets(
     clients.map((c) => c.socket.id!),
@@ -72,7 +75,7 @@ test("the adapter emitter on A reaches sockets on B: channel, sockets by id, use
   const stream = `socket.io-test-${crypto.randomUUID().slice(0, 8)}`;
   const a = await startNode(stream);
   const b = await startNode(stream);
-  const owner = adapterEmitter(a.io);
+  const owner = adapterEmitter<ToyEvents>(a.io);
   const onB = await open(b.url, { user: "7" });
   const alsoOnB = await open(b.url, {});
   const onA = await open(a.url, {});
@@ -101,7 +104,7 @@ test("the local-first emitter: a channel with no socket elsewhere stays on its p
   const stream = `socket.io-test-${crypto.randomUUID().slice(0, 8)}`;
   const a = await startNode(stream);
   const b = await startNode(stream);
-  const owner = localFirstEmitter(a.io);
+  const owner = localFirstEmitter<ToyEvents>(a.io);
   const onA = await open(a.url, {});
   const player = await open(b.url, {});
   // A socket on B in a room of the same name that the emitter never joined: it shows what crossed the stream.

@@ -4,12 +4,15 @@ import { startTestServer, type TestServer } from "../../../apps/server/testing";
 import { type GameEmitter, socketIoEmitter } from "./emitter";
 import { sharedScheduler } from "./scheduler";
 
+/** The events these tests send: made up, not the app's wire contract. */
+type ToyEvents = Record<`toy:${string}`, (payload: unknown) => void>;
+
 let server: TestServer;
-let emitter: GameEmitter;
+let emitter: GameEmitter<ToyEvents>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  emitter = socketIoEmitter(server.io);
+  emitter = socketIoEmitter<ToyEvents>(server.io);
 });
 afterAll(() => server.stop());
 

@@ -1,18 +1,23 @@
-import type { AppServer } from "../socket";
+import { type AppServer, type EventPayload, type ServerEvents, untypedServer } from "../socket";
 
 /**
  * The one way out of a game: every event a presenter sends and every channel change of a socket goes through
  * it. Sockets are named by id, not held, so a game can run on one process while its players' sockets live on
  * others: the multi-process change swaps this implementation (socket.io adapter, `io.in(id).socketsJoin`) and
- * nothing in the host or the presenters changes.
+ * nothing in the host or the presenters changes. Typed against the wire contract (`ServerEvents`); the kernel's own
+ * tests pass a map of made-up events.
  */
-export interface GameEmitter {
+export interface GameEmitter<Events = ServerEvents> {
   /** Everyone in a channel (the game's channel; any other socket.io room). */
-  toChannel(channel: string, event: string, payload: unknown): void;
+  toChannel<E extends keyof Events & string>(channel: string, event: E, payload: EventPayload<Events, E>): void;
   /** Exactly these sockets (one player's tabs, or the one that just joined). */
-  toSockets(socketIds: readonly string[], event: string, payload: unknown): void;
+  toSockets<E extends keyof Events & string>(
+    socketIds: readonly string[],
+    event: E,
+    payload: EventPayload<Events, E>,
+  ): void;
   /** Every socket of a member, in any game or none (`user:<id>`, joined by accounts at connection). */
-  toUser(userId: number, event: string, payload: unknown): void;
+  toUser<E extends keyof Events & string>(userId: number, event: E, payload: EventPayload<Events, E>): void;
   join(socketId: string, channel: string): void;
   leave(socketId: string, channel: string): void;
 }
@@ -23,7 +28,8 @@ export const userChannel = (userId: number) => `user:${userId}`;
  * The single-process emitter: broadcasts through `io.to(channel)` (one encode per broadcast, Bun's pub/sub via
  * apps/server/fast-broadcast.ts); a socket id that is not on this process is skipped.
  */
-export function socketIoEmitter(io: AppServer): GameEmitter {
+export function socketIoEmitter<Events = ServerEvents>(server: AppServer): GameEmitter<Events> {
+  const io = untypedServer(server);
   const local = (socketId: string) => io.of("/").sockets.get(socketId);
   return {
     toChannel: (channel, event, payload) => {
@@ -51,7 +57,8 @@ export function socketIoEmitter(io: AppServer): GameEmitter {
  * process holding the socket. Ordering: with the Redis streams adapter, a join, the broadcasts after it and a leave
  * from one process travel on one stream and are applied in that order on every process.
  */
-export function adapterEmitter(io: AppServer): GameEmitter {
+export function adapterEmitter<Events = ServerEvents>(server: AppServer): GameEmitter<Events> {
+  const io = untypedServer(server);
   return {
     toChannel: (channel, event, payload) => {
       io.to(channel).emit(event, payload);
@@ -81,8 +88,9 @@ export function adapterEmitter(io: AppServer): GameEmitter {
  * leaving: its channel keeps the adapter (correct, only slower). Ordering: a remote socket's join, the broadcasts
  * after it and its leave travel on the one stream, as with `adapterEmitter`.
  */
-export function localFirstEmitter(io: AppServer): GameEmitter {
-  const adapter = adapterEmitter(io);
+export function localFirstEmitter<Events = ServerEvents>(server: AppServer): GameEmitter<Events> {
+  const io = untypedServer(server);
+  const adapter = adapterEmitter<Events>(server);
   /** channel → ids of its sockets on other processes. */
   const remote = new Map<string, Set<string>>();
   const local = (socketId: string) => io.of("/").sockets.get(socketId);

@@ -13,6 +13,7 @@ import type {
   ViewOf,
 } from "../game-mode";
 import type { Logger } from "../logger";
+import type { ServerEventName, ServerPayload } from "../socket";
 import type { GameEmitter } from "./emitter";
 import {
   ACCEPTED,
@@ -271,19 +272,19 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 
   // --- output (presenters) ------------------------------------------------------------------------------------
 
-  broadcast(event: string, payload: unknown) {
+  broadcast<E extends ServerEventName>(event: E, payload: ServerPayload<E>) {
     this.options.emitter.toChannel(this.channel, event, payload);
   }
 
-  send(member: GameMember<P, D>, event: string, payload: unknown) {
+  send<E extends ServerEventName>(member: GameMember<P, D>, event: E, payload: ServerPayload<E>) {
     if (member.sockets.length > 0) this.options.emitter.toSockets(member.sockets, event, payload);
   }
 
-  sendToSocket(socketId: string, event: string, payload: unknown) {
+  sendToSocket<E extends ServerEventName>(socketId: string, event: E, payload: ServerPayload<E>) {
     this.options.emitter.toSockets([socketId], event, payload);
   }
 
-  sendToUser(userId: number, event: string, payload: unknown) {
+  sendToUser<E extends ServerEventName>(userId: number, event: E, payload: ServerPayload<E>) {
     this.options.emitter.toUser(userId, event, payload);
   }
 

@@ -318,6 +318,16 @@ export class FakeStore {
 export type ToyCommand = { type: "shout"; text: string } | { type: "answer"; text: string };
 export type ToyHost = GameHost<ToyMode, GamePlayer, undefined, ToyCommand>;
 
+/**
+ * The toy's output: its events are made up, so they go through the host without the app's wire contract (the host's
+ * output methods are typed against `ServerEvents`, which only modules fill).
+ */
+interface ToyOutput {
+  broadcast(event: `toy:${string}`, payload: unknown): void;
+  sendToSocket(socketId: string, event: `toy:${string}`, payload: unknown): void;
+}
+const out = (host: ToyHost) => host as unknown as ToyOutput;
+
 /** The toy's refusal of a new player beyond its capacity. */
 export const TOY_FULL = { ok: false as const, error: "방이 가득 찼습니다.", code: "room_full" };
 
@@ -332,15 +342,15 @@ export function toyPresenter(
     },
     effect(host, effect) {
       takeFault(faults, "effect");
-      host.broadcast(`toy:${effect.type}`, effect);
+      out(host).broadcast(`toy:${effect.type}`, effect);
       if (effect.type === "answered") {
         const ref = host.gameRef()!;
         host.write({
           name: "record_result",
           run: () =>
             store.save({ name: "result", source: ref.sourceId, round: ref.round, key: effect.playerId }, ref.epoch),
-          done: (count) => host.broadcast("toy:stored", { count, playerId: effect.playerId }),
-          failed: () => host.broadcast("toy:not_stored", { playerId: effect.playerId }),
+          done: (count) => out(host).broadcast("toy:stored", { count, playerId: effect.playerId }),
+          failed: () => out(host).broadcast("toy:not_stored", { playerId: effect.playerId }),
         });
       }
       if (effect.type === "finished") {
@@ -353,24 +363,24 @@ export function toyPresenter(
     },
     welcome(host, member, socketId) {
       takeFault(faults, "welcome");
-      host.sendToSocket(socketId, "toy:welcome", host.view(member.player.id));
+      out(host).sendToSocket(socketId, "toy:welcome", host.view(member.player.id));
     },
     joined(host, member) {
-      host.broadcast("toy:joined", { playerId: member.player.id });
+      out(host).broadcast("toy:joined", { playerId: member.player.id });
     },
     left(host, member) {
-      host.broadcast("toy:left", { playerId: member.player.id });
+      out(host).broadcast("toy:left", { playerId: member.player.id });
     },
     updated(host, member) {
-      host.broadcast("toy:updated", { playerId: member.player.id, name: member.player.name });
+      out(host).broadcast("toy:updated", { playerId: member.player.id, name: member.player.name });
     },
     command(host, member, command) {
       if (command.type === "answer") return host.play(member.player.id, { text: command.text });
-      host.broadcast("toy:shout", { playerId: member.player.id, text: command.text });
+      out(host).broadcast("toy:shout", { playerId: member.player.id, text: command.text });
       return undefined;
     },
     reset(host) {
-      host.broadcast("toy:reset", { message: GAME_HOST_MESSAGES.reset, view: host.view(null) });
+      out(host).broadcast("toy:reset", { message: GAME_HOST_MESSAGES.reset, view: host.view(null) });
     },
   };
 }
