@@ -12,6 +12,7 @@
 import { atom } from "jotai";
 import { useEffect, useRef } from "react";
 import { ROUTING_EVENT, type RoutingAnnouncement } from "../../../modules/kernel/routing";
+import type { ClientEventName, ClientEvents, ServerEventName, ServerEvents } from "../../../modules/kernel/socket";
 import { anonymousId } from "./anonymous-id";
 import { api } from "./api";
 import { lazySocket } from "./lazy-socket";
@@ -417,11 +418,12 @@ export function createSocketManager(deps: SocketManagerDeps) {
     },
     /** The socket (created on first use; connected once `start` ran). */
     getSocket: (): SocketLike => ensureSocket(),
-    emit(event: string, ...args: unknown[]) {
+    /** Sends a client event of the wire contract (modules/<m>/wire.ts): its payload and, if any, its ack callback. */
+    emit<E extends ClientEventName>(event: E, ...args: Parameters<ClientEvents[E]>) {
       ensureSocket().emit(event, ...args);
     },
-    /** Listens to a server event until the returned function is called. */
-    subscribe<Args extends unknown[]>(event: string, handler: (...args: Args) => void): () => void {
+    /** Listens to a server event of the wire contract until the returned function is called. */
+    subscribe<E extends ServerEventName>(event: E, handler: ServerEvents[E]): () => void {
       const current = ensureSocket();
       const listener = handler as unknown as Handler;
       current.on(event, listener);
@@ -468,8 +470,11 @@ export const socketManager = createSocketManager({
 });
 
 /** Subscribes a component to a server event for as long as it is mounted (the latest handler is always used). */
-export function useSocketEvent<Args extends unknown[]>(event: string, handler: (...args: Args) => void) {
+export function useSocketEvent<E extends ServerEventName>(event: E, handler: ServerEvents[E]) {
   const latest = useRef(handler);
   latest.current = handler;
-  useEffect(() => socketManager.subscribe<Args>(event, (...args) => latest.current(...args)), [event]);
+  useEffect(() => {
+    const forward = (...args: Parameters<ServerEvents[E]>) => (latest.current as (...a: typeof args) => void)(...args);
+    return socketManager.subscribe(event, forward as ServerEvents[E]);
+  }, [event]);
 }

@@ -8,6 +8,8 @@ import {
   useRef,
   useState,
 } from "react";
+import type { DuelClientEvents } from "../../../../modules/duel";
+import type { ClientPayload } from "../../../../modules/kernel/socket";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
 import { DuelCanvas } from "./duel-canvas";
@@ -35,7 +37,11 @@ const LIST_POLL_MS = 30_000;
 const AUTO_LEAVE_MS = 5_000;
 const PLAY_AGAIN_MS = 300;
 
-const emit = (event: string, payload: unknown = {}) => socketManager.emit(event, payload);
+/** The duel's events that carry nothing the server reads: sent with `{}`, as the spec's client does. */
+type Signal = {
+  [E in keyof DuelClientEvents]: unknown extends ClientPayload<E> ? E : never;
+}[keyof DuelClientEvents];
+const emit = (event: Signal) => socketManager.emit(event, {});
 
 /** /duel (spec part 2 §2 "1:1 typing duel", §4 "Duel client flow"). */
 export function DuelPage() {
@@ -48,17 +54,11 @@ export function DuelPage() {
   stateRef.current = state;
 
   const refreshList = useCallback(() => {
-    socketManager
-      .getSocket()
-      .emit(
-        "duel_get_online_users",
-        {},
-        (answer: { success?: boolean; users?: OnlineUser[]; my_sid?: string | null }) => {
-          if (!answer?.success || !answer.users) return;
-          setUsers(answer.users);
-          if (answer.my_sid) setMySid(answer.my_sid);
-        },
-      );
+    socketManager.emit("duel_get_online_users", {}, (answer) => {
+      if (!answer?.success || !answer.users) return;
+      setUsers(answer.users);
+      if (answer.my_sid) setMySid(answer.my_sid);
+    });
   }, []);
 
   useMenuPresence(refreshList);
@@ -194,7 +194,7 @@ function useWordBox(active: boolean) {
   const justSent = useRef<string | null>(null);
 
   const send = (word: string) => {
-    if (active && word) emit("duel_word_typed", { typed_word: word });
+    if (active && word) socketManager.emit("duel_word_typed", { typed_word: word });
   };
   return {
     value: text,
@@ -410,7 +410,7 @@ function useMenuPresence(refreshList: () => void) {
   useEffect(() => {
     emit("duel_enter_menu");
     refreshList();
-    const beat = () => emit("duel_heartbeat", { timestamp: Date.now() });
+    const beat = () => socketManager.emit("duel_heartbeat", { timestamp: Date.now() });
     const heartbeat = setInterval(beat, HEARTBEAT_MS);
     const poll = setInterval(refreshList, LIST_POLL_MS);
     const onVisible = () => {

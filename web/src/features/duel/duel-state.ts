@@ -3,43 +3,24 @@
  * the position of a block between two server events (it moves at its `speed` from where the server last put it).
  */
 
-export type Side = "red" | "blue";
-export type BlockStatus = "static" | "moving_left" | "moving_right";
+import type { BlockStatus, BlockView, DuelResultView, Side } from "../../../../modules/duel";
 
-export interface BlockView {
-  id: number;
-  word: string;
-  status: BlockStatus;
-  speed: number;
-  x: number;
-  y: number;
-}
+// The duel's wire shapes, as the server declares them (modules/duel/wire.ts): type-only, erased from the bundle.
+export type { BlockStatus, BlockView, OnlineUser, Side } from "../../../../modules/duel";
 
 /** A block as drawn: where it was at `at` (client clock, ms) and how it moves from there. */
 export interface Block extends BlockView {
   at: number;
 }
 
-export interface OnlineUser {
-  sid: string;
-  nickname: string;
-  status: "idle" | "waiting" | "in_game";
-  is_me: boolean;
-}
-
-export interface DuelResult {
-  winner_side: Side | "draw";
-  /** The end rule (duel README "End rules"); the page words it from the viewer's side (`reasonLines`). */
-  reason: string;
+/**
+ * `duel:game_over`'s result as the page reads it: the end rule (duel README "End rules") is worded from the viewer's
+ * side (`reasonLines`), and a reason the page does not know is shown with the server's text, or as sent.
+ */
+export type DuelResult = Omit<DuelResultView, "reason" | "reason_text" | "played"> & {
+  reason: DuelResultView["reason"] | (string & {});
   reason_text?: string;
-  /** False for a duel that is not stored (forfeited in its first 10 s of play): no rating moves. */
-  rated?: boolean;
-  red_remaining_lives: number;
-  blue_remaining_lives: number;
-  red_words_typed: number;
-  blue_words_typed: number;
-  game_duration: number;
-}
+};
 
 export type Phase = "menu" | "waiting" | "playing";
 

@@ -8,6 +8,7 @@ import { ErrorNotice } from "../../ui/error-notice";
 import { TypingPanel } from "../../ui/typing-panel";
 import { isSendingEnter } from "./guild-chat";
 import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
+import type { EmitGame } from "./use-guild-room";
 
 const STATUS_TEXT: Record<GuildGameState["status"], string> = {
   waiting: "대기 중",
@@ -81,7 +82,7 @@ function Results({ results }: { results: GuildGameResults }) {
               <span className={`guild-result-pos pos-${r.position}`}>{r.position}위</span>
               <span className="guild-result-name">{r.username}</span>
               <span className="muted guild-small">
-                {Math.round(r.wpm)}타/분 · 정확도 {Math.round(r.accuracy)}%
+                {Math.round(r.wpm ?? 0)}타/분 · 정확도 {Math.round(r.accuracy ?? 0)}%
               </span>
             </li>
           ))}
@@ -146,7 +147,7 @@ export function GuildGamePanel({
   isAdmin: boolean;
   problems: string[];
   myUserId: number | null;
-  emitGame: (event: string, payload: Record<string, unknown>) => void;
+  emitGame: EmitGame;
 }) {
   const [typed, setTyped] = useState("");
   // When the problem appeared here (local clock): the live speed and the submission's elapsed_time count from it.

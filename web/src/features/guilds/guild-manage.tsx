@@ -16,8 +16,7 @@ import {
 } from "../../../../modules/guilds/rules";
 import type { Ack, Guild, GuildMember, GuildRole } from "./types";
 import { ROLE_LABELS, RoleIcon } from "./ui";
-
-type Act = <T = Record<string, unknown>>(event: string, payload: Record<string, unknown>) => Promise<Ack<T>>;
+import type { Act } from "./use-guild-room";
 
 function Feedback({ result }: { result: { ok: boolean; text: string } | null }) {
   if (!result) return null;
@@ -29,7 +28,7 @@ function Feedback({ result }: { result: { ok: boolean; text: string } | null }) 
 }
 
 type Result = { ok: boolean; text: string } | null;
-const refused = (answer: Ack<unknown>, fallback: string): Result =>
+const refused = (answer: Ack, fallback: string): Result =>
   answer.success ? null : { ok: false, text: answer.error || fallback };
 
 /** Kicks allowed by spec §6 and product-rules: nobody kicks an admin or themself; moderators kick members only. */
@@ -187,7 +186,7 @@ export function ProblemsPanel({ problems, act }: { problems: string[]; act: Act 
   useEffect(() => setList(problems), [problems]);
 
   async function save(next: string[]) {
-    const answer = await act<{ problems: string[] }>("guild:upload_problems", { problems: next });
+    const answer = await act("guild:upload_problems", { problems: next });
     setResult(refused(answer, GUILD_MSG.problemsFailed) ?? { ok: true, text: `문제 ${next.length}개를 저장했습니다.` });
   }
 

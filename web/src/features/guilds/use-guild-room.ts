@@ -5,8 +5,17 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_KEPT, GUILD_MSG } from "../../../../modules/guilds/rules";
+import type {
+  ClientAnswer,
+  ClientEvents,
+  ClientPayload,
+  Refusal,
+  ServerEventName,
+  ServerEvents,
+  ServerPayload,
+} from "../../../../modules/kernel/socket";
 import { socketManager } from "../../lib/socket";
-import type { Ack, GuildGameResults, GuildGameState, GuildJoined, GuildMessage, SocketError } from "./types";
+import type { GuildGameResults, GuildGameState, GuildJoined, GuildMessage } from "./types";
 
 /** A chat line on screen: a guild message, a system line, or an error shown in red (rate limit, a refused command). */
 export interface ChatLine {
@@ -20,14 +29,24 @@ export interface ChatLine {
 
 export type RoomFailure = { kind: "refused" | "removed"; message: string };
 
-/** Events answered by an acknowledgement: their refusals are shown where the action was taken, not again. */
-const ACKNOWLEDGED = new Set([
+/** The admin actions: answered by an acknowledgement, their refusals are shown where the action was taken. */
+const ACKNOWLEDGED = [
   "guild:update_settings",
   "guild:upload_problems",
   "guild:update_member_role",
   "guild:kick_member",
   "guild:send_invites",
-]);
+] as const;
+export type AdminAction = (typeof ACKNOWLEDGED)[number];
+const isAcknowledged = (event: string) => (ACKNOWLEDGED as readonly string[]).includes(event);
+
+export type GameAction = "guild_game:start_request" | "guild_game:progress" | "guild_game:submission";
+
+/** An action's payload as a page gives it: the room's hook adds the guild's id. */
+export type ActionPayload<E extends AdminAction | GameAction> = Omit<ClientPayload<E>, "guild_id">;
+/** Runs an admin action; resolves with the server's answer (or the spec's refusal without a connection). */
+export type Act = <E extends AdminAction>(event: E, payload: ActionPayload<E>) => Promise<ClientAnswer<E> | Refusal>;
+export type EmitGame = <E extends GameAction>(event: E, payload: ActionPayload<E>) => void;
 
 let lineCounter = 0;
 const nextKey = () => `l${++lineCounter}`;
@@ -68,46 +87,48 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   }, []);
 
   useEffect(() => {
-    const on = <T>(event: string, handler: (payload: T) => void) =>
-      socketManager.subscribe(event, (payload: T & { guild_id?: number | string }) => {
-        if (sameGuild(payload, guildId)) handler(payload);
-      });
+    const on = <E extends ServerEventName>(event: E, handler: (payload: ServerPayload<E>) => void) => {
+      const forGuild = (payload: ServerPayload<E>) => {
+        if (sameGuild(payload as { guild_id?: number | string }, guildId)) handler(payload);
+      };
+      return socketManager.subscribe(event, forGuild as ServerEvents[E]);
+    };
     const offs = [
       // guild:joined carries guild.id, not guild_id. The stored lines come with the first join; later pushes of
       // the state (after every change) do not repeat them.
-      socketManager.subscribe("guild:joined", (payload: GuildJoined) => {
+      socketManager.subscribe("guild:joined", (payload) => {
         if (payload?.guild?.id !== guildId) return;
         setRoom(payload);
         if (!joinedOnce.current) setLines(payload.messages.map(toLine));
         joinedOnce.current = true;
       }),
-      on<GuildMessage>("guild:message", (message) => setLines((current) => trimmed([...current, toLine(message)]))),
-      on<{ user_id: number; message?: string }>("guild:removed", (payload) => {
+      on("guild:message", (message) => setLines((current) => trimmed([...current, toLine(message)]))),
+      on("guild:removed", (payload) => {
         if (payload.user_id === me.current) setFailure({ kind: "removed", message: payload.message ?? "" });
       }),
-      on<GuildGameState>("guild_game:state", (state) => {
+      on("guild_game:state", (state) => {
         setGame(state);
         if (state.status !== "countdown") setCountdown(null);
       }),
-      on<{ state: GuildGameState }>("guild_game:start", ({ state }) => {
+      on("guild_game:start", ({ state }) => {
         setGame(state);
         setCountdown(null);
         setResults(null);
         setGameNotice(null);
         setRejected(false);
       }),
-      on<{ seconds: number }>("guild_game:countdown", ({ seconds }) => {
+      on("guild_game:countdown", ({ seconds }) => {
         setCountdown(seconds);
         setResults(null);
         setGameNotice(null);
         setRejected(false);
       }),
-      on<{ state?: GuildGameState }>("guild_game:end", ({ state }) => state && setGame(state)),
-      on<GuildGameResults>("guild_game:results", (payload) => setResults(payload)),
-      socketManager.subscribe("error", (error: SocketError) => {
+      on("guild_game:end", ({ state }) => state && setGame(state)),
+      on("guild_game:results", (payload) => setResults(payload)),
+      socketManager.subscribe("error", (error) => {
         const event = error?.event ?? "";
         const message = error?.message ?? "";
-        if (!message || !event.startsWith("guild") || ACKNOWLEDGED.has(event)) return;
+        if (!message || !event.startsWith("guild") || isAcknowledged(event)) return;
         if (event === "guild:join") return setFailure({ kind: "refused", message });
         if (event.startsWith("guild_game:")) {
           if (error.code === "implausible") setRejected(true);
@@ -149,23 +170,27 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   );
 
   /** An acknowledged admin action; without a connection the spec's "소켓 연결이 없습니다.". */
-  const act = useCallback(
-    <T = Record<string, unknown>>(event: string, payload: Record<string, unknown>): Promise<Ack<T>> => {
+  const act: Act = useCallback(
+    <E extends AdminAction>(event: E, payload: ActionPayload<E>): Promise<ClientAnswer<E> | Refusal> => {
       if (!socketManager.getSocket().connected) return Promise.resolve({ success: false, error: GUILD_MSG.noSocket });
-      return new Promise((resolve) =>
-        socketManager.emit(event, { guild_id: guildId, ...payload }, (answer: Ack<T> | undefined) =>
-          resolve(answer ?? { success: false, error: "요청을 처리하지 못했습니다." }),
-        ),
-      );
+      return new Promise((resolve) => {
+        const answered = (answer: ClientAnswer<E> | undefined) =>
+          resolve(answer ?? { success: false, error: "요청을 처리하지 못했습니다." });
+        // The payload with the room's guild: what `E`'s schema takes (the spread of a generic payload is not
+        // followed by the compiler).
+        const args = [{ guild_id: guildId, ...payload }, answered] as unknown as Parameters<ClientEvents[E]>;
+        socketManager.emit(event, ...args);
+      });
     },
     [guildId],
   );
 
-  const emitGame = useCallback(
-    (event: string, payload: Record<string, unknown>) => {
+  const emitGame: EmitGame = useCallback(
+    <E extends GameAction>(event: E, payload: ActionPayload<E>) => {
       if (!socketManager.getSocket().connected) return setGameNotice(GUILD_MSG.noSocket);
       if (event !== "guild_game:progress") setGameNotice(null);
-      socketManager.emit(event, { guild_id: guildId, ...payload });
+      const args = [{ guild_id: guildId, ...payload }] as unknown as Parameters<ClientEvents[E]>;
+      socketManager.emit(event, ...args);
     },
     [guildId],
   );

@@ -65,7 +65,14 @@ function joined(game: GameState, now = T0, my_result: JoinedPayload["my_result"]
   return {
     type: "joined",
     now,
-    payload: { room_id: 1, room, game_state: game, session_id: "u_1", my_result, user: { id: 1, username: "철수" } },
+    payload: {
+      room_id: 1,
+      room,
+      game_state: game,
+      session_id: "u_1",
+      my_result,
+      user: { id: 1, username: "철수", level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 },
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type { ServerEventName, ServerEvents, ServerPayload } from "../../../../modules/kernel/socket";
 import { CHAT_LINE_ACCURACY, isChatLine } from "../../../../modules/kernel/typing";
 import { api, isApiError } from "../../lib/api";
 import { socketManager } from "../../lib/socket";
@@ -18,28 +19,26 @@ const CLEANUP_MS = 100;
 
 export type RoomFailure = { kind: "not_found" } | { kind: "full"; message: string };
 
-type Payload = { room_id?: number | string | null } & Record<string, unknown>;
-
 /** Room events and how each becomes a reducer action (`now` is the local arrival time). */
-const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
+const EVENTS = {
   "room:joined": (payload, now) => ({ type: "joined", payload, now }),
   "room:joined:anonymous": (payload, now) => ({ type: "joined", payload, now }),
   "game:state": (payload, now) => ({ type: "state", payload, now }),
   "chat:message": (payload, now) => ({ type: "chat", payload, now }),
-  "game:countdown_message": (p: { message: string; seconds: number }, now) => ({
+  "game:countdown_message": (p, now) => ({
     type: "countdown_message",
     message: p.message,
     seconds: p.seconds,
     now,
   }),
-  "game:countdown_number": (p: { number: number }) => ({ type: "countdown_number", number: p.number }),
-  "game:end_countdown_message": (p: { message: string; seconds: number }, now) => ({
+  "game:countdown_number": (p) => ({ type: "countdown_number", number: p.number }),
+  "game:end_countdown_message": (p, now) => ({
     type: "end_countdown_message",
     message: p.message,
     seconds: p.seconds,
     now,
   }),
-  "game:end_countdown_number": (p: { number: number }) => ({ type: "end_countdown_number", number: p.number }),
+  "game:end_countdown_number": (p) => ({ type: "end_countdown_number", number: p.number }),
   "game:submission_complete": (payload, now) => ({ type: "submission_complete", payload, now }),
   "game:personal_feedback": (payload) => ({ type: "feedback", payload }),
   "game:results": (payload) => ({ type: "results", payload }),
@@ -48,7 +47,8 @@ const EVENTS: Record<string, (payload: never, now: number) => RoomAction> = {
   "room:user_left": (payload) => ({ type: "counts", payload }),
   "room:anonymous_joined": (payload) => ({ type: "counts", payload }),
   "room:anonymous_left": (payload) => ({ type: "counts", payload }),
-};
+} satisfies { [E in ServerEventName]?: (payload: ServerPayload<E>, now: number) => RoomAction };
+type RoomEvent = keyof typeof EVENTS;
 
 const JOIN_EVENTS = new Set(["join_room", "join_anonymous"]);
 
@@ -101,13 +101,16 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
 
   useEffect(() => {
     if (!Number.isSafeInteger(roomId) || roomId < 1) return;
-    const offs = Object.entries(EVENTS).map(([event, toAction]) =>
-      socketManager.subscribe(event, (payload: Payload) => {
+    const listen = <E extends RoomEvent>(event: E) => {
+      const toAction = EVENTS[event] as (payload: ServerPayload<E>, now: number) => RoomAction;
+      const handler = (payload: ServerPayload<E>) => {
         if (!payload || Number(payload.room_id) !== roomId) return;
-        dispatch(toAction(payload as never, Date.now()));
-        if (event === "room:users_update") followRename(payload as unknown as UsersUpdate);
-      }),
-    );
+        dispatch(toAction(payload, Date.now()));
+        if (event === "room:users_update") followRename(payload as UsersUpdate);
+      };
+      return socketManager.subscribe(event, handler as ServerEvents[E]);
+    };
+    const offs = (Object.keys(EVENTS) as RoomEvent[]).map(listen);
     offs.push(
       socketManager.subscribe("error", (error: SocketError) => {
         const message = error?.message ?? "";
