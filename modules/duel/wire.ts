@@ -6,6 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { ClientEvent } from "../kernel/socket";
 import type { BlockStatus, BlockView, DuelResult, DuelStateView, Side } from "./duel-mode";
+import type { statsOf } from "./presenter";
 import type { OnlineUser } from "./runtime";
 import type { HeartbeatPayload, WordPayload } from "./socket";
 
@@ -37,18 +38,7 @@ export interface DuelClientEvents {
 export type DuelResultView = DuelResult & { reason_text: string; rated?: boolean };
 
 /** `duel:stats_update`: a member's figures after a stored duel; `rated` false when the pair's daily limit was reached. */
-export interface DuelStats {
-  user_id: number;
-  rating: number;
-  rating_change: number;
-  wins: number;
-  losses: number;
-  draws: number;
-  total_games: number;
-  current_streak: number;
-  max_win_streak: number;
-  rated: boolean;
-}
+export type DuelStats = ReturnType<typeof statsOf> & { rated: boolean };
 
 interface InDuel {
   session_id: string;
