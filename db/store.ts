@@ -1,3 +1,5 @@
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 import type { SqlDatabase } from "./database";
 
@@ -17,11 +19,22 @@ export const inTransaction = <T>(database: SqlDatabase, fn: (db: StoreDb) => Pro
   database.transaction((db) => fn(db as unknown as StoreDb));
 
 /**
- * A module's tables for the engine in use: its `schema.pg.ts` twin on PostgreSQL, typed as its `schema.ts` (same
- * table, column and property names; checked by the tests on both engines).
+ * The PostgreSQL tables that stand for SQLite ones: the same names, each table a PostgreSQL table whose rows have
+ * the SQLite table's row type (both come from one `defineXTables(kit)`; db/schema-parity.test.ts compares them
+ * column by column).
  */
-export const tablesFor = <Sqlite extends object>(database: SqlDatabase, sqlite: Sqlite, pg: object): Sqlite =>
-  database.dialect === "pg" ? (pg as Sqlite) : sqlite;
+export type PgTwin<Sqlite> = {
+  [Name in keyof Sqlite]: Sqlite[Name] extends SQLiteTable
+    ? PgTable & { $inferSelect: Sqlite[Name]["$inferSelect"] }
+    : unknown;
+};
+
+/**
+ * A module's tables for the engine in use: its `schema.pg.ts` tables on PostgreSQL, typed as its `schema.ts` ones,
+ * since a store is written once against the SQLite-typed handle (`StoreDb`); `PgTwin` checks the pair row for row.
+ */
+export const tablesFor = <Sqlite extends object>(database: SqlDatabase, sqlite: Sqlite, pg: PgTwin<Sqlite>): Sqlite =>
+  database.dialect === "pg" ? (pg as unknown as Sqlite) : sqlite;
 
 /**
  * A module's store, made once per database and kept as long as it (its SQLite statements are prepared once per
