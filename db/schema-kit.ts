@@ -160,46 +160,54 @@ export interface SchemaKit<D extends Dialect> {
   once<T>(define: (kit: SchemaKit<D>) => T): T;
 }
 
-function onceMemo<D extends Dialect>(): SchemaKit<D>["once"] {
+/** What an engine gives a kit: drizzle's functions of that dialect, and the kit's spellings for it. */
+type Engine = {
+  table(name: string, columns: never, extras?: never): unknown;
+  columns: typeof sqliteColumns | typeof pgColumns;
+  index(name: string): unknown;
+  uniqueIndex(name: string): unknown;
+  primaryKey(config: never): unknown;
+  now: SQL;
+  codePointOrder(column: Column): Column | SQL;
+};
+
+// A kit hands drizzle's own builders out as `Col`s and takes them back in `table`: the casts here are that one
+// seam, between the pair-of-engines types above and each engine's builders.
+function kitOf<D extends Dialect>(dialect: D, engine: Engine): SchemaKit<D> {
   const made = new Map<unknown, unknown>();
-  return function once<T>(this: SchemaKit<D>, define: (kit: SchemaKit<D>) => T): T {
-    if (!made.has(define)) made.set(define, define(this));
-    return made.get(define) as T;
+  const kit: SchemaKit<D> = {
+    dialect,
+    ...(engine.columns as unknown as Pick<SchemaKit<D>, keyof typeof sqliteColumns>),
+    table: (name, columns, extras) => engine.table(name, columns as never, extras as never) as never,
+    index: (name) => engine.index(name) as IndexOn,
+    uniqueIndex: (name) => engine.uniqueIndex(name) as IndexOn,
+    primaryKey: (config) => engine.primaryKey(config as never) as TableExtra,
+    now: engine.now,
+    codePointOrder: engine.codePointOrder,
+    once: (define) => {
+      if (!made.has(define)) made.set(define, define(kit));
+      return made.get(define) as ReturnType<typeof define>;
+    },
   };
+  return kit;
 }
 
-// The kits hand drizzle's own builders out as `Col`s and take them back in `table`: the casts below are that one
-// seam, between the pair-of-engines types above and each engine's builders.
-export const sqliteKit: SchemaKit<"sqlite"> = {
-  dialect: "sqlite",
-  table: (name, columns, extras) =>
-    sqlite.sqliteTable(
-      name,
-      columns as unknown as Record<string, sqlite.SQLiteColumnBuilderBase>,
-      extras as unknown as (self: unknown) => sqlite.SQLiteTableExtraConfigValue[],
-    ) as never,
-  ...(sqliteColumns as unknown as Pick<SchemaKit<"sqlite">, keyof typeof sqliteColumns>),
-  index: (name) => sqlite.index(name) as unknown as IndexOn,
-  uniqueIndex: (name) => sqlite.uniqueIndex(name) as unknown as IndexOn,
-  primaryKey: (config) => sqlite.primaryKey(config as never) as unknown as TableExtra,
+export const sqliteKit = kitOf("sqlite", {
+  table: sqlite.sqliteTable,
+  columns: sqliteColumns,
+  index: sqlite.index,
+  uniqueIndex: sqlite.uniqueIndex,
+  primaryKey: sqlite.primaryKey,
   now: sql`(unixepoch('subsec') * 1000)`,
   codePointOrder: (column) => column,
-  once: onceMemo(),
-};
+});
 
-export const pgKit: SchemaKit<"pg"> = {
-  dialect: "pg",
-  table: (name, columns, extras) =>
-    pg.pgTable(
-      name,
-      columns as unknown as Record<string, pg.PgColumnBuilderBase>,
-      extras as unknown as (self: unknown) => pg.PgTableExtraConfigValue[],
-    ) as never,
-  ...(pgColumns as unknown as Pick<SchemaKit<"pg">, keyof typeof pgColumns>),
-  index: (name) => pg.index(name) as unknown as IndexOn,
-  uniqueIndex: (name) => pg.uniqueIndex(name) as unknown as IndexOn,
-  primaryKey: (config) => pg.primaryKey(config as never) as unknown as TableExtra,
+export const pgKit = kitOf("pg", {
+  table: pg.pgTable,
+  columns: pgColumns,
+  index: pg.index,
+  uniqueIndex: pg.uniqueIndex,
+  primaryKey: pg.primaryKey,
   now: sql`now()`,
   codePointOrder: (column) => sql`${column} COLLATE "C"`,
-  once: onceMemo(),
-};
+});
