@@ -2,15 +2,16 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { integer as pgInteger, pgTable } from "drizzle-orm/pg-core";
-import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
 import { postgresDatabase, type SqlDatabase, sqliteDatabase } from "./database";
 import { openPostgres } from "./postgres";
+import { type Dialect, pgKit, type SchemaKit, sqliteKit } from "./schema-kit";
 import { createPgTestDatabase, stopOwnPostgres } from "./testing-pg";
 
-// One table in both dialects, as a module keeps schema.ts and schema.pg.ts; store code is typed by the SQLite one.
-const counters = sqliteTable("counters", { id: integer("id").primaryKey(), n: integer("n").notNull() });
-const pgCounters = pgTable("counters", { id: pgInteger("id").primaryKey(), n: pgInteger("n").notNull() });
+// One table for both engines, defined once as a module's tables are (db/README.md); store code is typed by SQLite's.
+const defineCounters = <D extends Dialect>(kit: SchemaKit<D>) =>
+  kit.table("counters", { id: kit.integer("id").primaryKey(), n: kit.integer("n").notNull() });
+const counters = defineCounters(sqliteKit);
+const pgCounters = defineCounters(pgKit);
 type StoreDb = ReturnType<typeof drizzle>;
 const CREATE = "CREATE TABLE counters (id integer PRIMARY KEY, n integer NOT NULL)";
 

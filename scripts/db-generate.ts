@@ -15,8 +15,9 @@ const owners = [
     .filter((dir) => existsSync(join(root, dir, "drizzle.config.ts"))),
 ].filter((dir) => !only || dir.endsWith(`/${only}`));
 
-// Each owner has a SQLite schema (drizzle.config.ts → migrations/) and, once it supports PostgreSQL, a PostgreSQL
-// twin (drizzle.pg.config.ts → migrations-pg/): drizzle has no dialect-neutral schema.
+// Each owner defines its tables once (tables.ts, db/README.md "One schema for both engines") and drizzle-kit reads
+// them through one file per dialect: schema.ts (drizzle.config.ts → migrations/) and schema.pg.ts
+// (drizzle.pg.config.ts → migrations-pg/).
 const dialects = [
   { config: "drizzle.config.ts", out: "migrations" },
   { config: "drizzle.pg.config.ts", out: "migrations-pg" },
