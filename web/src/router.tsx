@@ -16,6 +16,7 @@ import { passwordResetRoutes } from "./routes/password-reset";
 import { profileRoutes } from "./routes/profile";
 import { rankingRoutes } from "./routes/ranking";
 import { registerRoutes } from "./routes/register";
+import { replayRoutes } from "./routes/replay";
 import { roomsRoutes } from "./routes/rooms";
 import { rootRoute } from "./routes/root";
 
@@ -31,6 +32,7 @@ const routeTree = rootRoute.addChildren([
   ...duelRoutes,
   ...rankingRoutes,
   ...profileRoutes,
+  ...replayRoutes,
   ...adminRoutes,
 ]);
 
