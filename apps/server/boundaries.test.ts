@@ -25,6 +25,7 @@ export const SHARED_WITH_WEB = [
   "modules/board/rules.ts",
   "modules/guilds/rules.ts",
   "modules/kernel/account-rules.ts",
+  "modules/kernel/race-steps.ts",
   "modules/kernel/routing.ts",
   "modules/kernel/session-end.ts",
   "modules/kernel/text-rules.ts",
