@@ -13,7 +13,7 @@ import { ErrorNotice } from "../../ui/error-notice";
 import { currentUserAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
 import type { Guild, GuildComment, GuildPost, Standing } from "./types";
-import { failureText, GuildProblem, isStaff, Loading, When } from "./ui";
+import { failureText, GuildProblem, isStaff, Loading, TitleAndContent, When } from "./ui";
 
 type Mode = { kind: "list" } | { kind: "detail"; postId: number } | { kind: "write"; post?: GuildPost };
 
@@ -342,36 +342,15 @@ function PostForm({
     <form className="card guild-form" onSubmit={submit} noValidate aria-label={post ? "글 수정" : "글쓰기"}>
       <h2 className="guild-section-title">{post ? "글 수정" : "글쓰기"}</h2>
       <ErrorNotice text={error} />
-      <div className="field">
-        <label className="field-label" htmlFor="guild-post-title">
-          제목
-        </label>
-        <input
-          id="guild-post-title"
-          className="input"
-          value={title}
-          maxLength={BOARD_TITLE_MAX}
-          onChange={(e) => {
-            setTitle(e.target.value);
-            setError(null);
-          }}
-        />
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="guild-post-content">
-          내용
-        </label>
-        <textarea
-          id="guild-post-content"
-          className="input guild-textarea"
-          rows={8}
-          value={content}
-          onChange={(e) => {
-            setContent(e.target.value);
-            setError(null);
-          }}
-        />
-      </div>
+      <TitleAndContent
+        title={title}
+        content={content}
+        titleMax={BOARD_TITLE_MAX}
+        rows={8}
+        onTitle={setTitle}
+        onContent={setContent}
+        onEdit={() => setError(null)}
+      />
       <div className="guild-actions">
         <button type="button" className="btn btn-ghost" onClick={() => onDone(post ?? null)}>
           취소

@@ -7,10 +7,11 @@ import { useAtomValue } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
 import { GUILD_MSG, RECRUITMENT_CONTENT_MAX, RECRUITMENT_TITLE_MAX } from "../../../../modules/guilds/rules";
 import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
 import { isAuthenticatedAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
 import type { Guild, Paged, RecruitmentPost } from "./types";
-import { failureText, isStaff, Loading, SimplePager, When } from "./ui";
+import { failureText, isStaff, Loading, SimplePager, TitleAndContent, When } from "./ui";
 
 /** The guild the caller may recruit for (a user is in at most one guild), or null. */
 function useRecruitingGuild(): Guild | null {
@@ -56,11 +57,7 @@ function WriteForm({ guild, onCancel }: { guild: Guild; onCancel: () => void }) 
   return (
     <form className="card guild-form" onSubmit={submit} noValidate aria-label="모집글 작성">
       <h2 className="guild-section-title">모집글 작성</h2>
-      {error && (
-        <div className="notice notice-error" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorNotice text={error} />
       <div className="field">
         <label className="field-label" htmlFor="recruit-guild">
           길드
@@ -69,37 +66,16 @@ function WriteForm({ guild, onCancel }: { guild: Guild; onCancel: () => void }) 
           <option value={String(guild.id)}>{guild.name}</option>
         </select>
       </div>
-      <div className="field">
-        <label className="field-label" htmlFor="recruit-title">
-          제목
-        </label>
-        <input
-          id="recruit-title"
-          className="input"
-          value={title}
-          maxLength={RECRUITMENT_TITLE_MAX}
-          onChange={(e) => {
-            setTitle(e.target.value);
-            setError(null);
-          }}
-        />
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="recruit-content">
-          내용
-        </label>
-        <textarea
-          id="recruit-content"
-          className="input guild-textarea"
-          rows={6}
-          value={content}
-          maxLength={RECRUITMENT_CONTENT_MAX}
-          onChange={(e) => {
-            setContent(e.target.value);
-            setError(null);
-          }}
-        />
-      </div>
+      <TitleAndContent
+        title={title}
+        content={content}
+        titleMax={RECRUITMENT_TITLE_MAX}
+        contentMax={RECRUITMENT_CONTENT_MAX}
+        rows={6}
+        onTitle={setTitle}
+        onContent={setContent}
+        onEdit={() => setError(null)}
+      />
       <div className="guild-actions">
         <button type="button" className="btn btn-ghost" onClick={onCancel}>
           취소

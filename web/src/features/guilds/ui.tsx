@@ -2,6 +2,7 @@
 import { Link } from "@tanstack/react-router";
 import { isApiError } from "../../lib/api";
 import { formatDateTime } from "../../lib/format";
+import { TextAreaField, TextField } from "../../ui/text-field";
 import type { GuildRole } from "./types";
 
 export const ROLE_LABELS: Record<GuildRole, string> = { admin: "관리자", moderator: "부관리자", member: "일반 회원" };
@@ -115,5 +116,34 @@ export function YesOrNo({ yes, busy, onAnswer }: { yes: string; busy: boolean; o
         거절
       </button>
     </div>
+  );
+}
+
+/** The title and content fields of a guild's posts and recruitment posts; any edit clears the form's notice. */
+export function TitleAndContent(props: {
+  title: string;
+  content: string;
+  titleMax: number;
+  contentMax?: number;
+  rows: number;
+  onTitle: (title: string) => void;
+  onContent: (content: string) => void;
+  onEdit: () => void;
+}) {
+  const edited = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    props.onEdit();
+  };
+  return (
+    <>
+      <TextField label="제목" value={props.title} maxLength={props.titleMax} onValue={edited(props.onTitle)} />
+      <TextAreaField
+        label="내용"
+        value={props.content}
+        rows={props.rows}
+        maxLength={props.contentMax}
+        onValue={edited(props.onContent)}
+      />
+    </>
   );
 }
