@@ -6,11 +6,15 @@
 import type { Static } from "@sinclair/typebox";
 import type { ClientEvent } from "../kernel/socket";
 import type { BlockStatus, BlockView, DuelResult, DuelStateView, Side } from "./duel-mode";
+import type { DuelStatsSchema } from "./model";
 import type { statsOf } from "./presenter";
 import type { OnlineUser } from "./runtime";
 import type { HeartbeatPayload, WordPayload } from "./socket";
 
 export type { BlockStatus, BlockView, DuelStateView, OnlineUser, Side };
+
+/** The answer of `GET /api/duel/stats/me` (the profile's duel figures). */
+export type DuelStatsAnswer = Static<typeof DuelStatsSchema>;
 
 /** The answer of `duel_get_online_users` (with `success`) and the payload of `duel:user_list_update`. */
 export interface OnlineList {

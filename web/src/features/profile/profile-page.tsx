@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import type { DuelStatsAnswer } from "../../../../modules/duel";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import {
@@ -65,16 +66,6 @@ interface History {
 }
 
 /** `GET /api/duel/stats/me`: the member's duel figures, shown apart (a duel is not a typing-speed result). */
-interface DuelStats {
-  rating: number;
-  wins: number;
-  losses: number;
-  draws: number;
-  total_games: number;
-  current_streak: number;
-  max_win_streak: number;
-}
-
 type Load<T> = { status: "loading" } | { status: "error"; text: string } | { status: "data"; value: T };
 
 /** /profile (spec part 2 §2 "Profile"): login required (the route's guard); four tabs. */
@@ -261,11 +252,11 @@ const streakText = (streak: number) => (streak > 0 ? `${streak}연승` : streak 
  * are not in the typing figures or the statistics tabs but here, from the duel module's own route.
  */
 function DuelCard() {
-  const [duel, setDuel] = useState<Load<DuelStats>>({ status: "loading" });
+  const [duel, setDuel] = useState<Load<DuelStatsAnswer>>({ status: "loading" });
   useEffect(() => {
     let live = true;
     api
-      .get<DuelStats>("/api/duel/stats/me")
+      .get<DuelStatsAnswer>("/api/duel/stats/me")
       .then((value) => live && setDuel({ status: "data", value }))
       .catch(() => live && setDuel({ status: "error", text: "대결 기록을 불러오는데 실패했습니다." }));
     return () => {
