@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { memoryCounters } from "./counters";
+import { type AttemptCounter, type CounterFactory, memoryCounters } from "./counters";
+import type { Logger } from "./logger";
 import { bracketsTooDeep, jsonTooDeep, MAX_BODY_DEPTH, WriteLimiter } from "./write-limits";
 
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
@@ -37,5 +38,29 @@ describe("write budgets", () => {
     limiter.declare({ name: "x.post", account: 10, address: 200 });
     expect(() => limiter.declare({ name: "x.post", account: 10, address: 200 })).not.toThrow();
     expect(() => limiter.declare({ name: "x.post", account: 11, address: 200 })).toThrow(/declared twice/);
+  });
+
+  test("a failing count store lets the write through, logged, instead of answering 500", async () => {
+    const logged: string[] = [];
+    const log = { error: (message: string) => logged.push(message) } as unknown as Logger;
+    const broken: CounterFactory = () =>
+      ({
+        take: () => Promise.reject(new Error("redis: connection refused")),
+      }) as unknown as AttemptCounter;
+    const limiter = new WriteLimiter(broken, null, log);
+    const request = new Request("http://127.0.0.1/api/x", { method: "POST" });
+    await limiter.admit({ name: "x.broken", account: 1, address: 1 }, request);
+    expect(logged).toEqual(["write limit not counted"]);
+  });
+
+  test("over the budget is still refused with 429", async () => {
+    const limiter = new WriteLimiter(
+      memoryCounters(() => 0),
+      null,
+    );
+    const limit = { name: "x.one", account: 1, address: 1 };
+    const request = () => new Request("http://127.0.0.1/api/x", { method: "POST" });
+    await limiter.admit(limit, request());
+    await expect(limiter.admit(limit, request())).rejects.toMatchObject({ status: 429 });
   });
 });

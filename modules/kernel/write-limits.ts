@@ -5,6 +5,7 @@ import { redisCounters } from "./counters-redis";
 import type { ModuleContext } from "./define-module";
 import { AppError, tooManyRequests } from "./errors";
 import { ERROR_DESCRIPTIONS, errorSchema } from "./http";
+import type { Logger } from "./logger";
 import { addressLimitKey, clientIp, type TrustedProxies } from "./request-info";
 
 /**
@@ -59,6 +60,7 @@ export class WriteLimiter {
   constructor(
     private readonly counters: CounterFactory,
     private readonly trustProxy: TrustedProxies,
+    private readonly log: Logger | null = null,
   ) {}
 
   /** Set by the module that owns accounts (accounts' onBoot): without it, writes count per address only. */
@@ -95,6 +97,17 @@ export class WriteLimiter {
    * counted.
    */
   async admit(limit: WriteLimit, request: Request) {
+    try {
+      await this.count(limit, request);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // The counts protect the write, they are not the write: when their store fails (Redis unreachable), the
+      // request goes through, logged, rather than every write of the site answering 500 until it is back.
+      this.log?.error("write limit not counted", { limit: limit.name, error: String(error) });
+    }
+  }
+
+  private async count(limit: WriteLimit, request: Request) {
     const budget = this.declare(limit);
     const address = addressLimitKey(clientIp(request, this.server, this.trustProxy));
     const account = this.identify ? await this.identify(request.headers.get("authorization")) : null;
@@ -131,7 +144,7 @@ export function writeLimiter(ctx: ModuleContext): WriteLimiter {
     const now = () => ctx.clock.now();
     // Keys per budget: an address or an account each; the least recently used goes first (counters.ts).
     const counters = ctx.cluster ? redisCounters(ctx.cluster, now) : memoryCounters(now, WRITE_MAX_KEYS);
-    limiter = new WriteLimiter(counters, ctx.config.trustProxy);
+    limiter = new WriteLimiter(counters, ctx.config.trustProxy, ctx.log);
     limiters.set(ctx, limiter);
   }
   return limiter;
