@@ -23,6 +23,7 @@ const root = resolve(import.meta.dir, "../..");
 export const SHARED_WITH_WEB = [
   "modules/admin/labels.ts",
   "modules/board/rules.ts",
+  "modules/duel/rules.ts",
   "modules/guilds/rules.ts",
   "modules/kernel/account-rules.ts",
   "modules/kernel/race-steps.ts",

@@ -4,12 +4,9 @@ import type { DuelRecord, DuelStore } from "./store";
 /** The name the game host gives a duel's source (its logs; duels are not written to the games module). */
 export const DUEL_SOURCE_NAME = "1:1 대결";
 
-/**
- * A duel forfeited (a leave, or a connection that dropped and stayed away) within this long of play is neither
- * stored nor rated (product-rules "Trust rules"): a win by an opponent who left 0.3 s in says nothing about either
- * player, and four of them in 75 s once made a win streak #1.
- */
-export const EARLY_FORFEIT_MS = 10_000;
+import { EARLY_FORFEIT_MS } from "./rules";
+
+export { EARLY_FORFEIT_MS };
 
 /** The duel ended by a leave or a disconnect in its first `EARLY_FORFEIT_MS` of play. */
 export const isEarlyForfeit = (state: DuelState) =>

@@ -27,8 +27,9 @@ export interface DuelRecord {
   endedAt: number;
 }
 
-/** How many duels of the same two members are rated per Seoul day; further ones are stored unrated. */
-export const RATED_DUELS_PER_PAIR_A_DAY = 3;
+import { RATED_DUELS_PER_PAIR_A_DAY } from "./rules";
+
+export { RATED_DUELS_PER_PAIR_A_DAY };
 
 /** What storing a duel did: `recorded` false for a retry (nothing changed); `rated` false past the pair's limit. */
 export interface RecordOutcome {

@@ -4,6 +4,7 @@
  */
 
 import type { BlockStatus, BlockView, DuelResultView, Side } from "../../../../modules/duel";
+import { UNRATED_NOTES } from "../../../../modules/duel/rules";
 
 // The duel's wire shapes, as the server declares them (modules/duel/wire.ts): type-only, erased from the bundle.
 export type { BlockStatus, BlockView, OnlineUser, Side } from "../../../../modules/duel";
@@ -249,8 +250,8 @@ export function outcomeText(result: DuelResult, side: Side | null): string {
   return result.winner_side === side ? "승리!" : "패배";
 }
 
-export const UNRATED_EARLY = "시작 10초 안에 나가거나 연결이 끊겨 끝난 대결은 기록되지 않습니다.";
-export const UNRATED_PAIR_LIMIT = "같은 상대와는 하루 3번까지만 레이팅이 바뀝니다. 이 대결은 기록만 되었습니다.";
+export const UNRATED_EARLY = UNRATED_NOTES.early;
+export const UNRATED_PAIR_LIMIT = UNRATED_NOTES.pairLimit;
 
 /** Why this duel moved no rating (product-rules "Trust rules"), or null when it did or its figures are still coming. */
 export function unratedNote(result: DuelResult, rating: DuelRating | null): string | null {
