@@ -126,39 +126,31 @@ export function Navbar() {
   );
 }
 
-/** Level, coins, points and medals of the signed-in user (live through `user:stats_update`). */
+/** Level, coins, points and medals of the signed-in user (live through `user:stats_update`), under the navbar. */
 function UserStatsBar() {
   const stats = useAtomValue(userStatsAtom);
   if (!stats) return null;
   return (
     <div className="stats-bar">
-      <dl className="stats" aria-label="내 현황">
-        <Stat label="레벨" value={`Lv.${stats.level}`} className="stat-level" />
-        <Stat label="코인" value={stats.coins.toLocaleString("ko-KR")} className="stat-coins" />
-        <Stat label="포인트" value={stats.points.toLocaleString("ko-KR")} className="stat-points" />
-        <div className="stat stat-medals">
-          <dt className="sr-only">메달</dt>
-          <dd>
-            <MedalCount kind="gold" count={stats.gold_medals} />
-            <MedalCount kind="silver" count={stats.silver_medals} />
-            <MedalCount kind="bronze" count={stats.bronze_medals} />
-          </dd>
-        </div>
-      </dl>
+      <UserStats />
     </div>
   );
 }
 
 /**
- * The figures inside a room, in the navbar's own row so the room keeps its height: level, coins and points (and the
- * medals where there is room), live through `user:stats_update` like the full bar.
+ * The figures inside a room, in the navbar's own row so the room keeps its height: the same figures, live through
+ * `user:stats_update` like the full bar (the medals where there is room).
  */
 function CompactStats() {
+  return <UserStats compact />;
+}
+
+function UserStats({ compact = false }: { compact?: boolean }) {
   const stats = useAtomValue(userStatsAtom);
   if (!stats) return null;
   return (
-    <dl className="stats stats-compact" aria-label="내 현황">
-      <Stat label="레벨" value={`Lv.${stats.level}`} className="stat-level" hiddenLabel />
+    <dl className={compact ? "stats stats-compact" : "stats"} aria-label="내 현황">
+      <Stat label="레벨" value={`Lv.${stats.level}`} className="stat-level" hiddenLabel={compact} />
       <Stat label="코인" value={stats.coins.toLocaleString("ko-KR")} className="stat-coins" />
       <Stat label="포인트" value={stats.points.toLocaleString("ko-KR")} className="stat-points" />
       <div className="stat stat-medals">
