@@ -50,6 +50,17 @@ export interface GameMode<State, Settings, Move, Effect, View> {
    */
   roundStartedAt?(state: State): number | null;
   /**
+   * When the round in play (or last played) ended, null while one runs or before the first. Each time this turns
+   * into a new non-null value the host tells its owner `roundEnded` (a duel's players may look for a new one).
+   * Without it the host tells no round's end.
+   */
+  roundEndedAt?(state: State): number | null;
+  /**
+   * True once the game has nothing more to do (a finished duel after its lingering time): the host tells its owner
+   * `closed` when this turns true, and the owner disposes of the game. Without it a game is never over for good.
+   */
+  isClosed?(state: State): boolean;
+  /**
    * Ends the round in play at once (the server shuts down, or the process loses ownership of the game): the
    * standings so far, with the same effects as a round that ends normally. Without it the round is abandoned.
    */

@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { GAME_HOST_MESSAGES } from "./errors";
-import { type Faults, player, settle, TOY_FULL, type ToyHost, type ToyState, toyMode, toyWorld } from "./test-support";
+import {
+  type Faults,
+  player,
+  settle,
+  TOY_FULL,
+  type ToyHost,
+  type ToyLifecycle,
+  type ToyState,
+  toyMode,
+  toyWorld,
+} from "./test-support";
 
 const alice = player("alice", 1);
 const bob = player("bob", 2);
@@ -617,6 +627,170 @@ describe("durable writes", () => {
     await host.drain();
     expect(world.emitter.received(a, "toy:reset")).toHaveLength(1);
     expect(errorsLogged(world)[0].fields).toMatchObject({ callback: "write done" });
+  });
+});
+
+describe("lifecycle events (the owner's listeners)", () => {
+  /** A listener object that records each event as `<event>` or `<event>:<player id>`, with what it saw then. */
+  function recorder(world: ReturnType<typeof toyWorld>, watch = "bob-1") {
+    const told: string[] = [];
+    const seen: string[][] = [];
+    const note = (entry: string) => {
+      told.push(entry);
+      seen.push(world.emitter.events(watch));
+    };
+    const lifecycle: ToyLifecycle = {
+      playerLeft: (_host, member) => note(`playerLeft:${member.player.id}`),
+      roundEnded: (host) => note(`roundEnded:${host.round}`),
+      closed: () => note("closed"),
+      stopped: () => note("stopped"),
+    };
+    return { told, seen, lifecycle };
+  }
+
+  test("playerLeft: after a leave, a grace period that ran out or an expire, each after the presenter's `left`", () => {
+    const world = toyWorld();
+    const { told, seen, lifecycle } = recorder(world);
+    const host = world.game({ lifecycle, graceMs: 5_000 });
+    join(host, bob);
+    const a = join(host, alice);
+    join(host, alice, "alice-2");
+    const c = join(host, carol);
+
+    host.input({ type: "leave", playerId: alice.id, socketId: a }); // another tab stays: still in
+    host.input({ type: "drop", playerId: carol.id, socketId: c }); // grace: still in
+    expect(told).toEqual([]);
+    host.input({ type: "leave", playerId: alice.id, socketId: "alice-2" });
+    expect(told).toEqual([`playerLeft:${alice.id}`]);
+    expect(seen[0].at(-1)).toBe("toy:left"); // the others were told first
+
+    world.clock.advance(5_000);
+    expect(told).toEqual([`playerLeft:${alice.id}`, `playerLeft:${carol.id}`]);
+
+    const d = join(host, player("dave"));
+    host.input({ type: "drop", playerId: "p:dave", socketId: d });
+    host.input({ type: "expire", playerId: "p:dave" });
+    expect(told.at(-1)).toBe("playerLeft:p:dave");
+    expect(host.size).toBe(1);
+  });
+
+  test("roundEnded: once per round, after the transition's effects; a shutdown's finish ends the round too", async () => {
+    const world = toyWorld();
+    const { told, seen, lifecycle } = recorder(world);
+    const host = world.game({ lifecycle });
+    const b = join(host, bob);
+    toPlaying(world);
+    expect(told).toEqual([]);
+    host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } });
+    expect(told).toEqual(["roundEnded:1"]);
+    expect(seen[0].slice(-2)).toEqual(["toy:phase", "toy:finished"]);
+    expect(host.state.phase).toBe("finished");
+
+    world.clock.advance(3_000 + 5_000 + 3_000); // results, waiting, countdown: round 2 in play
+    expect(told).toEqual(["roundEnded:1"]);
+    expect(host.round).toBe(2);
+    await world.scheduler.finishAll();
+    expect(told).toEqual(["roundEnded:1", "roundEnded:2", "stopped"]);
+  });
+
+  test("closed: once, when the mode says the game is over for good; the listener may stop the host", () => {
+    const world = toyWorld();
+    const closing = recorder(world);
+    const open = recorder(world, "carol-1");
+    const host = world.game({
+      closeAfterRound: true,
+      lifecycle: { ...closing.lifecycle, closed: (game) => (closing.told.push("closed"), game.stop()) },
+    });
+    const plain = world.game({ lifecycle: open.lifecycle });
+    join(host, bob);
+    join(plain, carol);
+    toPlaying(world);
+    world.clock.advance(10_000); // both rounds time out
+
+    expect(closing.told).toEqual(["roundEnded:1", "closed", "stopped"]);
+    expect(open.told).toEqual(["roundEnded:1"]);
+    expect(host.running).toBe(false);
+    world.clock.advance(60_000);
+    expect(host.state.phase).toBe("finished");
+    expect(plain.round).toBe(4);
+  });
+
+  test("stopped: once, whether the host is stopped, finished or given up to another process", () => {
+    const world = toyWorld();
+    const stopped = recorder(world);
+    const finished = recorder(world);
+    const givenUp = recorder(world);
+    const a = world.game({ lifecycle: stopped.lifecycle });
+    const b = world.game({ lifecycle: finished.lifecycle });
+    let held = true;
+    const lease = { epoch: 1, holds: () => held, lost() {}, close() {} };
+    const c = world.game({ lifecycle: givenUp.lifecycle, owner: lease });
+    join(c, alice);
+
+    a.stop();
+    a.stop();
+    b.finish();
+    held = false;
+    world.clock.advance(5_000); // c's tick finds the lease gone
+    c.giveUp();
+
+    expect(stopped.told).toEqual(["stopped"]);
+    expect(finished.told).toEqual(["stopped"]);
+    expect(givenUp.told).toEqual(["stopped"]);
+  });
+
+  test("a throwing listener is logged with the game's fields and the event; the game goes on and is not reset", () => {
+    const world = toyWorld();
+    const fail = () => {
+      throw new Error("runtime bookkeeping failed");
+    };
+    const host = world.game({ lifecycle: { playerLeft: fail, roundEnded: fail, closed: fail, stopped: fail } });
+    const b = join(host, bob);
+    const a = join(host, alice);
+    expect(host.input({ type: "leave", playerId: alice.id, socketId: a })).toEqual({ ok: true });
+    expect(host.member(alice.id)).toBeUndefined();
+
+    toPlaying(world);
+    expect(host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } })).toEqual({ ok: true });
+    expect(host.state.phase).toBe("finished");
+    world.clock.advance(3_000);
+    expect(host.state.phase).toBe("waiting");
+    expect(world.emitter.events(b)).not.toContain("toy:reset");
+    expect(host.running).toBe(true);
+
+    host.stop();
+    expect(host.running).toBe(false);
+    const failures = errorsLogged(world);
+    expect(failures.map((l) => [l.message, l.fields?.event])).toEqual([
+      ["game lifecycle listener failed", "playerLeft"],
+      ["game lifecycle listener failed", "roundEnded"],
+      ["game lifecycle listener failed", "stopped"],
+    ]);
+    expect(failures[1].fields).toMatchObject({ mode: "sentence_race", source_id: host.sourceId, round: 1 });
+    expect(String(failures[1].fields?.error)).toContain("runtime bookkeeping failed");
+  });
+
+  test("a reset tells no end: the fresh game has none, and the next real end is told", async () => {
+    const world = toyWorld();
+    const { told, lifecycle } = recorder(world);
+    const host = world.game({ lifecycle });
+    const b = join(host, bob);
+    toPlaying(world);
+    host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } });
+    expect(told).toEqual(["roundEnded:1"]);
+    // A throwing completion resets the game (writes run after the transition).
+    host.write({
+      name: "boom",
+      run: () => 1,
+      done: () => {
+        throw new Error("boom");
+      },
+    });
+    await settle();
+    expect(world.emitter.events(b)).toContain("toy:reset");
+    toPlaying(world);
+    host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } });
+    expect(told).toEqual(["roundEnded:1", "roundEnded:2"]);
   });
 });
 

@@ -109,6 +109,22 @@ export interface GamePresenter<M extends AnyGameMode, P extends GamePlayer = Gam
 }
 
 /**
+ * What the game's owner (the module's runtime that created the host) reacts to, told by the host itself: the
+ * presenter only turns effects into output and writes, and never calls back into the runtime. Every listener is
+ * optional. A listener that throws is logged and the host goes on (README "Lifecycle events").
+ */
+export interface GameLifecycle<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never> {
+  /** A player is out (left, or their grace period ran out or was expired), after the presenter's `left`. */
+  playerLeft?(host: GameHost<M, P, D, C>, member: GameMember<P, D>): void;
+  /** The round in play ended (the mode's `roundEndedAt` turned into a new time), after the transition's effects. */
+  roundEnded?(host: GameHost<M, P, D, C>): void;
+  /** The game has nothing more to do (the mode's `isClosed` turned true), after the transition's effects. */
+  closed?(host: GameHost<M, P, D, C>): void;
+  /** The host stopped (`stop`, `finish`, or the game given up to another process): no more steps here. */
+  stopped?(host: GameHost<M, P, D, C>): void;
+}
+
+/**
  * The lease this process holds on the game when several processes share the games (`GameOwnership` hands it to the
  * module that opens the game, which passes it on here).
  */
@@ -131,6 +147,8 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
   /** Passed to `mode.setup`, at creation and at every reset. */
   settings: SettingsOf<M>;
   presenter: GamePresenter<M, P, D, C>;
+  /** The owner's listeners for the game's lifecycle (players out, round ended, closed, stopped). */
+  lifecycle?: GameLifecycle<M, P, D, C>;
   /** The source hosting the game (room id, guild id, duel id) and its name at the time. */
   sourceId: number | string;
   sourceName: string;
@@ -162,7 +180,8 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
  * presenter's `reset` telling the players. Other games and the process go on. A move that throws inside the mode
  * only answers its player with an error (the state is untouched). A reset that fails as well, or a fifth fault
  * within a minute, halts the game: it refuses input from then on (players may still leave), and the process goes
- * on.
+ * on. The owner's lifecycle listeners (`GameLifecycle`) are told what the game did (a player out, a round ended, the
+ * game closed or stopped); a throw there is logged and nothing more.
  */
 export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never>
   implements ScheduledGame
@@ -177,6 +196,9 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private readonly writes: WriteQueue;
   private roundNumber: number;
   private roundStart: number | null = null;
+  /** The mode's `roundEndedAt` last told, and whether its `isClosed` held after the last transition. */
+  private roundEnd: number | null = null;
+  private closedSeen = false;
   private guardDepth = 0;
   /** Times of the latest faults (at most MAX_FAULTS_PER_WINDOW). */
   private recentFaults: number[] = [];
@@ -209,6 +231,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     );
     this.current = this.mode.setup(options.settings, this.context());
     this.countRound();
+    this.endsOf();
     options.scheduler.register(this);
     this.reschedule();
   }
@@ -418,6 +441,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.seats.delete(seat.player.id);
     this.apply(this.mode.onPlayerLeave(this.current, seat.player.id, this.context()));
     this.options.presenter.left?.(this, seat);
+    this.tell("playerLeft", (lifecycle) => lifecycle.playerLeft?.(this, seat));
   }
 
   private playMove(playerId: string, move: MoveOf<M>): InputResult {
@@ -470,6 +494,39 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.countRound();
     for (const effect of transition.effects) this.options.presenter.effect(this, effect);
     this.reschedule();
+    const ends = this.endsOf();
+    if (ends.round) this.tell("roundEnded", (lifecycle) => lifecycle.roundEnded?.(this));
+    if (ends.game) this.tell("closed", (lifecycle) => lifecycle.closed?.(this));
+  }
+
+  /** What the state now in place ended: the round (a new `roundEndedAt`), the game (`isClosed` turned true). */
+  private endsOf() {
+    const endedAt = this.mode.roundEndedAt?.(this.current) ?? null;
+    const round = endedAt !== null && endedAt !== this.roundEnd;
+    if (round) this.roundEnd = endedAt;
+    const closed = this.mode.isClosed?.(this.current) ?? false;
+    const game = closed && !this.closedSeen;
+    this.closedSeen = closed;
+    return { round, game };
+  }
+
+  /**
+   * Tells the owner's listener. A throw is logged with the game's fields and goes no further: not a reset, since a
+   * listener reacts to the game without changing it (the state is whole), and restarting the game would cost its
+   * players the round for a fault of the runtime's bookkeeping.
+   */
+  private tell(event: keyof GameLifecycle<M, P, D, C>, call: (lifecycle: GameLifecycle<M, P, D, C>) => void) {
+    const lifecycle = this.options.lifecycle;
+    if (!lifecycle?.[event]) return;
+    try {
+      call(lifecycle);
+    } catch (error) {
+      this.options.log.error("game lifecycle listener failed", {
+        ...this.logFields(),
+        event,
+        error: describeError(error),
+      });
+    }
   }
 
   private countRound() {
@@ -559,6 +616,8 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     for (const seat of this.seats.values()) state = this.mode.onPlayerJoin(state, seat.player, this.context()).state;
     this.current = state;
     this.countRound();
+    // A fresh state ends nothing; what the failed step ended may be missing, like its events.
+    this.endsOf();
     this.options.presenter.reset(this, error);
     this.reschedule();
   }
@@ -622,6 +681,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.options.scheduler.cancel(this.tickJob);
     for (const seat of this.seats.values()) this.cancelGrace(seat);
     if (this.writes.pending === 0) this.options.scheduler.unregister(this);
+    this.tell("stopped", (lifecycle) => lifecycle.stopped?.(this));
   }
 
   drain(): Promise<void> {

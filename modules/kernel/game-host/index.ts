@@ -15,6 +15,7 @@ export {
   GameHost,
   type GameHostOptions,
   type GameInput,
+  type GameLifecycle,
   type GameMember,
   type GameOwnerLease,
   type GamePresenter,

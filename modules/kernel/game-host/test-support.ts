@@ -3,7 +3,7 @@ import type { GameMode, GamePlayer, Transition } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
 import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
-import { GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
+import { type GameLifecycle, GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
 import type { GameOpener } from "./ownership";
 import { GameScheduler } from "./scheduler";
 
@@ -100,6 +100,8 @@ export interface ToySettings {
   waitMs: number;
   playMs: number;
   resultsMs: number;
+  /** The game is over for good once its first round has finished (the mode's `isClosed`). */
+  closeAfterRound?: boolean;
 }
 export const TOY_SETTINGS: ToySettings = { label: "toy", waitMs: 5_000, playMs: 10_000, resultsMs: 3_000 };
 
@@ -111,6 +113,7 @@ export interface ToyState {
   dueAt: number | null;
   count: number;
   startedAt: number | null;
+  endedAt: number | null;
   answers: readonly { playerId: string; text: string; position: number }[];
 }
 
@@ -135,7 +138,7 @@ export function takeFault(faults: Faults, name: keyof Faults) {
 type T = Transition<ToyState, ToyEffect>;
 
 const finished = (state: ToyState, at: number): T => ({
-  state: { ...state, phase: "finished", dueAt: at + state.settings.resultsMs },
+  state: { ...state, phase: "finished", dueAt: at + state.settings.resultsMs, endedAt: at },
   effects: [
     { type: "phase", phase: "finished" },
     { type: "finished", answers: state.answers },
@@ -148,6 +151,7 @@ const waiting = (state: ToyState, now: number): ToyState => ({
   dueAt: state.players.length > 0 ? now + state.settings.waitMs : null,
   count: 0,
   startedAt: null,
+  endedAt: null,
   answers: [],
 });
 
@@ -193,6 +197,7 @@ export function toyMode(faults: Faults = {}, trace?: string[]) {
         dueAt: null,
         count: 0,
         startedAt: null,
+        endedAt: null,
         answers: [],
       };
     },
@@ -244,6 +249,8 @@ export function toyMode(faults: Faults = {}, trace?: string[]) {
       mine: state.answers.find((a) => a.playerId === playerId) ?? null,
     }),
     roundStartedAt: (state) => state.startedAt,
+    roundEndedAt: (state) => state.endedAt,
+    isClosed: (state) => state.settings.closeAfterRound === true && state.phase === "finished",
     finish(state, ctx) {
       return state.phase === "playing" ? finished(state, ctx.now) : { state, effects: [] };
     },
@@ -317,6 +324,7 @@ export class FakeStore {
 
 export type ToyCommand = { type: "shout"; text: string } | { type: "answer"; text: string };
 export type ToyHost = GameHost<ToyMode, GamePlayer, undefined, ToyCommand>;
+export type ToyLifecycle = GameLifecycle<ToyMode, GamePlayer, undefined, ToyCommand>;
 
 /**
  * The toy's output: its events are made up, so they go through the host without the app's wire contract (the host's
@@ -397,6 +405,8 @@ interface GameOptions {
   owner?: GameOwnerLease;
   /** New players admitted beyond this many are refused (`TOY_FULL`). */
   capacity?: number;
+  lifecycle?: ToyLifecycle;
+  closeAfterRound?: boolean;
 }
 
 /**
@@ -417,8 +427,9 @@ export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter
     return new GameHost<ToyMode, GamePlayer, undefined, ToyCommand>({
       mode: options.mode ?? toyMode(options.faults, trace),
       lastRound: options.lastRound,
-      settings: { ...TOY_SETTINGS, label: `g${sourceId}` },
+      settings: { ...TOY_SETTINGS, label: `g${sourceId}`, closeAfterRound: options.closeAfterRound },
       presenter: toyPresenter(store, options.presenterFaults, options.capacity),
+      lifecycle: options.lifecycle,
       sourceId,
       sourceName: `방 ${sourceId}`,
       graceMs: options.graceMs ?? 5_000,
