@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FakeClock, seededRandom } from "../kernel/clock";
-import { GameHost, type GamePresenter, sharedScheduler } from "../kernel/game-host";
+import { GameHost, type GameLifecycle, type GamePresenter, sharedScheduler } from "../kernel/game-host";
 import { RecordingEmitter, recordingLogger } from "../kernel/game-host/test-support";
 import type { GameContext } from "../kernel/game-mode";
 import {
@@ -458,6 +458,65 @@ describe("on the game host", () => {
     expect(scheduler.nextDueAt).toBe(T0 + 4_000);
     clock.advance(61_000);
     expect(hosts.every((h) => h.state.result?.reason === "time_up_draw")).toBe(true);
+  });
+  test("the host tells the runtime a duel's end and its close exactly where the mode's `over` and `closed` come", () => {
+    const clock = new FakeClock(T0);
+    const ctx = { clock, log: recordingLogger() };
+    const scheduler = sharedScheduler(ctx);
+    const told: string[] = [];
+    const presenter: GamePresenter<DuelMode, DuelPlayer> = {
+      effect(host, effect) {
+        if (effect.type === "over" || effect.type === "closed") told.push(`${host.sourceId} effect ${effect.type}`);
+      },
+      reset() {},
+    };
+    const lifecycle: GameLifecycle<DuelMode, DuelPlayer> = {
+      roundEnded: (host) => told.push(`${host.sourceId} told over`),
+      closed: (host) => told.push(`${host.sourceId} told closed`),
+    };
+    const duel = (sessionId: string) => {
+      const host = new GameHost({
+        mode: duelMode,
+        settings: { sessionId, red, blue, rules: DEFAULT_DUEL_RULES },
+        presenter,
+        lifecycle,
+        sourceId: sessionId,
+        sourceName: "1:1 대결",
+        graceMs: 0,
+        scheduler,
+        emitter: new RecordingEmitter(),
+        random: seededRandom(1),
+        log: ctx.log,
+      });
+      host.input({ type: "join", socketId: "r", player: red, data: undefined });
+      host.input({ type: "join", socketId: "b", player: blue, data: undefined });
+      return host;
+    };
+    const ready = (host: GameHost<DuelMode, DuelPlayer>) => {
+      host.input({ type: "move", playerId: red.id, move: { type: "ready" } });
+      host.input({ type: "move", playerId: blue.id, move: { type: "ready" } });
+    };
+    const timeUp = duel("time-up");
+    ready(timeUp);
+    const left = duel("left");
+    left.input({ type: "leave", playerId: blue.id, socketId: "b" });
+    duel("not-ready");
+    const stopped = duel("stopped");
+    ready(stopped);
+    clock.advance(3_000 + 10_000);
+    stopped.finish();
+    clock.advance(DEFAULT_DUEL_RULES.readyTimeoutMs + 60_000 + DEFAULT_DUEL_RULES.lingerMs);
+
+    // Each line twice in a row: the effect, then the host's lifecycle event for it (after the transition).
+    expect(told).toHaveLength(14); // the stopped duel's host is stopped: it never lingers to its close
+    for (let i = 0; i < told.length; i += 2) expect(told[i + 1]).toBe(told[i].replace("effect", "told"));
+    const ends = told.filter((_, i) => i % 2 === 0);
+    expect(ends.filter((line) => line.endsWith("over")).sort()).toEqual(
+      ["left", "not-ready", "stopped", "time-up"].map((id) => `${id} effect over`),
+    );
+    expect(ends.filter((line) => line.endsWith("closed")).sort()).toEqual(
+      ["left", "not-ready", "time-up"].map((id) => `${id} effect closed`),
+    );
   });
 });
 

@@ -685,6 +685,9 @@ export const duelMode = {
   onPlayerLeave,
   playerView: (state: DuelState) => duelView(state, state.updatedAt),
   roundStartedAt: (state: DuelState) => state.startedAt,
+  // The host tells the runtime: the players are free (`over`), the host can go (`closed`).
+  roundEndedAt: (state: DuelState) => state.endedAt,
+  isClosed: (state: DuelState) => state.status === "finished" && state.closeAt === null,
   finish,
 } satisfies GameMode<DuelState, DuelSettings, DuelMove, DuelEffect, DuelStateView>;
 

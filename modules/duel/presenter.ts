@@ -1,4 +1,3 @@
-import type { ModuleContext } from "../kernel/define-module";
 import { GAME_HOST_MESSAGES, type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
 import type { EventPayload } from "../kernel/socket";
 import {
@@ -24,18 +23,6 @@ import type { DuelServerEvents } from "./wire";
 /** One `duel:*` event and its payload. */
 type DuelBroadcast = { [E in keyof DuelServerEvents]: [E, EventPayload<DuelServerEvents, E>] }[keyof DuelServerEvents];
 
-/** What the duel's presenter needs from the rest of the module (the runtime implements it). */
-export interface PresenterEnv {
-  ctx: ModuleContext;
-  store: DuelStore;
-  /** The duel is over: its players may look for a new one; the online list changed. */
-  ended(host: DuelGame): void;
-  /** A player is out of the duel (left, or their grace period ran out). */
-  playerLeft(host: DuelGame, member: DuelMember): void;
-  /** The finished duel has lingered long enough: dispose of its host. */
-  expired(host: DuelGame): void;
-}
-
 /** The Korean line the result overlay can show for each end reason (the `reason` code itself is the contract). */
 export const REASON_TEXT: Record<EndReason, string> = {
   no_lives: "생명이 모두 사라졌습니다.",
@@ -57,9 +44,12 @@ export const REASON_TEXT: Record<EndReason, string> = {
  * `duel:game_over` goes out: the duel's own record (ratings within the pair's daily limit, figures, activity; `done`
  * tells each member `duel:stats_update`, with `rated`). Nothing goes to the games module: a duel is not a
  * typing-speed result. Guests' duels, duels that never started and early forfeits store nothing.
+ *
+ * What the runtime does about a duel's end, a player out or a closed duel it hears from the host's lifecycle
+ * events (runtime.ts), not from here.
  */
 export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
-  constructor(private readonly env: PresenterEnv) {}
+  constructor(private readonly store: DuelStore) {}
 
   effect(host: DuelGame, effect: DuelEffect) {
     switch (effect.type) {
@@ -68,9 +58,6 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
         return;
       case "over":
         this.over(host, effect.result);
-        return;
-      case "closed":
-        this.env.expired(host);
         return;
       default:
         for (const [event, payload] of duelBroadcasts(host.state, effect, host.clock.now()))
@@ -90,9 +77,8 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
     const state = host.state;
     const stored = isStored(state, result);
     host.broadcast("duel:game_over", gameOverPayload(state, result, stored));
-    this.env.ended(host);
     if (!stored) return;
-    const { store } = this.env;
+    const { store } = this;
     host.write({
       name: "store_duel",
       run: () => storeDuel(store, state, result),
@@ -129,10 +115,6 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
       const result = { ...state.result, reason_text: REASON_TEXT[state.result.reason] };
       host.sendToSocket(socketId, "duel:game_over", { session_id, result });
     }
-  }
-
-  left(host: DuelGame, member: DuelMember) {
-    this.env.playerLeft(host, member);
   }
 
   /** After a fault the duel starts over from the match (both ready again): every socket is told and welcomed. */

@@ -6,6 +6,7 @@ import {
   type GameDirectory,
   type GameEmitter,
   GameHost,
+  type GameLifecycle,
   type GameOwnerLease,
   type InputResult,
   playerIdOf,
@@ -14,13 +15,20 @@ import {
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { duelStore } from "./api";
-import { DEFAULT_DUEL_RULES, type DuelMove, type DuelPlayer, type DuelRules, duelMode } from "./duel-mode";
+import {
+  DEFAULT_DUEL_RULES,
+  type DuelMode,
+  type DuelMove,
+  type DuelPlayer,
+  type DuelRules,
+  duelMode,
+} from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement } from "./lobby";
 import { DEFAULT_MATCH_RULES, type MatchRules, type PlayerStatus } from "./matchmaker";
-import { type DuelGame, type DuelMember, duelOfSocket, followList, MENU, playerOf, setDuelOfSocket } from "./members";
+import { type DuelGame, duelOfSocket, followList, MENU, playerOf, setDuelOfSocket } from "./members";
 import { DUEL_MESSAGES } from "./messages";
-import { DuelPresenter, type PresenterEnv, REASON_TEXT } from "./presenter";
+import { DuelPresenter, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
 import { duelSocketEvents } from "./socket";
 import type { DuelStore } from "./store";
@@ -82,14 +90,25 @@ export interface DuelPlacement {
  * matchmaking (a pass of the pure `Matchmaker` in the lobby; a timer only for the moment an accepted gap widens),
  * and one `GameHost` per duel on the process's shared scheduler, on the process the directory places it (input goes
  * through the directory, output through the emitter). Three module timers in all (list, matching, sweep), none per
- * duel or per player.
+ * duel or per player. What it does when a duel ends, a player is out or a duel closes, it hears from the host's
+ * lifecycle events (`lifecycle` below), not from the presenter.
  */
-export class DuelRuntime implements PresenterEnv, ModuleRuntime {
+export class DuelRuntime implements ModuleRuntime {
   readonly emitter: GameEmitter;
   readonly store: DuelStore;
   readonly lobby: DuelLobby;
   readonly socketEvents: SocketEvents;
   private readonly presenter: DuelPresenter;
+  /** Every duel's host tells this runtime what it must react to (one object for every duel). */
+  private readonly lifecycle: GameLifecycle<DuelMode, DuelPlayer> = {
+    roundEnded: (host) => this.ended(host),
+    // The last player left a finished duel: nobody is looking at its result any more.
+    playerLeft: (host) => {
+      if (host.size === 0 && host.state.status === "finished") this.close(host);
+    },
+    // The finished duel has lingered long enough.
+    closed: (host) => this.close(host),
+  };
   /** The duels this process runs, and the lease of each (given back when the duel closes). */
   private readonly hosts = new Map<string, DuelGame>();
   private readonly leases = new Map<string, GameOwnerLease>();
@@ -112,7 +131,7 @@ export class DuelRuntime implements PresenterEnv, ModuleRuntime {
     this.emitter = placement.emitter;
     this.store = duelStore(ctx);
     this.lobby = placement.lobby;
-    this.presenter = new DuelPresenter(this);
+    this.presenter = new DuelPresenter(this.store);
     directory.register(DUEL_MODE, { open: (sessionId, owner) => this.openDuel(sessionId, owner) });
     this.socketEvents = duelSocketEvents(this);
   }
@@ -383,6 +402,7 @@ export class DuelRuntime implements PresenterEnv, ModuleRuntime {
       mode: duelMode,
       settings: { sessionId, red, blue, rules: settings.rules },
       presenter: this.presenter,
+      lifecycle: this.lifecycle,
       sourceId: sessionId,
       sourceName: DUEL_SOURCE_NAME,
       channel: `duel:${sessionId}`,
@@ -500,9 +520,10 @@ export class DuelRuntime implements PresenterEnv, ModuleRuntime {
     if (host.size === 0) this.close(host);
   }
 
-  // --- PresenterEnv (the process that runs the duel) -------------------------------------------------------------
+  // --- the duels' lifecycle (the process that runs the duel) ----------------------------------------------------
 
-  ended(host: DuelGame) {
+  /** The duel is over: its players may look for a new one; the online list changed. */
+  private ended(host: DuelGame) {
     const sessionId = host.sourceId as string;
     const { red, blue } = host.state;
     Promise.all([
@@ -512,14 +533,6 @@ export class DuelRuntime implements PresenterEnv, ModuleRuntime {
     ])
       .then(() => this.listChanged())
       .catch(this.logged("freeing duel players failed"));
-  }
-
-  playerLeft(host: DuelGame, _member: DuelMember) {
-    if (host.size === 0 && host.state.status === "finished") this.close(host);
-  }
-
-  expired(host: DuelGame) {
-    this.close(host);
   }
 
   /**
