@@ -44,7 +44,7 @@ export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPla
     this.frame = scheduler.job(() => this.sendFrame());
   }
 
-  /** The game is gone (the runtime stops it): no frame is sent any more. */
+  /** The game's host stopped (its `stopped` lifecycle event, wired by the runtime): no frame is sent any more. */
   stop() {
     this.scheduler.cancel(this.frame);
   }

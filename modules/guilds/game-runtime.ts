@@ -42,11 +42,6 @@ export interface StartRequest {
 
 type GuildGameInput = GameInput<GuildGameMode, GuildPlayer, undefined, never>;
 
-interface LiveGame {
-  host: GuildGameHost;
-  presenter: GuildGamePresenter;
-}
-
 /** A socket that is not (or no longer) in the guild room's game. */
 const NOT_IN_ROOM = "길드 방에 먼저 입장해주세요.";
 
@@ -68,7 +63,7 @@ const { orThrow } = refusalErrors({
  */
 export class GuildGames {
   /** The guilds whose game runs on this process. */
-  private readonly games = new Map<number, LiveGame>();
+  private readonly games = new Map<number, GuildGameHost>();
   private stopped = false;
 
   constructor(
@@ -92,20 +87,19 @@ export class GuildGames {
     const round = await claimGame(this.ctx, guildGame.id, guildId, owner.epoch);
     const guild = await guildsApi(this.ctx).store.guild(guildId);
     if (!guild) throw new Error(`guild ${guildId} not found`);
-    const live = this.newGame(guild, round, owner);
+    const host = this.newGame(guild, round, owner);
     return {
-      input: (input) => live.host.input(input as GuildGameInput),
-      finish: () => live.host.finish(),
-      drain: () => live.host.drain(),
+      input: (input) => host.input(input as GuildGameInput),
+      finish: () => host.finish(),
+      drain: () => host.drain(),
       giveUp: () => {
-        live.host.giveUp();
-        this.stopGame(live);
-        if (this.games.get(guildId) === live) this.games.delete(guildId);
+        host.giveUp();
+        if (this.games.get(guildId) === host) this.games.delete(guildId);
       },
     };
   }
 
-  private newGame(guild: GuildOfGame, round: number, owner: GameOwnerLease): LiveGame {
+  private newGame(guild: GuildOfGame, round: number, owner: GameOwnerLease): GuildGameHost {
     const scheduler = sharedScheduler(this.ctx);
     const presenter = new GuildGamePresenter({ id: guild.id, name: guild.name }, this.ctx, scheduler);
     const host: GuildGameHost = new GameHost({
@@ -117,6 +111,8 @@ export class GuildGames {
         rules: this.settings.rules,
       },
       presenter,
+      // However the host stops (shutdown, given up to another process), the coalesced state frames stop with it.
+      lifecycle: { stopped: () => presenter.stop() },
       sourceId: guild.id,
       sourceName: guild.name,
       channel: this.channelOf(guild.id),
@@ -128,15 +124,14 @@ export class GuildGames {
       log: this.ctx.log,
       owner,
     });
-    const live = { host, presenter };
-    this.games.set(guild.id, live);
-    if (this.stopped) this.stopGame(live);
-    return live;
+    this.games.set(guild.id, host);
+    if (this.stopped) host.stop();
+    return host;
   }
 
   /** The host of a guild whose game exists; null when nobody entered its room since the server started. */
   hostOf(guildId: number): GuildGameHost | null {
-    return this.games.get(guildId)?.host ?? null;
+    return this.games.get(guildId) ?? null;
   }
 
   /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
@@ -199,14 +194,9 @@ export class GuildGames {
     return this.directory.input(guildGame.id, String(guildId), input);
   }
 
-  private stopGame(live: LiveGame) {
-    live.presenter.stop();
-    live.host.stop();
-  }
-
   /** Shutdown (the rounds were finished by then); the directory gives the games run here back afterwards. */
   stop() {
     this.stopped = true;
-    for (const live of this.games.values()) this.stopGame(live);
+    for (const host of this.games.values()) host.stop();
   }
 }
