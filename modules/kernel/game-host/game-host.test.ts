@@ -699,7 +699,13 @@ describe("lifecycle events (the owner's listeners)", () => {
     const open = recorder(world, "carol-1");
     const host = world.game({
       closeAfterRound: true,
-      lifecycle: { ...closing.lifecycle, closed: (game) => (closing.told.push("closed"), game.stop()) },
+      lifecycle: {
+        ...closing.lifecycle,
+        closed: (game) => {
+          closing.told.push("closed");
+          game.stop();
+        },
+      },
     });
     const plain = world.game({ lifecycle: open.lifecycle });
     join(host, bob);

@@ -3,7 +3,7 @@ import type { GameMode, GamePlayer, Transition } from "../game-mode";
 import type { Logger } from "../logger";
 import type { GameEmitter } from "./emitter";
 import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
-import { type GameLifecycle, GameHost, type GameOwnerLease, type GamePresenter } from "./game-host";
+import { GameHost, type GameLifecycle, type GameOwnerLease, type GamePresenter } from "./game-host";
 import type { GameOpener } from "./ownership";
 import { GameScheduler } from "./scheduler";
 
