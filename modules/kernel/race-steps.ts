@@ -145,6 +145,10 @@ export class LaneBoard<Key extends string = string> {
     this.changed.add(key);
   }
 
+  get(key: Key): LaneFigures | undefined {
+    return this.lanes.get(key);
+  }
+
   get pending(): boolean {
     return this.changed.size > 0;
   }

@@ -70,6 +70,13 @@ export function playerOf(identity: SocketIdentity): RacePlayer {
 }
 
 export const ROOM_STATE_KEY = "rooms";
+const SPECTATE_STATE_KEY = "rooms:spectate";
+/** Whether the socket entered its room with `spectate: true` (a change of role is a leave and a join). */
+export const spectatingOf = (socket: AppSocket) => socket.data.state?.[SPECTATE_STATE_KEY] === true;
+export function setSpectating(socket: AppSocket, spectate: boolean) {
+  socket.data.state ??= {};
+  socket.data.state[SPECTATE_STATE_KEY] = spectate;
+}
 /** The room a socket is in (a socket is in one room at most). */
 export const roomOfSocket = (socket: AppSocket) => socket.data.state?.[ROOM_STATE_KEY] as number | undefined;
 export function setRoomOfSocket(socket: AppSocket, roomId: number | undefined) {

@@ -38,6 +38,7 @@ export const RoomSchema = t.Object({
   user_count: t.Integer(),
   anonymous_count: t.Integer(),
   total_participants: t.Integer(),
+  spectators: t.Integer({ description: "관전 중인 사람 수 (max_users와 참가자 목록에 포함되지 않음)" }),
   is_full: t.Boolean(),
   game_status: GameStatus,
   countdown_seconds: t.Integer(),

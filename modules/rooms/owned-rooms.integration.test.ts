@@ -5,6 +5,7 @@ import { testEngine } from "../../db/testing";
 import { createPgTestDatabase } from "../../db/testing-pg";
 import { FakeClock } from "../kernel/clock";
 import { eventually, type TestRedisClient, testRedis } from "../kernel/game-host/redis-testing";
+import { roundProgress } from "../kernel/race-steps";
 import { keystrokes } from "../kernel/typing";
 import { createRoom, createRoomsModule, importSentences } from ".";
 import { type Client, closeAndWait, member, openClient, storedGames, storedResults } from "./test-support";
@@ -143,6 +144,49 @@ describe.skipIf(!onPostgres)("a room owned by one of two servers", () => {
     onA.emit("leave_room");
     await onA.next("room:left");
   }, 30_000);
+
+  test("a player on B types in A's room: the players on A and a spectator on B see the lane move", async () => {
+    await importSentences(a.ctx, "owned-lanes", [SENTENCE]);
+    const room = await createRoom(a.ctx, { name: "두 서버의 경주", theme: "owned-lanes" });
+    const onA = await open(a);
+    onA.emit("join_room", { room_id: room.id });
+    await onA.next("room:joined:anonymous");
+    const onB = await open(b);
+    onB.emit("join_room", { room_id: room.id });
+    const typist = await onB.next("room:joined:anonymous", () => true, 10_000);
+    const watcher = await open(b);
+    watcher.emit("join_room", { room_id: room.id, spectate: true });
+    expect(await watcher.next("room:joined:anonymous", () => true, 10_000)).toMatchObject({
+      spectating: true,
+      room: { total_participants: 2, spectators: 1 },
+    });
+    expect(await ownerOf(room.id)).toBe(a.ctx.cluster!.processId);
+
+    await nextSentence([onA, onB, watcher]);
+    clock.advance(1_000);
+    onB.emit("game:progress", { room_id: room.id, typed_text: "가는" });
+    const laneOf = (client: Client) =>
+      client.log
+        .filter((r) => r.event === "game:progress_update")
+        .flatMap((r) => r.payload.participants)
+        .find((lane: { key: string }) => lane.key === typist.session_id);
+    // The step is forwarded to the owner A, whose frame (on its clock) goes to the room on both processes.
+    const seen = () => {
+      clock.advance(0);
+      return laneOf(onA) !== undefined && laneOf(watcher) !== undefined;
+    };
+    expect(await eventually(seen, 10_000)).toBe(true);
+    expect(laneOf(watcher)).toMatchObject({
+      progress: roundProgress(2 / Array.from(SENTENCE).length),
+      completed: false,
+    });
+
+    // The owner refuses the spectator's step (forwarded from B) in Korean.
+    watcher.emit("game:progress", { room_id: room.id, typed_text: "가" });
+    expect(await watcher.next("error", () => true, 10_000)).toMatchObject({ code: "spectating" });
+    for (const client of [onA, onB, watcher]) client.emit("leave_room");
+    await Promise.all([onA, onB, watcher].map((client) => client.next("room:left", () => true, 10_000)));
+  }, 60_000);
 
   test("a player on B plays in A's room; A stops, B takes the room over; every result stored once", async () => {
     await importSentences(a.ctx, "owned", [SENTENCE]);

@@ -31,7 +31,14 @@ export const roomChannel = (roomId: number) => `rooms:${roomId}`;
  * one rule, with the room's statuses and its words for a socket not in the room).
  */
 export const { refusalError, orThrow } = refusalErrors({
-  statuses: { implausible: 422, too_long: 400, rate_limited: 429, room_full: 400, too_many_guests: 429 },
+  statuses: {
+    implausible: 422,
+    too_long: 400,
+    rate_limited: 429,
+    room_full: 400,
+    too_many_guests: 429,
+    spectating: 403,
+  },
   notInGame: () => badRequest(ROOM_MESSAGES.notInRoom, "not_in_room"),
 });
 
@@ -52,7 +59,8 @@ export class RoomHost {
     owner: GameOwnerLease,
   ) {
     const { ctx, settings } = env;
-    this.presenter = new RoomPresenter(room, env);
+    const scheduler = sharedScheduler(ctx);
+    this.presenter = new RoomPresenter(room, env, scheduler);
     this.game = new GameHost({
       mode: settings.mode,
       settings: { roomId: room.id, pool: env.pool(room.theme), settings: settings.race },
@@ -63,7 +71,7 @@ export class RoomHost {
       channel: roomChannel(room.id),
       lastRound,
       graceMs: settings.reconnectGraceMs,
-      scheduler: sharedScheduler(ctx),
+      scheduler,
       emitter: env.emitter,
       random: ctx.random,
       log: ctx.log,
@@ -78,9 +86,10 @@ export class RoomHost {
    * Throws when a new player would not fit (the presenter's `admit`: full, or too many guests from this guest's
    * address), before the socket leaves the room it is in. Someone already in the room (another tab) always fits.
    */
-  assertRoomFor(socket: AppSocket) {
-    if (this.game.member(playerIdOf(socket.data.identity))) return;
-    const { player, data } = memberOf(socket, null);
+  assertRoomFor(socket: AppSocket, spectate: boolean) {
+    const existing = this.game.member(playerIdOf(socket.data.identity));
+    if (existing && (spectate || !existing.player.spectator)) return;
+    const { player, data } = memberOf(socket, null, spectate);
     const refused = this.presenter.admit(this.game, player, data);
     if (refused && !refused.ok) throw refusalError(refused);
   }
@@ -108,15 +117,29 @@ export class RoomHost {
     return presentRoom(this.room, this.game);
   }
 
+  /** Another process owns the room now (or storage fenced this one): no more steps nor lanes from here. */
+  giveUp() {
+    this.game.giveUp();
+    this.presenter.stop();
+  }
+
   stop() {
     this.game.stop();
+    this.presenter.stop();
   }
 }
 
-/** A member is shown with the account's current name and figures, not the handshake's (a rename may follow it). */
-export function memberOf(socket: AppSocket, row: UserRow | null | undefined): { player: RacePlayer; data: MemberData } {
+/**
+ * A member is shown with the account's current name and figures, not the handshake's (a rename may follow it).
+ * `spectate`: the member watches without playing.
+ */
+export function memberOf(
+  socket: AppSocket,
+  row: UserRow | null | undefined,
+  spectate = false,
+): { player: RacePlayer; data: MemberData } {
   const identity = socket.data.identity;
-  const player = playerOf(identity);
+  const player = spectate ? { ...playerOf(identity), spectator: true } : playerOf(identity);
   if (identity.kind === "guest") {
     return { player, data: { kind: "guest", address: addressOf(socket), profile: NO_PROFILE, chat: [] } };
   }

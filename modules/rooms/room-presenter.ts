@@ -1,10 +1,26 @@
 import type { GameRewardDelta } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
-import { type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
+import {
+  type GamePresenter,
+  type GameScheduler,
+  type InputResult,
+  refusal,
+  type ScheduledJob,
+} from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
+import { LaneBoard, type LaneFigures } from "../kernel/race-steps";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
 import { abandonGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
-import { countsOf, gameStateOf, guestEntry, iso, presentRoom, userEntry, usersUpdateOf } from "./room-view";
+import {
+  countsOf,
+  gameStateOf,
+  guestEntry,
+  iso,
+  isSpectator,
+  presentRoom,
+  userEntry,
+  usersUpdateOf,
+} from "./room-view";
 import type { RoomRow } from "./schema";
 import {
   type FinishedGame,
@@ -20,6 +36,10 @@ import {
   withPool,
 } from "./sentence-race";
 import { ROOM_MESSAGES, type RoomsSettings } from "./settings";
+import type { Lane } from "./wire";
+
+/** `game:progress_update` goes out at most this often per room (5 a second, product-rules "Live race and replays"). */
+export const LANES_FRAME_MS = 200;
 
 /** What a room's presenter needs from the rest of the module (the runtime implements it). */
 export interface PresenterEnv {
@@ -51,25 +71,95 @@ interface OpenRound {
  */
 export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, MemberData, ChatCommand> {
   private open: OpenRound | null = null;
+  /** The round's lanes by wire key (user id, or a guest's session id), and each racer's name. */
+  private readonly lanes = new LaneBoard<string>();
+  private readonly laneNames = new Map<string, { key: number | string; name: string }>();
+  private readonly frame: ScheduledJob;
+  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  private host: RoomGame | null = null;
 
   constructor(
     private readonly room: RoomRow,
     private readonly env: PresenterEnv,
-  ) {}
+    private readonly scheduler: GameScheduler,
+  ) {
+    this.frame = scheduler.job(() => this.sendLanes());
+  }
 
   private get ctx() {
     return this.env.ctx;
+  }
+
+  /** The room's game is gone from this process: no lane frame is sent any more. */
+  stop() {
+    this.scheduler.cancel(this.frame);
+  }
+
+  // --- the lanes, coalesced -----------------------------------------------------------------------------------
+
+  /**
+   * A racer's figures changed: kept on the board, and ONE job on the process's shared scheduler sends the changed
+   * lanes at most once per `LANES_FRAME_MS` (at once when the last frame is older): twenty racers typing ten steps
+   * a second cost the room five frames a second, and no room owns a timer.
+   */
+  private setLane(host: RoomGame, who: { userId: number | null; sessionId: string; name: string }, lane: LaneFigures) {
+    const key = who.userId ?? who.sessionId;
+    const id = String(key);
+    this.laneNames.set(id, { key, name: who.name });
+    this.lanes.set(id, lane);
+    this.host = host;
+    if (!this.lanes.pending || this.frame.queued) return;
+    this.scheduler.schedule(this.frame, Math.max(host.clock.now(), this.lastFrameAt + LANES_FRAME_MS));
+  }
+
+  private laneEntries(entries: [string, LaneFigures][]): Lane[] {
+    return entries.map(([id, figures]) => ({ ...this.laneNames.get(id)!, ...figures }));
+  }
+
+  /** A scheduler job: nothing may escape it. */
+  private sendLanes() {
+    const host = this.host;
+    if (!host?.running || !this.lanes.pending) return;
+    try {
+      this.lastFrameAt = host.clock.now();
+      host.broadcast("game:progress_update", {
+        room_id: this.room.id,
+        participants: this.laneEntries(this.lanes.flush()),
+      });
+    } catch (error) {
+      this.ctx.log.error("room lanes could not be sent", { room_id: this.room.id, error: String(error) });
+    }
+  }
+
+  private clearLanes() {
+    this.lanes.clear();
+    this.laneNames.clear();
+    this.scheduler.cancel(this.frame);
+  }
+
+  /** The lane of a finished attempt: its place, the result's speed; a placed answer reaches the line. */
+  private completeLane(host: RoomGame, result: RaceResult, placed: boolean) {
+    const before = this.lanes.get(String(result.userId ?? result.sessionId));
+    const lane: LaneFigures = {
+      progress: result.position !== null ? 1 : (before?.progress ?? 0),
+      wpm: placed ? result.wpm : (before?.wpm ?? 0),
+      completed: true,
+    };
+    if (result.position !== null) lane.position = result.position;
+    this.setLane(host, result, lane);
   }
 
   /**
    * A new player fits unless the room is full or already holds `guestsPerAddress` guests from this guest's address.
    * Decided here, by the host, because with several processes only the owner sees every member.
    */
-  admit(host: RoomGame, _player: RacePlayer, data: MemberData): InputResult | undefined {
-    if (host.size >= this.room.maxUsers) return refusal(ROOM_MESSAGES.full, "room_full");
+  admit(host: RoomGame, player: RacePlayer, data: MemberData): InputResult | undefined {
+    // A spectator takes no place: it never fills the room nor its address's share of guests.
+    if (player.spectator) return undefined;
+    if (countsOf(host).total_participants >= this.room.maxUsers) return refusal(ROOM_MESSAGES.full, "room_full");
     if (data.kind !== "guest") return undefined;
     let guests = 0;
-    for (const member of host.members()) if (member.data.address === data.address) guests++;
+    for (const member of host.members()) if (!isSpectator(member) && member.data.address === data.address) guests++;
     if (guests >= this.env.settings.guestsPerAddress) return refusal(ROOM_MESSAGES.tooManyGuests, "too_many_guests");
     return undefined;
   }
@@ -105,6 +195,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         host.broadcast("game:end_countdown_number", { room_id, number: effect.number });
         return;
       case "problem":
+        this.clearLanes(); // a new round: everyone starts from the line
         host.broadcast("chat:message", {
           ...this.systemFields(host, "problem"),
           message: effect.sentence.text,
@@ -112,11 +203,20 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
           game_duration: effect.gameDuration,
         });
         return;
+      case "progress": {
+        const member = host.member(effect.playerId);
+        if (!member) return;
+        const { progress, wpm } = effect;
+        this.setLane(host, member.player, { progress, wpm, completed: false });
+        return;
+      }
       case "submitted":
+        this.completeLane(host, effect.result, true);
         // Told once stored: an acknowledged result is never lost, even if this process dies a moment later.
         this.record(host, effect.result, false, this.submissionAnnouncement(host, effect.result));
         return;
       case "implausible":
+        this.completeLane(host, effect.attempt.result, false);
         this.logImplausible(effect.attempt);
         this.record(host, effect.attempt.result, true);
         return;
@@ -300,6 +400,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       game_state: gameStateOf(host),
       session_id: member.player.sessionId,
       my_result: mine ? this.resultPayload(mine) : null,
+      spectating: isSpectator(member),
     };
     if (member.data.kind === "user") {
       host.sendToSocket(socketId, "room:joined", {
@@ -313,9 +414,18 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         created_at: iso(member.joinedAt),
       });
     }
+    // A socket entering mid-round (or after it) draws the whole race at once, then follows the changes.
+    const lanes = this.lanes.all();
+    if (lanes.length > 0) {
+      host.sendToSocket(socketId, "game:progress_update", {
+        room_id: this.room.id,
+        participants: this.laneEntries(lanes),
+      });
+    }
   }
 
   joined(host: RoomGame, member: RoomMember) {
+    if (isSpectator(member)) return this.spectatorsChanged(host);
     const room_id = this.room.id;
     const tally = countsOf(host);
     if (member.data.kind === "user") host.broadcast("room:user_joined", { room_id, user: userEntry(member), ...tally });
@@ -325,9 +435,16 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     this.env.roomChanged(room_id);
   }
 
+  /** A spectator came or went: no announcement nor chat line, only the room's figures (its spectator count). */
+  private spectatorsChanged(host: RoomGame) {
+    host.broadcast("room:users_update", usersUpdateOf(this.room, host));
+    this.env.roomChanged(this.room.id);
+  }
+
   left(host: RoomGame, member: RoomMember) {
     const room_id = this.room.id;
     this.env.graceEnded(member.player.id, room_id);
+    if (isSpectator(member)) return this.spectatorsChanged(host);
     const tally = countsOf(host);
     if (member.data.kind === "user") {
       host.broadcast("room:user_left", {
@@ -364,6 +481,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
    */
   command(host: RoomGame, member: RoomMember, command: ChatCommand): InputResult | undefined {
     const { message: raw, isGameAnswer, submission } = command;
+    const spectator = isSpectator(member);
+    if (submission && spectator) return refusal(ROOM_MESSAGES.spectating, "spectating");
     if (submission && !isChatSubmission(host.state, submission.sentenceId, raw)) {
       return host.play(member.player.id, { typedText: raw, ...submission });
     }
@@ -375,7 +494,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     member.data.chat = member.data.chat.filter((at) => at > now - chatWindowMs);
     if (member.data.chat.length >= chatBurst) return refusal(ROOM_MESSAGES.rateLimited, "rate_limited");
     member.data.chat.push(now);
-    if (isGameAnswer && !submission && isChatAnswer(host.state, member.player.id, message)) {
+    // A spectator may chat; its lines are never an answer.
+    if (isGameAnswer && !submission && !spectator && isChatAnswer(host.state, member.player.id, message)) {
       return host.play(member.player.id, { typedText: message });
     }
     host.broadcast("chat:message", {
@@ -414,6 +534,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
    */
   reset(host: RoomGame) {
     this.closeFailedRound(host);
+    this.clearLanes();
     try {
       host.broadcast("game:state", gameStateOf(host));
       host.broadcast("room:users_update", usersUpdateOf(this.room, host));

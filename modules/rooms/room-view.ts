@@ -9,10 +9,18 @@ export const iso = (at: number) => new Date(at).toISOString();
 /** The game:state payload: what every player sees of the race, with the server's time for the client's timer. */
 export const gameStateOf = (game: RoomGame) => ({ ...game.view(null), server_time: iso(game.clock.now()) });
 
+/** Spectators are members of the room's host but no players: counted apart, never in the lists or `max_users`. */
+export const isSpectator = (member: RoomMember) => member.player.spectator === true;
+
 export function countsOf(game: RoomGame) {
   let users = 0;
-  for (const member of game.members()) if (member.data.kind === "user") users++;
-  return { user_count: users, anonymous_count: game.size - users, total_participants: game.size };
+  let guests = 0;
+  for (const member of game.members()) {
+    if (isSpectator(member)) continue;
+    if (member.data.kind === "user") users++;
+    else guests++;
+  }
+  return { user_count: users, anonymous_count: guests, total_participants: users + guests };
 }
 
 export const userEntry = (member: RoomMember) => ({
@@ -35,6 +43,7 @@ function listsOf(game: RoomGame) {
   const users: ReturnType<typeof userEntry>[] = [];
   const anonymous_users: ReturnType<typeof guestEntry>[] = [];
   for (const member of game.members()) {
+    if (isSpectator(member)) continue;
     if (member.data.kind === "user") users.push(userEntry(member));
     else anonymous_users.push(guestEntry(member));
   }
@@ -42,12 +51,16 @@ function listsOf(game: RoomGame) {
 }
 
 /** room:users_update: everyone in the room, after every join and leave and after rewards. */
-export const usersUpdateOf = (room: RoomRow, game: RoomGame) => ({
-  room_id: room.id,
-  max_users: room.maxUsers,
-  ...countsOf(game),
-  ...listsOf(game),
-});
+export function usersUpdateOf(room: RoomRow, game: RoomGame) {
+  const counts = countsOf(game);
+  return {
+    room_id: room.id,
+    max_users: room.maxUsers,
+    ...counts,
+    spectators: game.size - counts.total_participants,
+    ...listsOf(game),
+  };
+}
 
 /** The Room entity of spec part 1 §3, live. */
 export function presentRoom(room: RoomRow, game: RoomGame): RoomView {
@@ -56,6 +69,7 @@ export function presentRoom(room: RoomRow, game: RoomGame): RoomView {
   return {
     ...presentRoomRow(room),
     ...counts,
+    spectators: game.size - counts.total_participants,
     is_full: counts.total_participants >= room.maxUsers,
     game_status: view.status,
     countdown_seconds: view.countdown_seconds,
@@ -68,6 +82,8 @@ export type RoomView = ReturnType<typeof presentRoomRow> & {
   user_count: number;
   anonymous_count: number;
   total_participants: number;
+  /** Sockets' identities watching without playing (`spectate: true`): not in the counts above nor in the lists. */
+  spectators: number;
   is_full: boolean;
   game_status: RaceState["status"];
   countdown_seconds: number;
@@ -95,6 +111,7 @@ export function presentIdleRoom(row: RoomRow, countdownSeconds: number): RoomVie
     user_count: 0,
     anonymous_count: 0,
     total_participants: 0,
+    spectators: 0,
     is_full: false,
     game_status: "waiting",
     countdown_seconds: countdownSeconds,
@@ -102,4 +119,12 @@ export function presentIdleRoom(row: RoomRow, countdownSeconds: number): RoomVie
     users: [],
     anonymous_users: [],
   };
+}
+
+/** A room in `room:list_update`: the home page shows counts, status and countdown, never who is inside. */
+export type RoomSummary = Omit<RoomView, "users" | "anonymous_users">;
+
+export function summaryOf(room: RoomView): RoomSummary {
+  const { users: _users, anonymous_users: _guests, ...summary } = room;
+  return summary;
 }

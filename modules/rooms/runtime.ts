@@ -15,11 +15,18 @@ import {
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
-import { type ChatCommand, roomOfSocket, setRoomOfSocket, submissionCommand } from "./members";
+import {
+  type ChatCommand,
+  roomOfSocket,
+  setRoomOfSocket,
+  setSpectating,
+  spectatingOf,
+  submissionCommand,
+} from "./members";
 import { claimGame } from "./records";
 import { type HostEnv, memberOf, orThrow, RoomHost, refusalError } from "./room-host";
 import { LOBBY, type RoomList } from "./room-list";
-import { presentIdleRoom, type RoomView } from "./room-view";
+import { presentIdleRoom, type RoomView, summaryOf } from "./room-view";
 import type { RoomRow } from "./schema";
 import { DEFAULT_RACE_SETTINGS, type Sentence, type SubmitMove } from "./sentence-race";
 import { listRoomRows, loadSentencePool } from "./service";
@@ -221,7 +228,7 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
       finish: () => host.game.finish(),
       drain: () => host.game.drain(),
       giveUp: () => {
-        host.game.giveUp();
+        host.giveUp();
         if (this.hosts.get(roomId) === host) this.hosts.delete(roomId);
         this.roomList.gone([roomId]);
       },
@@ -274,7 +281,8 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
       if (!watching && !this.roomList.sending) return;
       const rooms = [...this.dirty].flatMap((id) => this.presentForLobby(id));
       if (rooms.length === 0) return;
-      if (watching) this.roomList.lobby(this.io).emit("room:list_update", { rooms });
+      // The lobby gets summaries; the other processes the whole views (their room:list shows who is inside).
+      if (watching) this.roomList.lobby(this.io).emit("room:list_update", { rooms: rooms.map(summaryOf) });
       this.roomList.changed(rooms);
     } catch (error) {
       this.ctx.log.error("room list update failed", { error: String(error) });
@@ -288,7 +296,7 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     this.listCache = null;
     if (this.lobbySize() === 0) return;
     const changed = [...rooms, ...gone.flatMap((id) => this.idleView(id))];
-    if (changed.length > 0) this.roomList.lobby(this.io).emit("room:list_update", { rooms: changed });
+    if (changed.length > 0) this.roomList.lobby(this.io).emit("room:list_update", { rooms: changed.map(summaryOf) });
   }
 
   /** Every room this process runs, as the lobby sees it now. */
@@ -333,41 +341,49 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
    * looked up first (an unknown room is refused, `room_not_found`) and a member is shown with the account's current
    * name and figures, read first (the accounts store is async).
    */
-  join(socket: AppSocket, roomId: number): void | Promise<void> {
+  join(socket: AppSocket, roomId: number, spectate = false): void | Promise<void> {
     const identity = socket.data.identity;
-    if (identity.kind === "guest" && this.hosts.has(roomId)) return this.enter(socket, roomId, null);
-    return this.joinAfterReads(socket, roomId);
+    if (identity.kind === "guest" && this.hosts.has(roomId)) return this.enter(socket, roomId, null, spectate);
+    return this.joinAfterReads(socket, roomId, spectate);
   }
 
-  private async joinAfterReads(socket: AppSocket, roomId: number) {
+  private async joinAfterReads(socket: AppSocket, roomId: number, spectate: boolean) {
     if (!this.hosts.has(roomId) && !(await this.findRow(roomId))) {
       throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
     }
     const identity = socket.data.identity;
     const account = identity.kind === "user" ? await accountsApi(this.ctx).service.findById(identity.userId) : null;
-    if (socket.connected) await this.enter(socket, roomId, account);
+    if (socket.connected) await this.enter(socket, roomId, account, spectate);
   }
 
   /**
    * The socket enters the room: a new player, another tab, or a reconnect within the grace period. Where the room
    * runs here a new player who would not fit is refused before the socket leaves the room it is in (elsewhere the
    * owner's presenter refuses the join itself). The room it was in is left, and a grace the same player keeps in
-   * another room run here ends: one room at a time.
+   * another room run here ends: one room at a time. A socket changing role in its room (a spectator who starts
+   * playing, or the reverse) leaves it and enters again; the seat a player keeps in other tabs keeps its role.
    */
-  private enter(socket: AppSocket, roomId: number, account: UserRow | null | undefined): void | Promise<void> {
+  private enter(
+    socket: AppSocket,
+    roomId: number,
+    account: UserRow | null | undefined,
+    spectate: boolean,
+  ): void | Promise<void> {
     const current = roomOfSocket(socket);
+    const moving = current !== roomId || spectatingOf(socket) !== spectate;
     const local = this.hosts.get(roomId);
-    if (current !== roomId) local?.assertRoomFor(socket);
+    if (moving) local?.assertRoomFor(socket, spectate);
     const playerId = playerKey(socket);
-    const { player, data } = local?.game.member(playerId) ?? memberOf(socket, account);
+    const seat = local?.game.member(playerId);
+    const sameRole = seat !== undefined && (seat.player.spectator === true) === spectate;
+    const { player, data } = sameRole ? seat : memberOf(socket, account, spectate);
     const left =
-      current !== undefined && current !== roomId
-        ? this.input(current, { type: "leave", playerId, socketId: socket.id })
-        : null;
+      current !== undefined && moving ? this.input(current, { type: "leave", playerId, socketId: socket.id }) : null;
     const graceRoom = this.graces.get(playerId);
     if (graceRoom !== undefined && graceRoom !== roomId) this.input(graceRoom, { type: "expire", playerId });
     const joinNow = () => {
       setRoomOfSocket(socket, roomId);
+      setSpectating(socket, spectate);
       this.setLobby(socket, false);
       const result = this.input(roomId, { type: "join", socketId: socket.id, player, data });
       if (result instanceof Promise) return result.then((answer) => this.entered(socket, roomId, answer));
@@ -426,6 +442,14 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
   /** The socket's one submission of the game in play. */
   submit(socket: AppSocket, roomId: number, move: SubmitMove): void | Promise<void> {
     return this.command(socket, roomId, submissionCommand(move));
+  }
+
+  /** A step of the socket's answer box: the race's progress move, played where the room's game runs. */
+  progress(socket: AppSocket, roomId: number, typedText: string): void | Promise<void> {
+    if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
+    const move = { type: "progress" as const, typedText };
+    const result = this.input(roomId, { type: "move", playerId: playerKey(socket), socketId: socket.id, move });
+    return result instanceof Promise ? result.then(orThrow) : orThrow(result);
   }
 
   private command(socket: AppSocket, roomId: number, command: ChatCommand): void | Promise<void> {

@@ -697,6 +697,18 @@ describe("steps (game:progress)", () => {
     expect(Object.keys(h.state.steps)).toEqual(["a"]);
   });
 
+  test("a spectator is no racer: it starts no game, holds no round, and its steps are refused", () => {
+    const h = harness();
+    h.join({ ...player("w"), spectator: true });
+    expect(h.state.players).toEqual([]);
+    expect(h.state.nextGameAt).toBeNull();
+    h.startGame(player("a", 1));
+    expect(h.type("w", "안")).toMatchObject({ ok: false, code: "spectating" });
+    h.advance(3_000);
+    h.submit("a", { typedText: "안녕하세요" });
+    expect(h.state.status).toBe("finished");
+  });
+
   test("a result typed step by step is verified and keeps its steps; one sent without steps is unverified", () => {
     const h = harness();
     h.startGame(player("a", 1), player("b", 2));

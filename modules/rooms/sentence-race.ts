@@ -71,6 +71,11 @@ export interface Sentence {
 export interface RacePlayer extends GamePlayer {
   /** Public id shown to others (`u_<id>`, `g_<hash>`): never the guest's client id. */
   sessionId: string;
+  /**
+   * Watches without playing (`spectate: true`): a member of the room's host who never enters the race's players, so
+   * never counts toward a round's end, and whose steps and answers are refused.
+   */
+  spectator?: boolean;
 }
 
 export interface RaceResult {
@@ -200,6 +205,7 @@ export const RACE_MESSAGES = {
   wrongSentence: "현재 문제와 다른 문장입니다.",
   empty: "입력한 내용이 없습니다.",
   implausible: "비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.",
+  spectating: "관전 중에는 입력할 수 없습니다. 게임에 참여하려면 '참가하기'를 눌러주세요.",
   countdownStarting: "게임이 곧 시작됩니다!",
   endingSoon: "게임 종료까지 얼마 남지 않았습니다!",
 } as const;
@@ -477,15 +483,21 @@ function submit(
  * replay; its figures go to the room's lanes. Only while the round is in play and before the player's attempt;
  * anything else is ignored without an answer (a late step crossing the round's end is no fault of the player).
  */
-function recordProgress(state: RaceState, playerId: string, typedText: string, ctx: GameContext) {
+function recordProgress(
+  state: RaceState,
+  playerId: string,
+  typedText: string,
+  ctx: GameContext,
+): MoveResult<RaceState, RaceEffect> {
+  // The host plays moves of its members only: one that is not among the race's players is a spectator.
+  if (!isPresent(state, playerId)) return reject(RACE_MESSAGES.spectating, "spectating");
   if (state.status !== "in_progress" || ctx.now >= state.endsAt! || attempted(state, playerId)) return ignored(state);
-  if (!isPresent(state, playerId)) return ignored(state);
   const before = state.steps[playerId] ?? [];
   const steps = appendStep(before, ctx.now - state.startedAt!, typedText);
   if (steps === before) return ignored(state);
   const figures = progressAt(steps.at(-1)!, state.sentence!.text);
   const next: RaceState = { ...state, steps: { ...state.steps, [playerId]: steps } };
-  return { ok: true as const, state: next, effects: [{ type: "progress" as const, playerId, ...figures }] };
+  return { ok: true, state: next, effects: [{ type: "progress", playerId, ...figures }] };
 }
 
 const ignored = (state: RaceState) => ({ ok: true as const, state, effects: [] });
@@ -559,7 +571,8 @@ export const sentenceRace = {
   },
 
   onPlayerJoin(state, player, ctx) {
-    if (state.players.some((p) => p.id === player.id)) return same(state);
+    // A spectator is no racer: not in the players, so it neither starts the loop nor holds a round.
+    if ((player as RacePlayer).spectator || state.players.some((p) => p.id === player.id)) return same(state);
     const joined = { ...state, players: [...state.players, player as RacePlayer] };
     if (state.status !== "waiting" || state.nextGameAt !== null) return same(joined);
     return { state: { ...joined, nextGameAt: ctx.now + state.settings.waitMs }, effects: [{ type: "state" }] };

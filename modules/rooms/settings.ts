@@ -1,4 +1,4 @@
-import { type RaceMode, type RaceSettings, sentenceRace } from "./sentence-race";
+import { RACE_MESSAGES, type RaceMode, type RaceSettings, sentenceRace } from "./sentence-race";
 
 /** Tunables of the rooms module; defaults follow product-rules.md. Tests and the benchmark may override them. */
 export interface RoomsSettings {
@@ -50,4 +50,5 @@ export const ROOM_MESSAGES = {
   joined: (name: string) => `${name}님이 입장했습니다.`,
   left: (name: string) => `${name}님이 퇴장했습니다.`,
   noFinishers: "이번 게임에서는 문장을 완성한 사람이 없습니다.",
+  spectating: RACE_MESSAGES.spectating,
 } as const;

@@ -15,7 +15,8 @@ const RoomId = t.Union([
 ]);
 const toId = (value: number | string) => Number(value);
 
-export const JoinPayload = t.Object({ room_id: RoomId });
+/** `spectate: true` watches the room without playing (README "Spectators"). */
+export const JoinPayload = t.Object({ room_id: RoomId, spectate: t.Optional(t.Union([t.Boolean(), t.Null()])) });
 export const LeavePayload = t.Object({ room_id: t.Optional(t.Union([RoomId, t.Null()])) });
 /** Longer than any chat message or sentence, so a huge string fails here and never reaches the game. */
 const TEXT_LIMIT = 1_000;
@@ -30,13 +31,19 @@ export const SubmissionPayload = t.Object({
   typed_text: t.String({ maxLength: TEXT_LIMIT }),
   elapsed_time: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 3_600 }), t.Null()])),
 });
+export const ProgressPayload = t.Object({ room_id: RoomId, typed_text: t.String({ maxLength: TEXT_LIMIT }) });
+/** A step costs a quarter token: 10 a second is 2.5 of the 5 refilled, and it is broadcast coalesced, not as is. */
+export const PROGRESS_COST = 0.25;
 const Anything = t.Unknown();
 
 /** The room events of spec part 1 §7 (client → server), answered by this server's rooms runtime. */
 export function roomSocketEvents(runtime: RoomsRuntime): ClientHandlers<RoomsClientEvents> {
   // Costs (the kernel's SOCKET_BUDGET): 5 for a join or leave (broadcast to the whole room, answered with its
-  // state) and for the full room list; 1 for chat (its own limit comes first) and the one submission of a game.
-  const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id }) => runtime.join(socket, toId(room_id)));
+  // state) and for the full room list; 1 for chat (its own limit comes first) and the one submission of a game;
+  // ¼ for a step (PROGRESS_COST).
+  const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id, spectate }) =>
+    runtime.join(socket, toId(room_id), spectate === true),
+  );
   const leave = socketEvent(Anything, { cost: 5 }, (socket) => runtime.leave(socket));
   return {
     join_room: join,
@@ -54,6 +61,9 @@ export function roomSocketEvents(runtime: RoomsRuntime): ClientHandlers<RoomsCli
         sentenceId: toId(payload.sentence_id),
         elapsedTime: payload.elapsed_time ?? undefined,
       }),
+    ),
+    "game:progress": socketEvent(ProgressPayload, { cost: PROGRESS_COST }, (socket, { room_id, typed_text }) =>
+      runtime.progress(socket, toId(room_id), typed_text),
     ),
   };
 }

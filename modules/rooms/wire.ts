@@ -7,9 +7,9 @@ import type { Static } from "@sinclair/typebox";
 import type { PublicRewards } from "../accounts";
 import type { ClientEvent } from "../kernel/socket";
 import type { Profile } from "./members";
-import type { guestEntry, RoomView, userEntry } from "./room-view";
+import type { guestEntry, RoomSummary, RoomView, userEntry } from "./room-view";
 import type { GameStateView } from "./sentence-race";
-import type { ChatPayload, JoinPayload, LeavePayload, SubmissionPayload } from "./socket";
+import type { ChatPayload, JoinPayload, LeavePayload, ProgressPayload, SubmissionPayload } from "./socket";
 
 /**
  * Fields the spec's client also sends (identity, whose answer it is): the server never reads them (identity comes
@@ -31,6 +31,8 @@ export interface RoomsClientEvents {
   get_rooms: ClientEvent<unknown>;
   chat_message: ClientEvent<Static<typeof ChatPayload> & SpecClientFields>;
   "game:submission": ClientEvent<Static<typeof SubmissionPayload> & SpecClientFields & { is_game_answer?: boolean }>;
+  /** What the answer box holds now, at most 10 a second while the round is in play (a step; README "Steps"). */
+  "game:progress": ClientEvent<Static<typeof ProgressPayload>>;
 }
 
 export type RoomUser = ReturnType<typeof userEntry>;
@@ -91,6 +93,8 @@ export interface JoinedPayload {
   game_state: GameState;
   session_id: string;
   my_result: Feedback | null;
+  /** Joined with `spectate: true`: the socket watches (lanes, chat, results) and cannot type an answer. */
+  spectating: boolean;
   user?: { id: number; username: string } & Profile;
   nickname?: string;
   created_at?: string;
@@ -99,6 +103,8 @@ export interface JoinedPayload {
 /** `room:users_update`: everyone in the room, after every join and leave and after rewards. */
 export interface UsersUpdate extends Counts {
   max_users: number;
+  /** Watching without playing: never in the counts or the lists. */
+  spectators: number;
   users: RoomUser[];
   anonymous_users: RoomGuest[];
 }
@@ -129,6 +135,26 @@ export interface ChatLine {
   results?: GameResult[];
 }
 
+/**
+ * One racer's lane in `game:progress_update`. `key`: the member's user id, or the guest's public session id
+ * (`g_…`); `progress` 0–1, the correct prefix's share of the sentence; `wpm` 타/분 so far (the result's once
+ * completed); `position` once completed with a place.
+ */
+export interface Lane {
+  key: number | string;
+  name: string;
+  progress: number;
+  wpm: number;
+  completed: boolean;
+  position?: number;
+}
+
+/** The room's lanes that changed (at most 5 a second), or every lane for a socket that just entered. */
+export interface ProgressUpdate {
+  room_id: number;
+  participants: Lane[];
+}
+
 /** A phase's announcement: `game:countdown_message`, `game:end_countdown_message`. */
 export interface CountdownMessage {
   room_id: number;
@@ -145,7 +171,7 @@ export interface CountdownNumber {
 export interface RoomsServerEvents {
   "room:list": (payload: { rooms: RoomView[] }) => void;
   /** The lobby's coalesced changes: only the rooms that changed. */
-  "room:list_update": (payload: { rooms: RoomView[] }) => void;
+  "room:list_update": (payload: { rooms: RoomSummary[] }) => void;
   "room:left": (payload: { room_id: number | null }) => void;
   "room:joined": (payload: JoinedPayload) => void;
   "room:joined:anonymous": (payload: JoinedPayload) => void;
@@ -163,6 +189,7 @@ export interface RoomsServerEvents {
   "game:submission_complete": (payload: SubmissionComplete) => void;
   "game:personal_feedback": (payload: Feedback) => void;
   "game:results": (payload: GameResults) => void;
+  "game:progress_update": (payload: ProgressUpdate) => void;
 }
 
 declare module "../kernel/socket" {

@@ -71,6 +71,7 @@ function joined(game: GameState, now = T0, my_result: JoinedPayload["my_result"]
       game_state: game,
       session_id: "u_1",
       my_result,
+      spectating: false,
       user: { id: 1, username: "철수", level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 },
     },
   };
@@ -243,6 +244,7 @@ describe("room state", () => {
             user_count: 1,
             anonymous_count: 1,
             total_participants: 2,
+            spectators: 0,
             users: [],
             anonymous_users: [{ session_id: "g_1", nickname: "guest_1000", created_at: iso(T0), is_anonymous: true }],
           },
