@@ -51,7 +51,7 @@ export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
 export { abandonGame, claimGame, payLateResult } from "./records";
 export { computeRewards, countedGrants, medalFor } from "./rewards";
-export type { RoomView } from "./room-view";
+export type { RoomSummary, RoomView } from "./room-view";
 export { readSentenceFile } from "./sentence-file";
 export type { GameStateView, Sentence } from "./sentence-race";
 export type { ImportCounts } from "./service";

@@ -15,16 +15,20 @@ const roomsIndexRoute = createRoute({
   },
 });
 
+/** `?watch=1`: enter as a spectator (the home list's and the room's 관전하기). */
 const roomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/rooms/$roomId",
+  validateSearch: (search: Record<string, unknown>): { watch?: 1 } =>
+    search.watch === 1 || search.watch === "1" || search.watch === true ? { watch: 1 } : {},
   component: RoomRouteComponent,
 });
 
 /** Keyed by the id so moving from one room to another leaves the first and starts the second fresh. */
 function RoomRouteComponent() {
   const { roomId } = roomRoute.useParams();
-  return <RoomPage key={roomId} roomId={roomId} />;
+  const { watch } = roomRoute.useSearch();
+  return <RoomPage key={roomId} roomId={roomId} spectate={watch === 1} />;
 }
 // The router awaits a route component's `preload` before rendering it, so the wrapper never suspends.
 RoomRouteComponent.preload = async () => {

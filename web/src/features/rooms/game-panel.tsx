@@ -1,8 +1,9 @@
 import { useNow } from "../../lib/use-now";
 import { TypingPanel } from "../../ui/typing-panel";
 import { accuracyTone, percent, seconds, timerTone } from "./figures";
+import { RaceLanes } from "./race-lanes";
 import { AccuracyIcon, Rank, ResultsList, SpeedIcon } from "./results-list";
-import { myMedal, type RoomState, type Timing } from "./room-state";
+import { myMedal, type RoomState, raceLanes, type Timing } from "./room-state";
 import type { Feedback } from "./types";
 
 /** The highlight timer ticks every 50 ms (spec §9). */
@@ -110,11 +111,14 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
           <TypingPanel
             text={sentence.text}
             typed={game.status === "in_progress" && !answered ? typed : ""}
-            active={game.status === "in_progress" && !answered}
-            startLocal={game.status === "in_progress" && timing && !answered ? timing.startLocal : null}
+            active={game.status === "in_progress" && !answered && !state.spectating}
+            startLocal={
+              game.status === "in_progress" && timing && !answered && !state.spectating ? timing.startLocal : null
+            }
           >
             {game.status === "in_progress" && timing && <ProblemTimer timing={timing} />}
           </TypingPanel>
+          <RaceLanes lanes={raceLanes(state)} myKey={state.spectating ? null : state.laneKey} />
         </>
       )}
       {answered && <FeedbackCard feedback={answered} medal={myMedal(state)} />}

@@ -6,7 +6,7 @@ import { connectionStateAtom, socketManager, useSocketEvent } from "../../lib/so
 import { useDocumentTitle } from "../../lib/title";
 import { countdownLeft, isFull, listBadge, occupancy } from "./figures";
 import { initialRoomList, roomListReducer, roomsOf } from "./room-list";
-import type { Room } from "./types";
+import type { RoomSummary as Room } from "./types";
 
 export const ROOM_LIST_FAILED = "방 목록을 불러오는데 실패했습니다.";
 
@@ -31,7 +31,7 @@ function RoomCard({ room }: { room: Room }) {
   const full = isFull(room);
   const share = occupancy(room);
   return (
-    <li>
+    <li className="room-item">
       <Link to="/rooms/$roomId" params={{ roomId: String(room.id) }} className="room-card" data-room-id={room.id}>
         <div className="room-card-top">
           <h2 className="room-card-name">{room.name}</h2>
@@ -55,6 +55,16 @@ function RoomCard({ room }: { room: Room }) {
         >
           <div className="progress-fill" style={{ width: `${share}%` }} />
         </div>
+      </Link>
+      {/* A link of its own beside the card (one link cannot hold another); always there, so nothing moves. */}
+      <Link
+        to="/rooms/$roomId"
+        params={{ roomId: String(room.id) }}
+        search={{ watch: 1 }}
+        className="room-watch"
+        aria-label={`${room.name} 관전하기`}
+      >
+        관전하기{room.spectators > 0 && ` · ${room.spectators}명 관전 중`}
       </Link>
     </li>
   );

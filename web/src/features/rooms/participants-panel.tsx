@@ -26,6 +26,8 @@ export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; my
   const users = room?.users ?? [];
   const guests = room?.anonymous_users ?? [];
   const total = users.length + guests.length;
+  // Spectators are counted apart and never listed (modules/rooms README "Spectators").
+  const watching = room?.spectators ?? 0;
   return (
     <aside className={`participants card${open ? " participants-open" : ""}`} aria-label="참가자">
       <button
@@ -36,12 +38,13 @@ export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; my
         onClick={() => setOpen((v) => !v)}
       >
         <span>
-          참가자 <strong>{total}</strong>명
+          참가자 <strong>{total}</strong>명{watching > 0 && ` · 관전 ${watching}명`}
         </span>
         <span className="participants-chevron" aria-hidden="true" />
       </button>
       <h2 className="participants-title">
         참가자 <span className="muted">{total}명</span>
+        {watching > 0 && <span className="muted participants-watching">관전 {watching}명</span>}
       </h2>
       <ul className="participants-list" id="participants-list">
         {users.map((u) => (

@@ -1,8 +1,9 @@
 /**
  * The home page's room list: `room:list` replaces it, `room:list_update` carries only the rooms that changed and
- * is merged by id (modules/rooms/README.md). Pure, for the unit tests.
+ * is merged by id (modules/rooms/README.md). Only what a summary carries is read here (no member lists: updates carry
+ * none). Pure, for the unit tests.
  */
-import type { Room } from "./types";
+import type { RoomSummary as Room } from "./types";
 
 export type RoomListState =
   | { status: "loading"; rooms: Room[]; live: boolean }

@@ -1,4 +1,4 @@
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useState } from "react";
 import { connectionStateAtom } from "../../lib/socket";
@@ -33,12 +33,43 @@ function RoomUnavailable({ failure }: { failure: RoomFailure }) {
   );
 }
 
-/** The typing room (spec part 1 §2 "Room"). Keyed by room id by the route, so a new room starts fresh. */
-export function RoomPage({ roomId }: { roomId: string }) {
+/** The room's role: "관전 중" with 참가하기 for a spectator, 관전하기 for a player (the URL's `?watch=1` says which). */
+function RoleSwitch({ roomId, spectating }: { roomId: string; spectating: boolean }) {
+  const navigate = useNavigate();
+  const to = (watch: boolean) =>
+    navigate({ to: "/rooms/$roomId", params: { roomId }, search: watch ? { watch: 1 } : {}, replace: true });
+  if (spectating) {
+    return (
+      <div className="role-bar role-watching" role="status">
+        <span className="role-label">관전 중</span>
+        <span className="role-text">입력 없이 경주를 지켜보는 중입니다.</span>
+        <button type="button" className="btn btn-small btn-primary" onClick={() => to(false)}>
+          참가하기
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="role-bar">
+      <button type="button" className="btn btn-small btn-ghost" onClick={() => to(true)}>
+        관전하기
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The typing room (spec part 1 §2 "Room"). Keyed by room id by the route, so a new room starts fresh; `spectate`
+ * (`?watch=1`) enters it as a spectator.
+ */
+export function RoomPage({ roomId, spectate = false }: { roomId: string; spectate?: boolean }) {
   const id = /^[1-9][0-9]{0,9}$/.test(roomId) ? Number(roomId) : Number.NaN;
   const [typed, setTyped] = useState("");
   // A refused line comes back into the input, unless something new has been typed there since.
-  const { state, failure, send } = useRoom(id, { onRefused: (text) => setTyped((now) => now || text) });
+  const { state, failure, send, progress } = useRoom(id, {
+    onRefused: (text) => setTyped((now) => now || text),
+    spectate,
+  });
   const connected = useAtomValue(connectionStateAtom) === "open";
   // A new round starts with an empty box: what was left there (a refused answer, a half-typed line) would
   // otherwise be sent in front of the honest answer.
@@ -56,13 +87,17 @@ export function RoomPage({ roomId }: { roomId: string }) {
       <div className="room-body">
         <ParticipantsPanel room={state.room} mySessionId={state.sessionId} />
         <div className="room-main">
+          <RoleSwitch roomId={roomId} spectating={spectate} />
           <GamePanel state={state} typed={answering ? typed : ""} />
           <ChatPanel
             messages={state.messages}
             mySessionId={state.sessionId}
             answering={answering}
             typed={typed}
-            onType={setTyped}
+            onType={(text) => {
+              setTyped(text);
+              progress(text);
+            }}
             onSend={send}
             disabled={!connected || !state.joined}
           />

@@ -9,6 +9,7 @@ import {
   RATE_NOTICE_MS,
   type RoomAction,
   type RoomState,
+  raceLanes,
   roomReducer,
   roundSentenceId,
   SYSTEM_TTL_MS,
@@ -325,5 +326,48 @@ describe("내 기록's medal", () => {
     expect(myMedal(run([results(1, [myResult(null)])], during))).toBeNull(); // a game of one
     const guest = { ...myResult(null), session_id: "g_x", user_id: null, position: null, rewards: null };
     expect(myMedal(run([results(2, [myResult("gold"), guest])], during))).toBe(1);
+  });
+});
+
+describe("lanes and spectators", () => {
+  const lane = (key: number | string, progress: number, extra = {}) => ({
+    key,
+    name: String(key),
+    progress,
+    wpm: 100,
+    completed: false,
+    ...extra,
+  });
+
+  test("updates merge by key; every player present has a lane; a new round starts from the line", () => {
+    const present = {
+      ...room,
+      users: [{ id: 1, username: "철수" }],
+      anonymous_users: [{ session_id: "g_abc", nickname: "guest_1234" }],
+    } as unknown as Room;
+    let state = run([joined(playing(T0)), { type: "room", room: present }]);
+    state = { ...state, room: present };
+    state = run(
+      [
+        { type: "lanes", payload: { room_id: 1, participants: [lane(1, 0.2)] } },
+        { type: "lanes", payload: { room_id: 1, participants: [lane(1, 0.5), lane("g_abc", 0.1)] } },
+      ],
+      state,
+    );
+    expect(raceLanes(state).map((l) => [String(l.key), l.progress])).toEqual([
+      ["1", 0.5],
+      ["g_abc", 0.1],
+    ]);
+    expect(state.laneKey).toBe("1");
+    state = run([{ type: "state", payload: playing(T0 + 20_000, 8, "닭볶음탕"), now: T0 + 20_000 }], state);
+    expect(raceLanes(state).map((l) => l.progress)).toEqual([0, 0]);
+  });
+
+  test("a spectator never answers", () => {
+    const watching = joined(playing(T0));
+    if (watching.type === "joined") watching.payload = { ...watching.payload, spectating: true };
+    const state = run([watching]);
+    expect(state.spectating).toBe(true);
+    expect(canAnswer(state)).toBe(false);
   });
 });

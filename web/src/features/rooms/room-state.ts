@@ -11,6 +11,8 @@ import type {
   GameResults,
   GameState,
   JoinedPayload,
+  Lane,
+  ProgressUpdate,
   Room,
   SubmissionComplete,
   UsersUpdate,
@@ -58,7 +60,11 @@ export interface Timing {
 export interface RoomState {
   room: Room | null;
   joined: boolean;
+  /** Entered with `spectate: true`: the room is watched, never answered. */
+  spectating: boolean;
   sessionId: string | null;
+  /** The player's lane key: the user id of a member, a guest's session id (as `game:progress_update` says it). */
+  laneKey: string | null;
   myName: string | null;
   game: GameState | null;
   timing: Timing | null;
@@ -70,6 +76,8 @@ export interface RoomState {
   pendingSentenceId: number | null;
   completed: { count: number; total: number } | null;
   results: GameResults | null;
+  /** The round's lanes as `game:progress_update` last said them, in the order they first came. */
+  lanes: Lane[];
   messages: ChatEntry[];
   seq: number;
 }
@@ -77,7 +85,9 @@ export interface RoomState {
 export const initialRoomState: RoomState = {
   room: null,
   joined: false,
+  spectating: false,
   sessionId: null,
+  laneKey: null,
   myName: null,
   game: null,
   timing: null,
@@ -88,6 +98,7 @@ export const initialRoomState: RoomState = {
   pendingSentenceId: null,
   completed: null,
   results: null,
+  lanes: [],
   messages: [],
   seq: 0,
 };
@@ -105,6 +116,7 @@ export type RoomAction =
   | { type: "feedback"; payload: Feedback }
   | { type: "results"; payload: GameResults }
   | { type: "users"; payload: UsersUpdate }
+  | { type: "lanes"; payload: ProgressUpdate }
   | { type: "counts"; payload: Counts }
   | { type: "submitting"; sentenceId: number }
   | { type: "submit_refused"; code?: string }
@@ -198,7 +210,7 @@ function applyGame(state: RoomState, game: GameState, now: number, fromJoin = fa
     case "in_progress": {
       const newGame = previous?.status !== "in_progress" || previous.sentence?.id !== game.sentence?.id;
       let reset = next;
-      if (newGame) reset = { ...reset, countdown: null, endCountdown: null, completed: null, results: null };
+      if (newGame) reset = { ...reset, countdown: null, endCountdown: null, completed: null, results: null, lanes: [] };
       // Completion is reset for a new game (spec §4).
       if (newGame && !fromJoin) reset = { ...reset, feedback: null, pendingSentenceId: null };
       if (!game.sentence || !timing) return reset;
@@ -293,8 +305,12 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       const joined: RoomState = {
         ...state,
         joined: true,
+        spectating: payload.spectating === true,
         room: payload.room,
         sessionId: payload.session_id,
+        laneKey: payload.user ? String(payload.user.id) : payload.session_id,
+        // The server sends every lane of the round right after the join.
+        lanes: [],
         myName: payload.user?.username ?? payload.nickname ?? null,
         feedback: payload.my_result,
         pendingSentenceId: null,
@@ -331,6 +347,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
             room: {
               ...withCounts(state.room, action.payload)!,
               max_users: action.payload.max_users,
+              spectators: action.payload.spectators,
               users: action.payload.users,
               anonymous_users: action.payload.anonymous_users,
             },
@@ -338,6 +355,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         : state;
     case "counts":
       return { ...state, room: withCounts(state.room, action.payload) };
+    case "lanes":
+      return { ...state, lanes: mergeLanes(state.lanes, action.payload.participants) };
     case "submitting":
       return { ...state, pendingSentenceId: action.sentenceId };
     case "submit_refused":
@@ -368,9 +387,33 @@ export function myMedal(state: RoomState): 1 | 2 | 3 | null {
 export const roundSentenceId = (state: RoomState): number | null =>
   state.game?.status === "in_progress" ? (state.game.sentence?.id ?? null) : null;
 
+/** The changed lanes replace theirs (by key); a new racer's lane goes last. */
+export function mergeLanes(lanes: Lane[], changed: Lane[]): Lane[] {
+  const next = [...lanes];
+  for (const lane of changed) {
+    const at = next.findIndex((l) => String(l.key) === String(lane.key));
+    if (at >= 0) next[at] = lane;
+    else next.push(lane);
+  }
+  return next;
+}
+
+/**
+ * The lanes drawn while a round is up: every player present (at the line until their first step) and anyone with
+ * figures this round (a racer who left), in the order the room lists them. A spectator has no lane.
+ */
+export function raceLanes(state: RoomState): Lane[] {
+  const present: Lane[] = [
+    ...(state.room?.users ?? []).map((u) => ({ key: String(u.id), name: u.username })),
+    ...(state.room?.anonymous_users ?? []).map((g) => ({ key: g.session_id, name: g.nickname })),
+  ].map((p) => ({ ...p, progress: 0, wpm: 0, completed: false }));
+  return mergeLanes(present, state.lanes);
+}
+
 /** True while the player may still send this game's answer (the input then submits instead of chatting). */
 export function canAnswer(state: RoomState): boolean {
   const { game } = state;
+  if (state.spectating) return false;
   if (game?.status !== "in_progress" || !game.sentence) return false;
   if (state.feedback?.sentence_id === game.sentence.id) return false;
   return state.pendingSentenceId !== game.sentence.id;

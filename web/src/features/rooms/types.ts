@@ -2,7 +2,7 @@
  * The rooms module's wire shapes, as the server declares them (modules/rooms/wire.ts, README "Socket events"):
  * type-only imports, erased from the bundle.
  */
-import type { RoomView } from "../../../../modules/rooms";
+import type { RoomSummary as RoomSummaryView, RoomView } from "../../../../modules/rooms";
 
 export type { SocketErrorPayload as SocketError } from "../../../../modules/kernel/socket";
 export type {
@@ -13,6 +13,8 @@ export type {
   GameResults,
   GameState,
   JoinedPayload,
+  Lane,
+  ProgressUpdate,
   RoomGuest,
   RoomUser,
   Sentence,
@@ -21,4 +23,6 @@ export type {
 } from "../../../../modules/rooms";
 
 export type Room = RoomView;
+/** A room as the home list shows it (`room:list_update` carries no member lists). */
+export type RoomSummary = RoomSummaryView;
 export type GameStatus = Room["game_status"];

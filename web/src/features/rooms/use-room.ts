@@ -4,14 +4,15 @@
  * into `roomReducer`, and sends chat lines and answers.
  */
 import { useAtomValue } from "jotai";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { ServerEventName, ServerEvents, ServerPayload } from "../../../../modules/kernel/socket";
 import { CHAT_LINE_ACCURACY, isChatLine } from "../../../../modules/kernel/typing";
 import { api, isApiError } from "../../lib/api";
+import { ProgressSender } from "../../lib/progress-sender";
 import { socketManager } from "../../lib/socket";
 import { appStore } from "../../lib/store";
 import { currentUserAtom, session } from "../session/atoms";
-import { canAnswer, initialRoomState, type RoomAction, roomReducer } from "./room-state";
+import { canAnswer, initialRoomState, type RoomAction, roomReducer, roundSentenceId } from "./room-state";
 import type { Room, SocketError, UsersUpdate } from "./types";
 
 /** Cleanup of faded system messages runs this often (spec §9). */
@@ -43,6 +44,7 @@ const EVENTS = {
   "game:personal_feedback": (payload) => ({ type: "feedback", payload }),
   "game:results": (payload) => ({ type: "results", payload }),
   "room:users_update": (payload) => ({ type: "users", payload }),
+  "game:progress_update": (payload) => ({ type: "lanes", payload }),
   "room:user_joined": (payload) => ({ type: "counts", payload }),
   "room:user_left": (payload) => ({ type: "counts", payload }),
   "room:anonymous_joined": (payload) => ({ type: "counts", payload }),
@@ -68,9 +70,12 @@ type Ack = { success?: boolean } | null | undefined;
 export interface RoomOptions {
   /** A sent line the server refused (rate limit, …): the page puts it back into the input. */
   onRefused?: (text: string) => void;
+  /** Enter as a spectator (`spectate: true`): watch the lanes, never answer. */
+  spectate?: boolean;
 }
 
 export function useRoom(roomId: number, options: RoomOptions = {}) {
+  const spectate = options.spectate === true;
   const onRefused = useRef(options.onRefused);
   onRefused.current = options.onRefused;
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
@@ -138,9 +143,10 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
     const join = () => {
       // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
       const current = appStore.get(currentUserAtom);
+      const role = spectate ? { spectate: true } : {};
       if (current)
-        socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username });
-      else socketManager.emit("join_anonymous", { room_id: roomId });
+        socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username, ...role });
+      else socketManager.emit("join_anonymous", { room_id: roomId, ...role });
     };
     // Room affinity: a connection a routing proxy placed for another route moves first; the join then waits for
     // the new connection instead of being sent on the one being dropped.
@@ -164,7 +170,27 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
         ...(current ? { user_id: current.id } : { session_id: stateRef.current.sessionId }),
       });
     };
-  }, [roomId]);
+  }, [roomId, spectate]);
+
+  // The answer box's steps (`game:progress`): at most 10 a second, the last change always sent; a new round starts
+  // with nothing sent.
+  const sender = useMemo(
+    () => new ProgressSender((text) => socketManager.emit("game:progress", { room_id: roomId, typed_text: text })),
+    [roomId],
+  );
+  const round = roundSentenceId(state);
+  useEffect(() => {
+    if (round !== null) sender.reset();
+  }, [sender, round]);
+  useEffect(() => () => sender.reset(), [sender]);
+
+  /** The answer box changed: a step while the player's answer is due. */
+  const progress = useCallback(
+    (text: string) => {
+      if (canAnswer(stateRef.current)) sender.update(text);
+    },
+    [sender],
+  );
 
   useEffect(() => {
     const timer = setInterval(() => dispatch({ type: "tick", now: Date.now() }), CLEANUP_MS);
@@ -198,6 +224,9 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
           );
           return true;
         }
+        // The server's last step must be the answer (an answer other than its last step is refused).
+        sender.update(text);
+        sender.flush();
         const elapsed = current.timing ? Math.max(0, (Date.now() - current.timing.startLocal) / 1000) : undefined;
         socketManager.emit(
           "game:submission",
@@ -218,8 +247,8 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
       socketManager.emit("chat_message", { room_id: roomId, message, is_game_answer: false, ...who }, refusedBack);
       return true;
     },
-    [roomId],
+    [roomId, sender],
   );
 
-  return { state, failure, send };
+  return { state, failure, send, progress };
 }
