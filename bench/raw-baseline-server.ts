@@ -9,7 +9,9 @@
  *   timings (waiting 5 s → countdown 3-2-1 → in_progress, ends when everyone submitted or at game_duration with
  *   the 5-s end countdown → finished 5 s) and its game:state, countdown, problem, game:results and result-chat
  *   broadcasts; game:submission → scored with modules/kernel/typing.ts → game:submission_complete (room) and
- *   game:personal_feedback (player).
+ *   game:personal_feedback (player); game:progress → the step's figures (`progressAt` of modules/kernel/race-steps.ts)
+ *   on a `LaneBoard` per room, the changed lanes sent as game:progress_update at most every 200 ms (one timer for
+ *   every room, as the rooms share one scheduler), the lane of a submission completed with its place.
  *
  * What it leaves out on purpose: validation beyond JSON shape, rate limits, persistence, rewards, the lobby's
  * room list. Env: PORT (0 = any), HOST (default 127.0.0.1), BENCH_ROOMS (room ids 1..N, default 500).
@@ -18,6 +20,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { LaneBoard, type LaneFigures, progressAt } from "../modules/kernel/race-steps";
 import { keystrokes, scoreTyping } from "../modules/kernel/typing";
 import { collectOnSignal, startLagLog } from "./lag-log";
 import { frame, iso, type RawIdentity, type RawWs, serveRawSocketIo } from "./raw-socket-io";
@@ -64,6 +67,8 @@ interface Room {
   countdownNumber: number;
   results: Result[];
   timers: Timer[];
+  lanes: LaneBoard<string>;
+  laneNames: Map<string, string>;
 }
 
 const rooms = new Map<number, Room>();
@@ -81,6 +86,8 @@ for (let id = 1; id <= ROOMS; id++) {
     countdownNumber: COUNTDOWN_SECONDS,
     results: [],
     timers: [],
+    lanes: new LaneBoard(),
+    laneNames: new Map(),
   });
 }
 
@@ -164,6 +171,8 @@ function startGame(room: Room) {
   room.gameDuration = Math.min(60, Math.max(10, Math.ceil((keystrokes(sentence.text) / 200) * 60 + 5)));
   room.endsAt = room.startedAt + room.gameDuration * 1000;
   room.results = [];
+  room.lanes.clear();
+  room.laneNames.clear();
   toRoom(room, "game:state", gameState(room));
   toRoom(room, "chat:message", {
     ...systemFields(room, "problem"),
@@ -262,8 +271,42 @@ function submit(ws: Ws, room: Room, typedText: string, clientElapsed: number | u
     total_players: room.members.size,
   });
   ws.send(frame("game:personal_feedback", payload));
+  const before = room.lanes.get(ws.data.sessionId);
+  setLane(room, ws.data, {
+    progress: result.position !== null ? 1 : (before?.progress ?? 0),
+    wpm: result.wpm,
+    completed: true,
+    ...(result.position !== null ? { position: result.position } : {}),
+  });
   if (room.results.length >= room.members.size) finish(room);
 }
+
+// --- lanes (the rooms module's coalesced game:progress_update) ---------------------------------------------------
+
+const LANES_FRAME_MS = 200;
+const roomsWithLanes = new Set<Room>();
+
+function setLane(room: Room, player: Player, lane: LaneFigures) {
+  room.laneNames.set(player.sessionId, player.nickname);
+  room.lanes.set(player.sessionId, lane);
+  if (room.lanes.pending) roomsWithLanes.add(room);
+}
+
+function progress(ws: Ws, room: Room, typedText: string) {
+  if (room.status !== "in_progress" || !room.sentence || room.results.some((r) => r.player === ws.data)) return;
+  const figures = progressAt({ t: Date.now() - room.startedAt!, text: typedText }, room.sentence.text);
+  setLane(room, ws.data, { ...figures, completed: false });
+}
+
+setInterval(() => {
+  for (const room of roomsWithLanes) {
+    const participants = room.lanes
+      .flush()
+      .map(([key, figures]) => ({ key, name: room.laneNames.get(key) ?? "", ...figures }));
+    if (participants.length > 0) toRoom(room, "game:progress_update", { room_id: room.id, participants });
+  }
+  roomsWithLanes.clear();
+}, LANES_FRAME_MS);
 
 // --- membership and chat ---------------------------------------------------------------------------------------
 
@@ -338,6 +381,8 @@ function onEvent(ws: Ws, name: string, payload: Record<string, unknown>) {
     if (target) joinRoom(ws, target);
   } else if (name === "chat_message" && room && typeof payload.message === "string") {
     chat(ws, room, payload.message);
+  } else if (name === "game:progress" && room && typeof payload.typed_text === "string") {
+    progress(ws, room, payload.typed_text);
   } else if (name === "game:submission" && room && typeof payload.typed_text === "string") {
     submit(ws, room, payload.typed_text, typeof payload.elapsed_time === "number" ? payload.elapsed_time : undefined);
   }

@@ -16,7 +16,12 @@
  * its CPU; a run where lag p99 > 20 ms or CPU > 90 % is marked invalid. Then a separate phase measures scoring +
  * one-transaction result writes at saturation (bench/scoring-bench.ts, pinned to core 0).
  *
+ * With `--progress 1` every player also sends its answer box as `game:progress` 10 times a second while a round is
+ * in progress (the answer typed at its pace, the last step equal to the answer), and the rooms send their coalesced
+ * game:progress_update (issue 26's figure: chat p99 and CPU per delivered frame against the baseline's same fan-out).
+ *
  * Usage: bench/run.sh [--steps 1000,5000,10000] [--rounds 2] [--window 60] [--warmup 15] [--variants A,B]
+ *        [--progress 0|1]
  *        (variant A0 = our server with socket.io's own per-socket broadcast, BENCH_FAST_BROADCAST=0)
  * Writes bench/results/rooms-load-<timestamp>.json and prints a table.
  */
@@ -53,6 +58,9 @@ const OPTIONS = {
   /** Variants run once per step after the alternated rounds (e.g. A0, to see what the fast path saves). */
   extraVariants: option("extra", "").split(",").filter(Boolean) as Variant[],
   scoring: option("scoring", "1") !== "0",
+  /** Every player sends 10 steps a second while a round is in progress. */
+  progress: option("progress", "0") === "1",
+  stepMs: 100,
   roomSize: 20,
   chatRatePerPlayer: 0.1,
   connectConcurrency: Number(option("concurrency", "200")),
@@ -124,6 +132,8 @@ interface Player {
   submittedAt: number | null;
   chatTimes: number[];
   submitTimer: Timer | null;
+  /** The answer being typed (--progress): its characters, when it started and when it will be sent. */
+  typing: { chars: string[]; from: number; until: number } | null;
 }
 
 /** Everything one run counts. Counters only count inside the measurement window unless said otherwise. */
@@ -137,6 +147,7 @@ class RunMetrics extends WindowMetrics {
   submissionsCompleted = 0;
   submissionLatency = new Samples();
   feedback = 0;
+  stepsSent = 0;
 }
 
 function typo(text: string, random: () => number): string {
@@ -158,6 +169,7 @@ function makePlayer(index: number, roomIndex: number, roomId: number, port: numb
     submittedAt: null,
     chatTimes: [],
     submitTimer: null,
+    typing: null,
   };
   player.client = new ProtocolClient({
     url: `http://127.0.0.1:${port}`,
@@ -245,13 +257,20 @@ function scheduleSubmission(
   const limitMs = (Number(state.game_duration) - 1.5) * 1000;
   const delay = Math.max(800, Math.min(typingMs, limitMs));
   if (player.submitTimer) clearTimeout(player.submitTimer);
+  const answer = typo(text, Math.random);
+  if (OPTIONS.progress) player.typing = { chars: Array.from(answer), from: now(), until: now() + delay };
   player.submitTimer = setTimeout(() => {
     player.submitTimer = null;
+    if (player.typing) {
+      // The last step is the answer, as the web's ProgressSender flushes it before submitting.
+      player.typing = null;
+      if (player.client.emit("game:progress", { room_id: player.roomId, typed_text: answer })) m.stepsSent++;
+    }
     const sentAt = now();
     const ok = player.client.emit("game:submission", {
       room_id: player.roomId,
       sentence_id: state.sentence.id,
-      typed_text: typo(text, Math.random),
+      typed_text: answer,
       elapsed_time: Math.round(delay) / 1000,
     });
     if (!ok) return;
@@ -301,6 +320,28 @@ function startChat(players: Player[], rooms: Map<number, Player[]>, m: RunMetric
       }
     }
   }, 5);
+  return () => clearInterval(timer);
+}
+
+/**
+ * --progress: every typing player's answer box, 10 times a second, as far as its pace has got. One 10-ms timer
+ * serves a tenth of the players per tick, so the steps are spread over the 100 ms instead of sent in one burst.
+ */
+function startSteps(players: Player[], m: RunMetrics) {
+  if (!OPTIONS.progress) return () => {};
+  const slices = OPTIONS.stepMs / 10;
+  let tick = 0;
+  const timer = setInterval(() => {
+    const slice = tick++ % slices;
+    const t = now();
+    for (let i = slice; i < players.length; i += slices) {
+      const { typing, client, roomId } = players[i];
+      if (!typing) continue;
+      const share = Math.min(1, (t - typing.from) / Math.max(1, typing.until - typing.from));
+      const text = typing.chars.slice(0, Math.floor(typing.chars.length * share)).join("");
+      if (client.emit("game:progress", { room_id: roomId, typed_text: text }) && m.inWindow(t)) m.stepsSent++;
+    }
+  }, 10);
   return () => clearInterval(timer);
 }
 
@@ -366,6 +407,8 @@ interface RunResult {
   submissions_completed: number;
   submission_latency_ms: { p50: number; p99: number };
   personal_feedback: number;
+  /** game:progress steps sent in the window (--progress). */
+  steps_sent: number;
   errors: Record<string, number>;
   rss_idle_kib: number;
   rss_connected_kib: number;
@@ -392,6 +435,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
   const m = new RunMetrics();
   const stopLag = startLagSampler(m);
   let stopChat = () => {};
+  let stopSteps = () => {};
   const players: Player[] = [];
   try {
     await sleep(1500);
@@ -418,6 +462,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     const rssConnectedGc = processRssKiB(server.pid);
 
     stopChat = startChat(players, byRoom, m);
+    stopSteps = startSteps(players, m);
     await sleep(OPTIONS.warmupS * 1000);
 
     const split0 = processCpuSplit(server.pid);
@@ -442,6 +487,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     m.recording = false;
     if (process.env.BENCH_LAG_LOG === "1") console.log(`  window to ${Date.now() % 1_000_000}`);
     stopChat();
+    stopSteps();
     await sleep(3000); // chat and submissions sent in the window may still be on their way
 
     const serverCpuUs = cpu1 - cpu0;
@@ -493,6 +539,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       submissions_completed: m.submissionsCompleted,
       submission_latency_ms: { p50: round2(s50), p99: round2(s99) },
       personal_feedback: m.feedback,
+      steps_sent: m.stepsSent,
       errors: Object.fromEntries(m.errors),
       rss_idle_kib: rssIdle,
       rss_connected_kib: rssConnected,
@@ -520,6 +567,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     return result;
   } finally {
     stopChat();
+    stopSteps();
     stopLag();
     await server.stop();
     for (const p of players) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { modules } from "../apps/server/modules";
 import { createRoom, createRoomsModule, importSentences } from "../modules/rooms";
-import { DESKTOP, type E2E, PHONE, signIn, startE2E, uniqueUser } from "./helpers";
+import { DESKTOP, type E2E, imeType, PHONE, signIn, startE2E, uniqueUser } from "./helpers";
 
 const THEME = "e2e-ux";
 const SENTENCES = ["타자 연습은 정말 즐겁다", "오늘도 힘차게 달려보자"];
@@ -49,8 +49,10 @@ async function sentenceOf(page: Page): Promise<string> {
   return (await sentence.textContent()) ?? "";
 }
 
+/** Types the answer through the IME at a human pace (the server refuses a paste) and sends it. */
 async function answer(page: Page, text: string) {
-  await answerBox(page).fill(text);
+  await answerBox(page).focus();
+  await imeType(page, text, { pauseMs: 60 });
   await answerBox(page).press("Enter");
 }
 
@@ -102,6 +104,10 @@ describe("results and figures inside a room", () => {
 
     const sentence = await sentenceOf(winnerPage);
     await sentenceOf(guestPage);
+    // The guest starts typing first (a player who never typed does not hold the round's early end).
+    const [junkStart, ...junkRest] = Array.from(junkFor(sentence));
+    await answerBox(guestPage).focus();
+    await imeType(guestPage, junkStart);
     await winnerPage.waitForTimeout(THINKING_MS);
     await answer(winnerPage, sentence);
     const feedback = winnerPage.getByTestId("personal-feedback");
@@ -110,7 +116,7 @@ describe("results and figures inside a room", () => {
     // First so far is not a medal yet: the guest may still answer and the server decides at the end.
     expect(await feedback.locator(".medal-badge").count()).toBe(0);
 
-    await answer(guestPage, junkFor(sentence));
+    await answer(guestPage, junkRest.join(""));
     const junk = guestPage.getByTestId("personal-feedback");
     await junk.waitFor();
     const junkText = (await junk.textContent()) ?? "";

@@ -163,6 +163,15 @@ describe("typing rooms in the browser", () => {
     expect(await memberPage.locator(".badge.status-in_progress").textContent()).toBe("진행 중");
     await memberPage.locator(".timer").first().waitFor();
 
+    // The guest starts typing too (a player who never typed does not hold the round's early end).
+    const part = Array.from(sentence)
+      .slice(0, Math.ceil((Array.from(sentence).length * 2) / 3))
+      .join("")
+      .trimEnd();
+    const [firstSyllable, ...restOfPart] = Array.from(part);
+    await answerBox(guestPage).focus();
+    await composeSyllable(guestPage, firstSyllable);
+
     await answerBox(memberPage).focus();
     await typeSentence(memberPage, sentence);
     const live = await memberPage.getByTestId("live-speed").textContent();
@@ -190,12 +199,8 @@ describe("typing rooms in the browser", () => {
 
     // The guest sends two thirds of the sentence (an answer, too short for a place; a line under 50 % accurate
     // would be chat), which ends the game (everyone present has submitted).
-    const part = Array.from(sentence)
-      .slice(0, Math.ceil((Array.from(sentence).length * 2) / 3))
-      .join("")
-      .trimEnd();
     await answerBox(guestPage).focus();
-    await typeSentence(guestPage, part, 150);
+    await typeSentence(guestPage, restOfPart.join(""), 150);
     await endComposition(guestPage, Array.from(part).at(-1)!);
     await guestPage.keyboard.press("Enter");
     const guestFeedback = guestPage.getByTestId("personal-feedback");
