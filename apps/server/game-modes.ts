@@ -1,3 +1,4 @@
+import { dailyMode } from "../../modules/daily";
 import { duelMode } from "../../modules/duel";
 import { guildGame } from "../../modules/guilds";
 import type { AnyGameMode, GameModeId } from "../../modules/kernel/game-mode";
@@ -11,6 +12,7 @@ export const gameModes = {
   ...roomsModes,
   duel: duelMode,
   guild_game: guildGame,
+  daily: dailyMode,
 } satisfies Record<GameModeId, AnyGameMode>;
 
 /** Every mode id: the game directory of a server process knows these and no other (modules/kernel/module-runtime.ts). */

@@ -1,6 +1,7 @@
 import { accountsModule } from "../../modules/accounts";
 import { adminModule } from "../../modules/admin";
 import { boardModule } from "../../modules/board";
+import { dailyModule } from "../../modules/daily";
 import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
@@ -26,4 +27,5 @@ export const modules: readonly AppModule[] = [
   adminModule,
   rankingsModule,
   profileModule,
+  dailyModule,
 ];

@@ -52,6 +52,43 @@ function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFig
   };
 }
 
+/** A medal and nothing else: no game played, no experience, the win streak as it was. */
+function figuresWithMedal(row: UserRow, medal: "gold" | "silver" | "bronze", at: number): GameFigures {
+  return {
+    level: row.level,
+    experience: row.experience,
+    coins: row.coins,
+    points: row.points,
+    totalEarnedPoints: row.totalEarnedPoints,
+    goldMedals: row.goldMedals + (medal === "gold" ? 1 : 0),
+    silverMedals: row.silverMedals + (medal === "silver" ? 1 : 0),
+    bronzeMedals: row.bronzeMedals + (medal === "bronze" ? 1 : 0),
+    winStreak: row.winStreak,
+    maxWinStreak: row.maxWinStreak,
+    gamesPlayed: row.gamesPlayed,
+    wpmSum: row.wpmSum,
+    accuracySum: row.accuracySum,
+    updatedAt: new Date(at),
+  };
+}
+
+/**
+ * Medals given for something other than one game (오늘의 문장's podium at midnight, modules/daily): each member's
+ * medal count goes up by one, at most once per (award key, member) like a game's rewards (the same grant rows), and
+ * nothing else changes — it is not a game played, so the games, averages and win streak stay as they are.
+ */
+export async function awardMedals(
+  database: SqlDatabase,
+  award: { key: string; at: number },
+  medals: readonly { userId: number; medal: "gold" | "silver" | "bronze" }[],
+): Promise<number[]> {
+  const paid = await accountsStore(database).payGame(
+    { ...award, pruneBefore: award.at - REWARD_GRANT_RETENTION_MS },
+    medals.map(({ userId, medal }) => ({ userId, figures: (row: UserRow) => figuresWithMedal(row, medal, award.at) })),
+  );
+  return [...paid].flatMap(([userId, member]) => (member.next ? [userId] : []));
+}
+
 /**
  * Pays one game's rewards to its members in ONE transaction, at most once per (game key, member): each member's
  * grant row is written with the figures, so a retried or repeated call (a finish write tried again after an error)

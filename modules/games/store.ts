@@ -139,7 +139,8 @@ export interface DailyStatsQuery {
   fromDay: string;
   /** Last day, inclusive. */
   toDay: string;
-  mode?: GameModeId;
+  /** One mode, or several (their figures summed); every mode when absent. */
+  mode?: GameModeId | readonly GameModeId[];
   /** wpm: average speed, then games; games: games, then average speed; medals: medal score, then gold. */
   sort?: DailyStatsSort;
   limit?: number;
@@ -290,7 +291,11 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     return and(
       gte(dailyStats.day, query.fromDay),
       lte(dailyStats.day, query.toDay),
-      query.mode ? eq(dailyStats.mode, query.mode) : undefined,
+      query.mode === undefined
+        ? undefined
+        : typeof query.mode === "string"
+          ? eq(dailyStats.mode, query.mode)
+          : inArray(dailyStats.mode, [...query.mode]),
     );
   }
 

@@ -101,7 +101,7 @@ export interface GamePlayer {
  * Every game mode the product has. Registries are typed `satisfies Record<GameModeId, …>` so adding an id
  * without its mode is a type error (`apps/server/game-modes.ts` holds every mode).
  */
-export type GameModeId = "sentence_race" | "duel" | "guild_game";
+export type GameModeId = "sentence_race" | "duel" | "guild_game" | "daily";
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds modes of different state types
 export type AnyGameMode = GameMode<any, any, any, any, any>;

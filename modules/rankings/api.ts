@@ -2,7 +2,16 @@ import { dailyStats, type ResultRecordedEvent } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { DAY_MS } from "../kernel/seoul-time";
 import { inRedis, type RedisBoards, redisBoards } from "./redis-boards";
-import { type Period, periodDays, periodKey, RANKING_LIMIT, type UsersSort, wpmCenti } from "./rules";
+import {
+  countsInRankings,
+  type Period,
+  periodDays,
+  periodKey,
+  RANKED_MODES,
+  RANKING_LIMIT,
+  type UsersSort,
+  wpmCenti,
+} from "./rules";
 import { type BoardRow, type CountedResult, type RankingsStore, rankingsStoreOf } from "./store";
 import { presentBoardRow, presentMember, type UserRankingEntry } from "./view";
 
@@ -60,9 +69,12 @@ export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
   playedAt: event.createdAt,
 });
 
-/** Adds a recorded result to its periods (SQL, then the Redis boards); implausible results never count. */
+/**
+ * Adds a recorded result to its periods (SQL, then the Redis boards); implausible results and the results of modes
+ * outside the rankings (`RANKED_MODES`: not 오늘의 문장) never count.
+ */
 export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
-  if (event.implausible) return;
+  if (event.implausible || !countsInRankings(event.mode)) return;
   const { store, boards } = rankingsRuntime(ctx);
   const keys = periodKeysOf(event.createdAt);
   await store.addResult(keys, countedResult(event));
@@ -158,7 +170,7 @@ export interface RebuiltPeriod {
  */
 export async function rebuildPeriod(ctx: ModuleContext, key: string): Promise<RebuiltPeriod> {
   const { store, boards } = rankingsRuntime(ctx);
-  const stats = await dailyStats(ctx, periodDays(key));
+  const stats = await dailyStats(ctx, { ...periodDays(key), mode: RANKED_MODES });
   const rows: BoardRow[] = stats.map((s) => ({
     playerKey: s.playerKey,
     userId: s.userId,

@@ -40,3 +40,12 @@ export async function importSentences(
 
 /** Sentences per theme (themes in code point order). */
 export const sentenceCounts = (ctx: ModuleContext) => service.sentenceCounts(ctx.database);
+
+/**
+ * The stored sentences of the given themes, each theme's by id, themes in the order given (오늘의 문장 picks the
+ * day's sentence from them: modules/daily).
+ */
+export async function sentencesOfThemes(ctx: ModuleContext, themes: readonly string[]) {
+  const pools = await Promise.all(themes.map((theme) => service.loadSentencePool(ctx.database, theme)));
+  return pools.flat();
+}

@@ -46,14 +46,14 @@ export function createRoomsModule(overrides: Partial<RoomsSettings> = {}) {
 export const roomsModule = createRoomsModule();
 
 // The public API other modules and the CLI may use.
-export { createRoom, importSentences, listRooms, roomsRuntime, sentenceCounts } from "./api";
+export { createRoom, importSentences, listRooms, roomsRuntime, sentenceCounts, sentencesOfThemes } from "./api";
 export type { GameFinishedEvent } from "./events";
 export { gameModes } from "./game-modes";
 export { abandonGame, claimGame, payLateResult } from "./records";
 export { computeRewards, countedGrants, medalFor } from "./rewards";
 export type { RoomSummary, RoomView } from "./room-view";
 export { readSentenceFile } from "./sentence-file";
-export type { GameStateView, Sentence } from "./sentence-race";
+export { DEFAULT_RACE_SETTINGS, type GameStateView, gameDurationFor, type Sentence } from "./sentence-race";
 export type { ImportCounts } from "./service";
 export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";
 export type * from "./wire";
