@@ -69,9 +69,9 @@ export async function bestOfPlayer(ctx: ModuleContext, day: string, playerKey: s
   return row ? { ...entryOf(row, row.rank), rank: row.rank } : null;
 }
 
-/** `GET /api/daily`: today's day, board and (for a member) their best; yesterday's podium. */
-export async function dailyOverview(ctx: ModuleContext, playerKey: string | null) {
-  const today = seoulDate(ctx.clock.now());
+/** `GET /api/daily`: the day's (today's) board and (for a member) their best; the day before's podium. */
+export async function dailyOverview(ctx: ModuleContext, playerKey: string | null, day?: string) {
+  const today = day ?? seoulDate(ctx.clock.now());
   const yesterday = dayBefore(today);
   const [board, mine, podium] = await Promise.all([
     boardOf(ctx, today),

@@ -1,16 +1,26 @@
 import { describe, expect, test } from "bun:test";
 import { createRandom } from "../kernel/clock";
-import type { GameContext } from "../kernel/game-mode";
+import type { GameContext, GameMode } from "../kernel/game-mode";
 import { scoreTyping } from "../kernel/typing";
 import { gameDurationFor } from "../rooms";
-import { type DailyState, dailyMode } from "./daily-mode";
+import {
+  type DailyEffect,
+  type DailyMove,
+  type DailyState,
+  type DailyStateView,
+  dailyMode as pureMode,
+} from "./daily-mode";
+
+/** The mode through its contract (the object's own methods are typed narrower). */
+const dailyMode: GameMode<DailyState, Parameters<typeof pureMode.setup>[0], DailyMove, DailyEffect, DailyStateView> =
+  pureMode;
 
 const SENTENCE = { id: 7, text: "가는 말이 고와야 오는 말이 곱다" };
 const player = { id: "u:1", name: "철수", userId: 1, sessionId: "u_1" };
 const at = (now: number): GameContext => ({ now, random: createRandom(() => 0) });
 
 function joined(): DailyState {
-  const state = dailyMode.setup({ day: "2026-04-01", sentence: SENTENCE });
+  const state = dailyMode.setup({ day: "2026-04-01", sentence: SENTENCE }, at(0));
   return dailyMode.onPlayerJoin(state, player, at(0)).state;
 }
 
@@ -63,7 +73,7 @@ describe("오늘의 문장, the pure mode", () => {
     expect(state.startedAt).toBe(4_000);
     expect(state.endsAt).toBe(4_000 + gameDurationFor(SENTENCE.text) * 1_000);
     expect(dailyMode.playerView(state, player.id).sentence).toEqual(SENTENCE);
-    expect(dailyMode.roundStartedAt(state)).toBe(4_000);
+    expect(dailyMode.roundStartedAt?.(state)).toBe(4_000);
   });
 
   test("the answer is timed by the server's stamps and verified by its steps", () => {
@@ -82,7 +92,7 @@ describe("오늘의 문장, the pure mode", () => {
     // Another attempt: a new round.
     const again = dailyMode.move(r.state, player.id, { type: "start" }, at(now + 10));
     expect(again.ok && again.state.status).toBe("countdown");
-    expect(again.ok && dailyMode.roundStartedAt(again.state)).toBeNull();
+    expect(again.ok && dailyMode.roundStartedAt?.(again.state)).toBeNull();
   });
 
   test("a paste is implausible: refused, recorded, and the attempt is over", () => {
@@ -102,12 +112,22 @@ describe("오늘의 문장, the pure mode", () => {
     const state = started();
     const early = dailyMode.move(joined(), player.id, { type: "submit", typedText: "가" }, at(0));
     expect(!early.ok && early.code).toBe("too_early");
-    const r = dailyMode.move(state, player.id, { type: "submit", typedText: SENTENCE.text }, at(state.startedAt! + 20_000));
+    const r = dailyMode.move(
+      state,
+      player.id,
+      { type: "submit", typedText: SENTENCE.text },
+      at(state.startedAt! + 20_000),
+    );
     expect(r.ok && r.state.result?.verified).toBe(false);
     const late = until(state, state.endsAt!);
     expect(late.state.status).toBe("finished");
     expect(late.state.result).toBeNull();
-    const tooLate = dailyMode.move(late.state, player.id, { type: "submit", typedText: SENTENCE.text }, at(state.endsAt!));
+    const tooLate = dailyMode.move(
+      late.state,
+      player.id,
+      { type: "submit", typedText: SENTENCE.text },
+      at(state.endsAt!),
+    );
     expect(!tooLate.ok && tooLate.code).toBe("too_late");
   });
 

@@ -28,3 +28,13 @@ export const DailyOverviewSchema = t.Object({
     ),
   }),
 });
+
+export const DailyQuery = t.Object({
+  day: t.Optional(
+    t.String({
+      pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+      description: "서울 날짜 YYYY-MM-DD (기본: 오늘)",
+      error: "날짜는 YYYY-MM-DD 형식이어야 합니다.",
+    }),
+  ),
+});

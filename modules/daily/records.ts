@@ -79,7 +79,7 @@ async function settle(ctx: ModuleContext, ref: GameRef, attempt: number, at: num
   const grants = countedGrants(outcome.counted, rewardsOf);
   const paid = await applyGameRewards(ctx.database, { key: `games:${outcome.gameId}`, at }, grants);
   const userId = outcome.counted[0]?.userId ?? null;
-  const rewards = userId === null ? null : (grants[0]?.delta ?? null);
+  const rewards = userId === null ? null : rewardsOf();
   return { attempt, rewards, figures: userId === null ? undefined : paid.get(userId) };
 }
 

@@ -197,29 +197,34 @@ export class DailyRuntime implements ModuleRuntime {
   // --- the medals at midnight -----------------------------------------------------------------------------------
 
   async start() {
-    this.lookAtMedals(0);
+    this.lookAtMedals(this.ctx.clock.now());
   }
 
-  private lookAtMedals(delayMs: number) {
+  /** The next look at `at` (epoch ms; a look takes a while, so a delay would drift). */
+  private lookAtMedals(at: number) {
     if (this.stopped) return;
-    this.medalsTimer = this.ctx.clock.setTimeout(() => {
-      this.medalsTimer = null;
-      this.medalsRun = this.giveMedals();
-    }, delayMs);
+    this.medalsTimer = this.ctx.clock.setTimeout(
+      () => {
+        this.medalsTimer = null;
+        this.medalsRun = this.giveMedals();
+      },
+      Math.max(0, at - this.ctx.clock.now()),
+    );
   }
 
   /** Gives the medals of every past day still waiting, then waits for the next midnight (plus the delay). */
   private async giveMedals() {
     const now = this.ctx.clock.now();
     // Before the delay after midnight, yesterday's last attempts may still be running: its medals wait for them.
-    const afterMidnight = now - (nextMidnight(now) - DAY_MS);
+    const midnight = nextMidnight(now) - DAY_MS;
     try {
-      if (afterMidnight >= this.settings.medalsDelayMs) await giveDueMedals(this.ctx);
-      else return this.lookAtMedals(this.settings.medalsDelayMs - afterMidnight);
-      this.lookAtMedals(nextMidnight(now) + this.settings.medalsDelayMs - now);
+      if (now < midnight + this.settings.medalsDelayMs)
+        return this.lookAtMedals(midnight + this.settings.medalsDelayMs);
+      await giveDueMedals(this.ctx);
+      this.lookAtMedals(nextMidnight(now) + this.settings.medalsDelayMs);
     } catch (error) {
       this.ctx.log.error("daily medals failed", { error: String(error) });
-      this.lookAtMedals(this.settings.medalsRetryMs);
+      this.lookAtMedals(this.ctx.clock.now() + this.settings.medalsRetryMs);
     }
   }
 

@@ -1,4 +1,20 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  max,
+  notInArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
@@ -139,8 +155,9 @@ export interface DailyStatsQuery {
   fromDay: string;
   /** Last day, inclusive. */
   toDay: string;
-  /** One mode, or several (their figures summed); every mode when absent. */
-  mode?: GameModeId | readonly GameModeId[];
+  mode?: GameModeId;
+  /** Modes left out of the sums (the rankings leave 오늘의 문장 out). */
+  exceptModes?: readonly GameModeId[];
   /** wpm: average speed, then games; games: games, then average speed; medals: medal score, then gold. */
   sort?: DailyStatsSort;
   limit?: number;
@@ -291,11 +308,8 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     return and(
       gte(dailyStats.day, query.fromDay),
       lte(dailyStats.day, query.toDay),
-      query.mode === undefined
-        ? undefined
-        : typeof query.mode === "string"
-          ? eq(dailyStats.mode, query.mode)
-          : inArray(dailyStats.mode, [...query.mode]),
+      query.mode ? eq(dailyStats.mode, query.mode) : undefined,
+      query.exceptModes?.length ? notInArray(dailyStats.mode, [...query.exceptModes]) : undefined,
     );
   }
 

@@ -7,8 +7,8 @@ import {
   type Period,
   periodDays,
   periodKey,
-  RANKED_MODES,
   RANKING_LIMIT,
+  UNRANKED_MODES,
   type UsersSort,
   wpmCenti,
 } from "./rules";
@@ -71,7 +71,7 @@ export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
 
 /**
  * Adds a recorded result to its periods (SQL, then the Redis boards); implausible results and the results of modes
- * outside the rankings (`RANKED_MODES`: not 오늘의 문장) never count.
+ * left out of the rankings (`UNRANKED_MODES`: 오늘의 문장) never count.
  */
 export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
   if (event.implausible || !countsInRankings(event.mode)) return;
@@ -170,7 +170,7 @@ export interface RebuiltPeriod {
  */
 export async function rebuildPeriod(ctx: ModuleContext, key: string): Promise<RebuiltPeriod> {
   const { store, boards } = rankingsRuntime(ctx);
-  const stats = await dailyStats(ctx, { ...periodDays(key), mode: RANKED_MODES });
+  const stats = await dailyStats(ctx, { ...periodDays(key), exceptModes: UNRANKED_MODES });
   const rows: BoardRow[] = stats.map((s) => ({
     playerKey: s.playerKey,
     userId: s.userId,

@@ -12,13 +12,12 @@ export type UsersSort = "wpm" | "games";
 export const PERIODS: readonly Period[] = ["daily", "weekly", "all"];
 export const USERS_SORTS: readonly UsersSort[] = ["wpm", "games"];
 /**
- * The modes whose results make the users rankings: the races against other players (rooms, guild games). Not
- * 오늘의 문장 (`daily`): one sentence played alone as often as one likes is practice, and its speed would be farmed
- * on the rankings (its own board is the daily module's). Duels write no results. A mode added to the product is
- * out until listed here.
+ * The modes whose results never make the users rankings: 오늘의 문장 (`daily`), one sentence played alone as often as
+ * one likes, whose speed would be farmed on the rankings (its own board is the daily module's). Every other typing
+ * mode counts (rooms' races, guild games; duels write no results).
  */
-export const RANKED_MODES = ["sentence_race", "guild_game"] as const satisfies readonly GameModeId[];
-export const countsInRankings = (mode: GameModeId) => (RANKED_MODES as readonly GameModeId[]).includes(mode);
+export const UNRANKED_MODES = ["daily"] as const satisfies readonly GameModeId[];
+export const countsInRankings = (mode: GameModeId) => !(UNRANKED_MODES as readonly GameModeId[]).includes(mode);
 
 export const RANKING_LIMIT = { min: 1, max: 100, default: 10 } as const;
 /** Medal score of the medal ranking: gold 3, silver 2, bronze 1. */
