@@ -7,6 +7,7 @@ import type { AppHistoryState } from "./lib/navigation";
 import { appStore } from "./lib/store";
 import { adminRoutes } from "./routes/admin";
 import { boardRoutes } from "./routes/board";
+import { dailyRoutes } from "./routes/daily";
 import { duelRoutes } from "./routes/duel";
 import { guildsRoutes } from "./routes/guilds";
 import { homeRoutes } from "./routes/home";
@@ -31,6 +32,7 @@ const routeTree = rootRoute.addChildren([
   ...boardRoutes,
   ...duelRoutes,
   ...rankingRoutes,
+  ...dailyRoutes,
   ...profileRoutes,
   ...replayRoutes,
   ...adminRoutes,

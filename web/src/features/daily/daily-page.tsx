@@ -1,0 +1,235 @@
+/**
+ * /daily — 오늘의 문장 (product-rules "Live race and replays"): one sentence a Seoul day for everyone, played alone as
+ * often as one likes; each attempt is timed by the server (a 3-s countdown, then the sentence). The day's board
+ * (members' best verified attempts, top 10), the player's best and yesterday's podium.
+ */
+import { type KeyboardEvent, useEffect, useState } from "react";
+import { accuracyTone, percent } from "../../lib/figures";
+import { useDocumentTitle } from "../../lib/title";
+import { ErrorNotice } from "../../ui/error-notice";
+import { MedalBadge } from "../../ui/medals";
+import { TypingPanel } from "../../ui/typing-panel";
+import type { BestEntry, BoardEntry, DailyOverview, DailyResultView, DailyStateView } from "./types";
+import { useDaily } from "./use-daily";
+
+const MEDAL_POSITION = { gold: 1, silver: 2, bronze: 3 } as const;
+const PAID_ATTEMPTS = 3;
+
+/** Enter sends, unless the IME is still composing the syllable (Enter then ends the composition). */
+const isSendingEnter = (event: KeyboardEvent<HTMLElement>) =>
+  event.key === "Enter" && !event.shiftKey && !(event.nativeEvent.isComposing || event.keyCode === 229);
+
+function useSecondsLeft(endsAt: string | null | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!endsAt) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [endsAt]);
+  return endsAt ? Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000)) : null;
+}
+
+const dayText = (day: string) => {
+  const [y, m, d] = day.split("-").map(Number);
+  return `${y}년 ${m}월 ${d}일`;
+};
+
+export function DailyPage() {
+  useDocumentTitle("오늘의 문장");
+  const daily = useDaily();
+  const day = daily.state?.day ?? daily.overview?.day ?? null;
+  return (
+    <div className="daily-page">
+      <header className="daily-header">
+        <h1 className="daily-title">오늘의 문장</h1>
+        {day && (
+          <p className="daily-day" data-testid="daily-day">
+            {dayText(day)} (서울 기준)
+          </p>
+        )}
+        <p className="daily-intro">
+          모두가 같은 문장에 도전합니다. 몇 번이든 다시 할 수 있고, 하루 첫 {PAID_ATTEMPTS}번은 보상을 받습니다. 자정에
+          순위표 1–3위 회원에게 금·은·동 메달을 드립니다.
+        </p>
+      </header>
+      <div className="daily-grid">
+        <Attempt daily={daily} />
+        <Board overview={daily.overview} failed={daily.boardFailed} />
+      </div>
+    </div>
+  );
+}
+
+function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
+  const { state, countdown, result, notice } = daily;
+  const [typed, setTyped] = useState("");
+  const [startedLocal, setStartedLocal] = useState<number | null>(null);
+  const status = state?.status ?? null;
+  const secondsLeft = useSecondsLeft(status === "in_progress" ? state?.ends_at : null);
+
+  useEffect(() => {
+    if (status === "countdown") setTyped("");
+    setStartedLocal((started) => (status === "in_progress" ? (started ?? Date.now()) : null));
+  }, [status]);
+
+  function type(value: string) {
+    setTyped(value);
+    daily.typed(value);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (!isSendingEnter(event) || !typed) return;
+    event.preventDefault();
+    daily.submit(typed);
+  }
+
+  const canStart = status === "ready" || status === "finished";
+  return (
+    <section className="daily-card daily-attempt" aria-labelledby="daily-attempt-title">
+      <h2 id="daily-attempt-title" className="daily-card-title">
+        도전
+      </h2>
+      <ErrorNotice text={notice} />
+      {status === null && <p className="daily-muted">연결하는 중…</p>}
+      {canStart && (
+        <button type="button" className="btn btn-primary daily-start" onClick={daily.start}>
+          {status === "finished" ? "다시 도전" : "시작"}
+        </button>
+      )}
+      {status === "countdown" && (
+        <p className="daily-countdown" aria-live="assertive">
+          {countdown ?? state?.countdown_seconds}초 후 문장이 나옵니다!
+        </p>
+      )}
+      {status === "in_progress" && state?.sentence && (
+        <div className="daily-typing">
+          <div className="daily-race-head">
+            <span className="daily-timer">남은 시간 {secondsLeft ?? state.game_duration}초</span>
+          </div>
+          <div className="daily-sentence" data-testid="daily-sentence">
+            <TypingPanel text={state.sentence.text} typed={typed} active startLocal={startedLocal} />
+          </div>
+          <div className="daily-input-row">
+            <input
+              className="input"
+              value={typed}
+              onChange={(e) => type(e.target.value)}
+              onKeyDown={onKeyDown}
+              placeholder="문장을 그대로 입력하고 Enter"
+              aria-label="문장 입력"
+              autoComplete="off"
+              autoCorrect="off"
+              spellCheck={false}
+              // biome-ignore lint/a11y/noAutofocus: the attempt has just started; typing is the only thing to do
+              autoFocus
+            />
+            <button type="button" className="btn btn-primary" disabled={!typed} onClick={() => daily.submit(typed)}>
+              제출
+            </button>
+          </div>
+        </div>
+      )}
+      {status === "finished" && !result && <p className="daily-muted">이번 도전은 결과 없이 끝났습니다.</p>}
+      {result && <Result result={result} state={state} />}
+    </section>
+  );
+}
+
+function Result({ result, state }: { result: DailyResultView; state: DailyStateView | null }) {
+  const rewards = result.rewards;
+  return (
+    <div className="daily-result" role="status" data-testid="daily-result">
+      <h3 className="daily-card-title">결과{result.attempt !== null ? ` (오늘 ${result.attempt}번째 도전)` : ""}</h3>
+      <dl className="daily-figures">
+        <div>
+          <dt>속도</dt>
+          <dd>{result.wpm}타/분</dd>
+        </div>
+        <div>
+          <dt>정확도</dt>
+          <dd className={`acc-${accuracyTone(result.accuracy)}`}>{percent(result.accuracy)}</dd>
+        </div>
+        <div>
+          <dt>시간</dt>
+          <dd>{result.completion_time.toFixed(2)}초</dd>
+        </div>
+      </dl>
+      {!result.stored && <p className="daily-muted">기록을 저장하지 못했습니다.</p>}
+      {result.stored && !result.verified && (
+        <p className="daily-muted">입력 과정이 확인되지 않아 순위표에는 오르지 않습니다.</p>
+      )}
+      {result.stored &&
+        (rewards ? (
+          <p className="daily-muted">
+            보상: 경험치 {rewards.experience}, 코인 {rewards.coins}, 포인트 {rewards.points}
+          </p>
+        ) : (
+          <p className="daily-muted">하루 {PAID_ATTEMPTS}번째 도전까지만 보상을 받습니다.</p>
+        ))}
+      {state?.status === "finished" && result.best && <MyBest best={result.best} />}
+    </div>
+  );
+}
+
+function MyBest({ best }: { best: BestEntry }) {
+  return (
+    <p className="daily-best" data-testid="daily-my-best">
+      내 최고 기록: {best.wpm}타/분 · {percent(best.accuracy)}
+      {best.rank !== null ? ` · 오늘 ${best.rank}위` : ""}
+    </p>
+  );
+}
+
+function Board({ overview, failed }: { overview: DailyOverview | null; failed: boolean }) {
+  return (
+    <section className="daily-card daily-board" aria-labelledby="daily-board-title">
+      <h2 id="daily-board-title" className="daily-card-title">
+        오늘의 순위
+      </h2>
+      {failed && !overview && (
+        <p className="daily-muted" role="alert">
+          순위표를 불러오지 못했습니다.
+        </p>
+      )}
+      {overview && overview.board.length === 0 && (
+        <p className="daily-muted">아직 기록이 없습니다. 첫 기록을 세워보세요!</p>
+      )}
+      {overview && overview.board.length > 0 && <Entries entries={overview.board} label="오늘의 순위 상위 10명" />}
+      {overview?.my_best && <MyBest best={overview.my_best} />}
+      <h2 className="daily-card-title daily-yesterday-title">어제의 1–3위</h2>
+      {overview && overview.yesterday.winners.length === 0 && <p className="daily-muted">어제는 기록이 없습니다.</p>}
+      {overview && overview.yesterday.winners.length > 0 && (
+        <ol className="daily-list" aria-label="어제의 1–3위">
+          {overview.yesterday.winners.map((w) => (
+            <li key={w.player_key} className="daily-row">
+              <MedalBadge position={MEDAL_POSITION[w.medal]} />
+              <span className="daily-name">{w.nickname}</span>
+              <span className="daily-figure">{w.wpm}타/분</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Entries({ entries, label }: { entries: BoardEntry[]; label: string }) {
+  return (
+    <ol className="daily-list" aria-label={label} data-testid="daily-board">
+      {entries.map((entry) => (
+        <li key={entry.player_key} className="daily-row">
+          <span className="daily-rank">{entry.rank}위</span>
+          <span className="daily-name">{entry.nickname}</span>
+          <span className="daily-figure">
+            {entry.wpm}타/분 · {percent(entry.accuracy)}
+          </span>
+          {entry.replay_key && (
+            <a className="daily-replay" href={`/replay/${entry.replay_key}`}>
+              다시보기<span className="sr-only"> ({entry.nickname})</span>
+            </a>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
