@@ -70,6 +70,8 @@ const DEFAULT_PAGES = [
   "/board/edit/{post}@member",
   "/duel",
   "/ranking",
+  "/daily",
+  "/daily@member",
   "/guilds",
   "/guilds/recruitment",
   "/guilds/recruitment/{recruitment}",

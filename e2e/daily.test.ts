@@ -1,0 +1,57 @@
+/**
+ * 오늘의 문장 in the browser (issue 26): a member starts an attempt at /daily, types the day's sentence through the
+ * IME (composition events, as a Korean keyboard delivers it), presses Enter, and sees the result and their name on
+ * the day's board; the navbar leads there.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { dailyStoreOf } from "../modules/daily/store";
+import { seoulDate } from "../modules/kernel/seoul-time";
+import { type E2E, imeType, openMenuIfFolded, signIn, startE2E } from "./helpers";
+
+const SENTENCE = "가는 말이 고와야 오는 말이 곱다";
+/** Between two syllables: a human pace, well below the implausible speed. */
+const PACE_MS = 120;
+
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  // The day's sentence, chosen before anyone asks (the first row of the day wins): a short one to type.
+  await dailyStoreOf(e2e.server.ctx.database).chooseDay({
+    day: seoulDate(Date.now()),
+    sentenceId: 1,
+    sentenceText: SENTENCE,
+    chosenAt: Date.now(),
+  });
+});
+afterAll(() => e2e.stop());
+
+describe("/daily", () => {
+  test("a member types the sentence through the IME and finds the result on the day's board", async () => {
+    const user = await e2e.createUser();
+    const page = await e2e.newPage();
+    await signIn(page, e2e.url, user);
+    await openMenuIfFolded(page);
+    await page.getByRole("link", { name: "오늘의 문장" }).click();
+    await page.waitForURL(`${e2e.url}/daily`);
+    await page.getByTestId("daily-day").waitFor();
+
+    await page.getByRole("button", { name: "시작" }).click();
+    await page.getByText("초 후 문장이 나옵니다!").waitFor();
+    const box = page.getByLabel("문장 입력");
+    await box.waitFor();
+    expect(await page.getByTestId("daily-sentence").textContent()).toContain(SENTENCE);
+    await box.focus();
+    await imeType(page, SENTENCE, { pauseMs: PACE_MS });
+    await page.keyboard.press("Enter");
+
+    const result = page.getByTestId("daily-result");
+    await result.waitFor();
+    expect(await result.textContent()).toContain("오늘 1번째 도전");
+    expect(await result.textContent()).toContain("타/분");
+    const board = page.getByTestId("daily-board");
+    await board.getByText(user.username).waitFor();
+    expect(await page.getByTestId("daily-my-best").first().textContent()).toContain("1위");
+    await page.getByRole("button", { name: "다시 도전" }).waitFor();
+  });
+});
