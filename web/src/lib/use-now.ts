@@ -11,3 +11,9 @@ export function useNow(intervalMs: number, active = true): number {
   }, [intervalMs, active]);
   return now;
 }
+
+/** Whole seconds left until `endsAt` (ISO), refreshed 4 times a second; null without an end. */
+export function useSecondsLeft(endsAt: string | null | undefined): number | null {
+  const now = useNow(250, Boolean(endsAt));
+  return endsAt ? Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000)) : null;
+}

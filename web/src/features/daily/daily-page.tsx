@@ -3,9 +3,11 @@
  * often as one likes; each attempt is timed by the server (a 3-s countdown, then the sentence). The day's board
  * (members' best verified attempts, top 10), the player's best and yesterday's podium.
  */
-import { type KeyboardEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { accuracyTone, percent } from "../../lib/figures";
 import { useDocumentTitle } from "../../lib/title";
+import { useSecondsLeft } from "../../lib/use-now";
+import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
 import { MedalBadge } from "../../ui/medals";
 import { TypingPanel } from "../../ui/typing-panel";
@@ -14,20 +16,6 @@ import { useDaily } from "./use-daily";
 
 const MEDAL_POSITION = { gold: 1, silver: 2, bronze: 3 } as const;
 const PAID_ATTEMPTS = 3;
-
-/** Enter sends, unless the IME is still composing the syllable (Enter then ends the composition). */
-const isSendingEnter = (event: KeyboardEvent<HTMLElement>) =>
-  event.key === "Enter" && !event.shiftKey && !(event.nativeEvent.isComposing || event.keyCode === 229);
-
-function useSecondsLeft(endsAt: string | null | undefined): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!endsAt) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [endsAt]);
-  return endsAt ? Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000)) : null;
-}
 
 const dayText = (day: string) => {
   const [y, m, d] = day.split("-").map(Number);
@@ -77,12 +65,6 @@ function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
     daily.typed(value);
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (!isSendingEnter(event) || !typed) return;
-    event.preventDefault();
-    daily.submit(typed);
-  }
-
   const canStart = status === "ready" || status === "finished";
   return (
     <section className="daily-card daily-attempt" aria-labelledby="daily-attempt-title">
@@ -109,24 +91,14 @@ function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
           <div className="daily-sentence" data-testid="daily-sentence">
             <TypingPanel text={state.sentence.text} typed={typed} active startLocal={startedLocal} />
           </div>
-          <div className="daily-input-row">
-            <input
-              className="input"
-              value={typed}
-              onChange={(e) => type(e.target.value)}
-              onKeyDown={onKeyDown}
-              placeholder="문장을 그대로 입력하고 Enter"
-              aria-label="문장 입력"
-              autoComplete="off"
-              autoCorrect="off"
-              spellCheck={false}
-              // biome-ignore lint/a11y/noAutofocus: the attempt has just started; typing is the only thing to do
-              autoFocus
-            />
-            <button type="button" className="btn btn-primary" disabled={!typed} onClick={() => daily.submit(typed)}>
-              제출
-            </button>
-          </div>
+          <AnswerBox
+            className="daily-input-row"
+            value={typed}
+            onValue={type}
+            onSubmit={() => typed && daily.submit(typed)}
+            placeholder="문장을 그대로 입력하고 Enter"
+            label="문장 입력"
+          />
         </div>
       )}
       {status === "finished" && !result && <p className="daily-muted">이번 도전은 결과 없이 끝났습니다.</p>}

@@ -2,15 +2,12 @@
 import { type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
 import { CHAT_MAX } from "../../../../modules/guilds/rules";
 import { formatDateTime } from "../../lib/format";
+import { isSendingEnter } from "../../ui/answer-box";
 import type { ChatLine } from "./use-guild-room";
 
 const clock = (at: string) => formatDateTime(at).slice(11);
 
-/** Enter sends, except the Enter that ends a Hangul composition: that one belongs to the IME. */
-export function isSendingEnter(event: KeyboardEvent<HTMLElement>): boolean {
-  if (event.key !== "Enter" || event.shiftKey) return false;
-  return !(event.nativeEvent.isComposing || event.keyCode === 229);
-}
+export { isSendingEnter };
 
 export function GuildChat({
   lines,

@@ -3,10 +3,11 @@
  * admins' start controls (a random or a chosen problem), the countdown, the problem with the typing input (progress
  * sent as typed, Enter submits; only the exact text counts), a progress bar for every participant, and the results.
  */
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useSecondsLeft } from "../../lib/use-now";
+import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
 import { TypingPanel } from "../../ui/typing-panel";
-import { isSendingEnter } from "./guild-chat";
 import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
 import type { EmitGame } from "./use-guild-room";
 
@@ -18,16 +19,6 @@ const STATUS_TEXT: Record<GuildGameState["status"], string> = {
 };
 
 const RANDOM = "";
-
-function useSecondsLeft(endsAt: string | null | undefined): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!endsAt) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [endsAt]);
-  return endsAt ? Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000)) : null;
-}
 
 function ProgressRow({ participant, mine }: { participant: GameParticipant; mine: boolean }) {
   // A finished player's bar is full even when the last coalesced progress frame was from before the answer.
@@ -182,12 +173,6 @@ export function GuildGamePanel({
     emitGame("guild_game:submission", { typed_text: typed, elapsed_time: elapsed });
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (!isSendingEnter(event)) return;
-    event.preventDefault();
-    submit();
-  }
-
   const countdownShown = status === "countdown" ? (countdown ?? game?.countdown_seconds ?? null) : null;
   const typing = me !== null && !me.completed && !rejected;
   return (
@@ -226,24 +211,14 @@ export function GuildGamePanel({
             />
           </div>
           {typing && (
-            <div className="guild-typing">
-              <input
-                className="input"
-                value={typed}
-                onChange={(e) => type(e.target.value)}
-                onKeyDown={onKeyDown}
-                placeholder="문제를 그대로 입력하고 Enter"
-                aria-label="답 입력"
-                autoComplete="off"
-                autoCorrect="off"
-                spellCheck={false}
-                // biome-ignore lint/a11y/noAutofocus: the game has just started; typing is the only thing to do
-                autoFocus
-              />
-              <button type="button" className="btn btn-primary" onClick={submit}>
-                제출
-              </button>
-            </div>
+            <AnswerBox
+              className="guild-typing"
+              value={typed}
+              onValue={type}
+              onSubmit={submit}
+              placeholder="문제를 그대로 입력하고 Enter"
+              label="답 입력"
+            />
           )}
           {me?.completed && <p className="notice notice-success">완료! {me.position}위</p>}
           {!me && <p className="muted">이번 게임의 참가자가 아닙니다. 다음 게임을 기다려주세요.</p>}
