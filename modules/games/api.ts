@@ -1,5 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameModeId, GameRef } from "../kernel/game-mode";
+import { encodeSteps } from "../kernel/race-steps";
 import "./events";
 import {
   checkFinish,
@@ -30,7 +31,13 @@ function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
     position: result.position,
     errorCount: result.errorCount,
     implausible: result.implausible ?? false,
+    // An implausible result is never verified, whatever the caller says.
+    verified: (result.verified ?? false) && !(result.implausible ?? false),
     itemId: result.itemId ?? null,
+    replay:
+      result.replay && result.replay.steps.length > 0
+        ? { key: result.replay.key, sentence: result.replay.sentence, steps: encodeSteps(result.replay.steps) }
+        : null,
     createdAt,
     day: resultDay(createdAt),
   };
@@ -41,7 +48,9 @@ function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
  * same (game, player key) changes nothing and answers `recorded: false` with the same game id. A counted result is
  * added to the player's daily aggregate in the same transaction; `games.result_recorded` is emitted when recorded.
  * `late`: the game had been finished before this result was stored (it counts, without medal; the mode pays it as
- * played, since the finish paid only the results it found).
+ * played, since the finish paid only the results it found). The result's replay (`result.replay`, when it has
+ * steps) is written in the same transaction under the key the caller drew, so a retry with the same key stores it
+ * once; `replayKey` answers the stored result's replay (the earlier write's on a retry), null when it has none.
  */
 export async function recordResult(ctx: ModuleContext, ref: GameRef, result: ResultInput) {
   const game = toStoredRef(ref);
@@ -50,9 +59,10 @@ export async function recordResult(ctx: ModuleContext, ref: GameRef, result: Res
   const stored = toStored(ctx, result);
   const outcome = await gamesStore(ctx).recordResult(game, stored);
   if (outcome.recorded) {
-    const { day: _day, ...fields } = stored;
+    const { day: _day, replay: _replay, ...fields } = stored;
     ctx.events.emit("games.result_recorded", {
       ...fields,
+      replayKey: outcome.replayKey,
       gameId: outcome.gameId,
       resultId: outcome.resultId,
       mode: game.mode,
@@ -61,7 +71,7 @@ export async function recordResult(ctx: ModuleContext, ref: GameRef, result: Res
       round: game.round,
     });
   }
-  return { recorded: outcome.recorded, gameId: outcome.gameId, late: outcome.late };
+  return { recorded: outcome.recorded, gameId: outcome.gameId, late: outcome.late, replayKey: outcome.replayKey };
 }
 
 /**

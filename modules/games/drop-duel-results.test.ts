@@ -2,25 +2,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeContext, createContext } from "../../apps/server/context";
 import { modules } from "../../apps/server/modules";
 import { testConfig } from "../../db/testing";
-import type { AppModule, MigrationBundle } from "../kernel/define-module";
 import { countGames, dailyStats, finishGame, recordResult, resultsOfUser } from "./api";
-import { migrations } from "./migrations";
-import { migrations as pgMigrations } from "./migrations-pg";
 import { resultDay } from "./rules";
-import { insertMember, kst, memberResult, race } from "./test-support";
+import { insertMember, kst, memberResult, modulesAround, race } from "./test-support";
 
 /**
  * Migration 0002_drop_duel_results on a database written by the code of before it (duels stored here as games of
  * the mode "duel"): the duels' results, aggregates and games go, every other mode's stay. Both engines.
  */
-const DROP = "0002_drop_duel_results";
-const without = (bundle: MigrationBundle): MigrationBundle => ({
-  ...bundle,
-  journal: { ...bundle.journal, entries: bundle.journal.entries.filter((e) => e.tag !== DROP) },
-});
-const modulesBefore: AppModule[] = modules.map((m) =>
-  m.name === "games" ? { ...m, migrations: without(migrations), pgMigrations: without(pgMigrations) } : m,
-);
+const { before: modulesBefore, after: modulesAfter } = modulesAround(modules, { games: "0002_drop_duel_results" });
 
 const config = await testConfig();
 afterAll(() => config.cleanup());
@@ -51,7 +41,7 @@ describe("0002_drop_duel_results", () => {
     expect((await dailyStats(before, { fromDay: day, toDay: day })).find((s) => s.userId === id)?.games).toBe(2);
     await closeContext(before);
 
-    const after = await createContext(config, modules);
+    const after = await createContext(config, modulesAfter);
     try {
       const records = await resultsOfUser(after, id, 200);
       expect(records.map((r) => [r.mode, r.wpm])).toEqual([["sentence_race", 350]]);

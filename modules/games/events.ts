@@ -19,6 +19,10 @@ export interface ResultRecordedEvent {
   errorCount: number;
   /** True for a result kept for the record only (never counted). */
   implausible: boolean;
+  /** The steps showed the answer typed: only verified results are ranked. */
+  verified: boolean;
+  /** The result's replay, null when it has none. */
+  replayKey: string | null;
   itemId: number | null;
   createdAt: number;
 }

@@ -2,6 +2,7 @@ import { defineModule } from "../kernel/define-module";
 import "./events";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
+import { startReplayRetention, stopReplayRetention } from "./replays";
 import { gamesRoutes } from "./routes";
 
 export interface GamesModuleOptions {
@@ -20,6 +21,9 @@ export function createGamesModule(options: GamesModuleOptions = {}) {
     migrations,
     pgMigrations,
     ...(options.serveRoutes ? { routes: gamesRoutes } : {}),
+    // Replays older than 90 days are deleted daily (README "Replays"), on every server: deletes are idempotent.
+    onBoot: startReplayRetention,
+    onStop: stopReplayRetention,
   });
 }
 
@@ -40,11 +44,15 @@ export {
 } from "./api";
 export type { GameFinishedEvent, ResultRecordedEvent } from "./events";
 export { GameResultRecordSchema } from "./model";
+export { keepReplay, pruneReplays, REPLAY_RULES, type ReplayView, replayOf } from "./replays";
 export { gamesRoutes } from "./routes";
 export {
   type FinishInput,
   MEDAL_MIN_COUNTED_RESULTS,
   type MedalGrant,
+  newReplayKey,
+  REPLAY_KEY,
+  type ReplayInput,
   type ResultInput,
   resultDay,
   type StoredGameRef,

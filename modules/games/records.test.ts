@@ -51,7 +51,7 @@ describe("recordResult", () => {
     const again = await recordResult(ctx, game, { ...result, wpm: 999 });
 
     expect(first.recorded).toBe(true);
-    expect(again).toEqual({ recorded: false, gameId: first.gameId, late: false });
+    expect(again).toEqual({ recorded: false, gameId: first.gameId, late: false, replayKey: null });
     expect(await count("games_games", "source_id = 'retry'")).toBe(1);
     expect(await count("games_results", `game_id = ${first.gameId}`)).toBe(1);
     expect(events.map((e) => [e.playerKey, e.wpm, e.gameId, e.mode, e.round, e.itemId])).toEqual([

@@ -73,6 +73,7 @@ describe("GET /api/games/results/user/{userId}", () => {
         created_at: "2026-03-05T11:01:20.000Z",
         mode: "sentence_race",
         medal: null,
+        replay_key: null,
       },
       {
         id: expect.any(Number),
@@ -84,6 +85,7 @@ describe("GET /api/games/results/user/{userId}", () => {
         created_at: "2026-03-05T11:00:15.000Z",
         mode: "sentence_race",
         medal: "gold",
+        replay_key: null,
       },
     ]);
   });

@@ -1,13 +1,22 @@
 import { Elysia, t } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
-import { forbidden } from "../kernel/errors";
+import { forbidden, notFound } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { bestOfUser, resultsOfUser } from "./api";
-import { BestFiguresSchema, GameResultRecordSchema, UserResultsParams, UserResultsQuery } from "./model";
+import {
+  BestFiguresSchema,
+  GameResultRecordSchema,
+  ReplayParams,
+  ReplaySchema,
+  UserResultsParams,
+  UserResultsQuery,
+} from "./model";
+import { replayOf } from "./replays";
 import type { UserResult } from "./store";
 
 export const OTHERS_RECORDS_FORBIDDEN = "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다.";
+export const REPLAY_NOT_FOUND = "리플레이를 찾을 수 없습니다.";
 
 /** Both reads answer the same refusals: no login (401), another member's figures (403), a bad id (422). */
 const READ_REFUSALS = { ...loginRequired(OTHERS_RECORDS_FORBIDDEN), 422: true } as const;
@@ -22,13 +31,62 @@ const presentRecord = (r: UserResult) => ({
   created_at: new Date(r.createdAt).toISOString(),
   mode: r.mode,
   medal: r.medal,
+  replay_key: r.replayKey,
 });
 
 /**
- * `GET /api/games/results/user/{userId}` and `GET /api/games/best/user/{userId}`: a member's own records and best
- * figures, any member's for administrators. Mounted with `createGamesModule({ serveRoutes: true })`.
+ * The module's routes (mounted with `createGamesModule({ serveRoutes: true })`): the records and the replays.
  */
 export function gamesRoutes(ctx: ModuleContext) {
+  return new Elysia({ name: "games.routes" }).use(recordsRoutes(ctx)).use(replaysRoutes(ctx));
+}
+
+/**
+ * `GET /api/replays/{key}`: anyone with the key may watch (no token). A key that is malformed, unknown or whose
+ * replay was deleted by the retention answers the same 404: nothing tells a guessed key from an expired one.
+ */
+function replaysRoutes(ctx: ModuleContext) {
+  return new Elysia({ name: "games.replays.routes", prefix: "/replays", detail: { tags: ["games"] } }).get(
+    "/:key",
+    async ({ params }) => {
+      const replay = await replayOf(ctx, params.key);
+      if (!replay) throw notFound(REPLAY_NOT_FOUND, "replay_not_found");
+      return {
+        key: replay.key,
+        mode: replay.mode,
+        room_name: replay.roomName,
+        sentence: replay.sentence,
+        player: replay.player,
+        result: {
+          wpm: replay.result.wpm,
+          accuracy: replay.result.accuracy,
+          position: replay.result.position,
+          completion_time: replay.result.completionTime,
+          created_at: new Date(replay.result.createdAt).toISOString(),
+        },
+        steps: replay.steps,
+      };
+    },
+    {
+      params: ReplayParams,
+      response: apiResponses({ 200: ReplaySchema }, { 404: REPLAY_NOT_FOUND }),
+      detail: {
+        summary: "리플레이",
+        description:
+          "게임 결과 하나의 리플레이: 입력 상자가 바뀔 때마다 서버가 받은 시각(라운드 시작부터 ms)과 그때의 " +
+          "글자(steps), 친 문장, 선수(회원이면 레벨도), 결과. 키를 아는 사람은 누구나 볼 수 있습니다(로그인 " +
+          "불필요). 리플레이는 90일 보관되고, 회원의 모드별 최고 기록은 계속 보관됩니다. 없는 키, 형식이 틀린 " +
+          "키, 보관 기간이 지나 지워진 리플레이는 404입니다.",
+      },
+    },
+  );
+}
+
+/**
+ * `GET /api/games/results/user/{userId}` and `GET /api/games/best/user/{userId}`: a member's own records and best
+ * figures, any member's for administrators.
+ */
+function recordsRoutes(ctx: ModuleContext) {
   const { guards } = accountsApi(ctx);
   /** The caller, when they may read this member's records: themself or an administrator. */
   const readerOf = async (headers: Record<string, string | undefined>, userId: number) => {
@@ -36,7 +94,7 @@ export function gamesRoutes(ctx: ModuleContext) {
     if (user.id !== userId && !user.isAdmin) throw forbidden(OTHERS_RECORDS_FORBIDDEN, "not_own_records");
     return user;
   };
-  return new Elysia({ name: "games.routes", prefix: "/games", detail: { tags: ["games"] } })
+  return new Elysia({ name: "games.records.routes", prefix: "/games", detail: { tags: ["games"] } })
     .get(
       "/best/user/:userId",
       async ({ params, headers }) => {
@@ -72,7 +130,8 @@ export function gamesRoutes(ctx: ModuleContext) {
           description:
             "모든 게임 모드(타자 방, 길드 게임 등)의 결과를 최신순으로 돌려줍니다 (limit 1~200, 기본 50). " +
             "본인의 기록만 볼 수 있고, 관리자는 모든 사용자의 기록을 볼 수 있습니다. room_name은 방이나 길드의 " +
-            "당시 이름, mode는 게임 모드, medal은 받은 메달(gold·silver·bronze, 없으면 null)입니다.",
+            "당시 이름, mode는 게임 모드, medal은 받은 메달(gold·silver·bronze, 없으면 null), replay_key는 " +
+            "리플레이의 키(GET /api/replays/{key}, 없으면 null)입니다.",
           security: [{ bearerAuth: [] }],
         },
       },

@@ -1,5 +1,6 @@
 import { badRequest } from "../kernel/errors";
 import type { GameModeId, GameRef } from "../kernel/game-mode";
+import type { RaceStep } from "../kernel/race-steps";
 import { average2 } from "../kernel/typing";
 import type { Medal } from "./schema";
 
@@ -48,10 +49,33 @@ export interface ResultInput {
   errorCount: number;
   /** Rejected as implausible: stored for the record, never counted in aggregates, records or medals. */
   implausible?: boolean;
+  /**
+   * The server-stamped steps showed the answer typed (product-rules "Live race and replays"). Omitted: false — a
+   * result nobody vouched for is stored, counted and rewarded, but never ranked.
+   */
+  verified?: boolean;
+  /** The result's steps as its replay (README "Replays"); none, or no steps: the result has no replay. */
+  replay?: ReplayInput | null;
   /** The mode's item (the sentence id of a race, the problem of a guild game). */
   itemId?: number | null;
   /** When the result was accepted (epoch ms); the clock's now when omitted. */
   createdAt?: number;
+}
+
+/** A result's replay as a mode hands it over: the key it drew (`newReplayKey`), what was typed, the steps. */
+export interface ReplayInput {
+  key: string;
+  /** The sentence or problem the player typed (kept with the replay: README "Replays"). */
+  sentence: string;
+  steps: readonly RaceStep[];
+}
+
+/** A replay key: 16 random bytes in base64url (128 bits, product-rules: ≥ 96), URL-safe. */
+export const REPLAY_KEY = /^[A-Za-z0-9_-]{22}$/;
+
+/** A new replay key, from the platform's cryptographic random source. */
+export function newReplayKey(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
 }
 
 export interface MedalGrant {
@@ -120,6 +144,11 @@ export function checkResult(result: ResultInput) {
     (result.position === null || (Number.isInteger(result.position) && result.position >= 1)) &&
     isCount(result.errorCount) &&
     (result.itemId == null || Number.isInteger(result.itemId)) &&
+    (result.verified === undefined || typeof result.verified === "boolean") &&
+    (result.replay == null ||
+      (REPLAY_KEY.test(result.replay.key) &&
+        typeof result.replay.sentence === "string" &&
+        Array.isArray(result.replay.steps))) &&
     (result.createdAt === undefined || isTime(result.createdAt));
   if (!ok) throw badRequest(INVALID_RESULT, "invalid_result");
 }

@@ -4,7 +4,7 @@ import { defineGamesTables } from "./tables";
 export type { Medal } from "./tables";
 
 // SQLite's tables, for drizzle-kit (drizzle.config.ts) and the stores (see tables.ts).
-export const { games, results, dailyStats, owners } = sqliteKit.once(defineGamesTables);
+export const { games, results, dailyStats, owners, replays, personalBests } = sqliteKit.once(defineGamesTables);
 
 export type GameRow = typeof games.$inferSelect;
 export type ResultRow = typeof results.$inferSelect;

@@ -69,6 +69,38 @@ export interface GamesStore {
   countGames(range?: TimeRange): Promise<number>;
   /** Per-player sums of the daily aggregates over [fromDay, toDay] (inclusive, `YYYY-MM-DD`). */
   dailyStats(query: DailyStatsQuery): Promise<PlayerPeriodStats[]>;
+  /** A replay with its result and game, by key; null when there is none (never stored, or deleted). */
+  replay(key: string): Promise<StoredReplayView | null>;
+  /** Deletes up to `limit` replays created before `before` (epoch ms) that are not kept; answers how many. */
+  deleteExpiredReplays(before: number, limit: number): Promise<number>;
+  /** Marks a replay kept for ever (the daily boards' entries); false when there is no such replay. */
+  keepReplay(key: string): Promise<boolean>;
+}
+
+/** A replay as the store hands it over: its steps still encoded (kernel race-steps `encodeSteps`). */
+export interface StoredReplayView {
+  key: string;
+  mode: GameModeId;
+  sourceName: string;
+  sentence: string;
+  steps: string;
+  kept: boolean;
+  userId: number | null;
+  nickname: string;
+  wpm: number;
+  accuracy: number;
+  position: number | null;
+  completionTime: number;
+  implausible: boolean;
+  verified: boolean;
+  createdAt: number;
+}
+
+/** A replay as written with its result: the key chosen by the caller, the typed text, the encoded steps. */
+export interface StoredReplay {
+  key: string;
+  sentence: string;
+  steps: string;
 }
 
 export interface UnfinishedRound {
@@ -86,9 +118,13 @@ export interface OwnedSource {
 }
 
 /** A result as stored: the Seoul day it counts for and its time are decided by the service. */
-export interface StoredResult extends Omit<ResultInput, "createdAt" | "implausible" | "itemId"> {
+export interface StoredResult
+  extends Omit<ResultInput, "createdAt" | "implausible" | "itemId" | "verified" | "replay"> {
   implausible: boolean;
+  verified: boolean;
   itemId: number | null;
+  /** Written with the result, in its transaction; null: the result has no steps. */
+  replay: StoredReplay | null;
   createdAt: number;
   /** Asia/Seoul calendar day of `createdAt` (`YYYY-MM-DD`). */
   day: string;
@@ -101,6 +137,10 @@ export interface RecordOutcome {
   resultId: number;
   /** The game was already finished when this result was stored (a late result: counted, no medal, no standing). */
   late: boolean;
+  /** The stored result's replay (the earlier write's on a retry), null when it has none. */
+  replayKey: string | null;
+  /** The replay was kept for ever as the member's new personal best of the mode. */
+  personalBest: boolean;
 }
 
 /** A counted result of one game as stored: what a mode pays its members from (every counted result, once). */
@@ -146,6 +186,7 @@ export interface UserResult {
   position: number | null;
   medal: Medal | null;
   createdAt: number;
+  replayKey: string | null;
 }
 
 export type DailyStatsSort = "wpm" | "games" | "medals";
@@ -178,6 +219,9 @@ export interface PlayerPeriodStats {
   silverMedals: number;
   bronzeMedals: number;
   lastPlayedAt: number;
+  /** The player's fastest result of the period that has a replay (the first to reach it; 0: none) and its key. */
+  bestReplayWpm: number;
+  bestReplayKey: string | null;
 }
 
 // --- the store ---------------------------------------------------------------------------------------------------
@@ -194,7 +238,7 @@ export const gamesStoreOf = onePerDatabase(createGamesStore);
 export function createGamesStore(database: SqlDatabase): GamesStore {
   const tables = tablesFor(database, sqliteSchema, pgSchema);
   const { users } = tablesFor(database, coreSqlite, corePg);
-  const { games, results, dailyStats, owners } = tables;
+  const { games, results, dailyStats, owners, replays } = tables;
   const engine = engineParts(database);
   const writes = writeStatements(database, tables, users);
   const read = () => storeDb(database);
@@ -244,15 +288,28 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
       position: result.position,
       errorCount: result.errorCount,
       implausible: result.implausible,
+      verified: result.verified,
       itemId: result.itemId,
       createdAt: new Date(result.createdAt),
     });
     if (!inserted) {
-      // Stored before (a retry, or a concurrent writer that won the unique index): that one stands, counted once.
+      // Stored before (a retry, or a concurrent writer that won the unique index): that one stands, counted once,
+      // and so does its replay (same result, same replay).
       const [earlier] = await writes.findResult(tx, { gameId, playerKey: result.playerKey });
-      return { recorded: false, gameId, resultId: earlier!.id, late };
+      const [replay] = await writes.replayOfResult(tx, { resultId: earlier!.id });
+      return {
+        recorded: false,
+        gameId,
+        resultId: earlier!.id,
+        late,
+        replayKey: replay?.key ?? null,
+        personalBest: false,
+      };
     }
-    if (!result.implausible) {
+    const personalBest = await storeReplay(tx, game, result, inserted);
+    const replayKey = result.replay?.key ?? null;
+    // Ranked results only (counted and verified): the aggregates are what the rankings count.
+    if (!result.implausible && result.verified) {
       await writes.addToDailyStats(tx, {
         day: result.day,
         mode: game.mode,
@@ -262,9 +319,38 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
         wpm: result.wpm,
         accuracy: result.accuracy,
         lastPlayedAt: new Date(result.createdAt),
+        bestReplayWpm: replayKey === null ? 0 : result.wpm,
+        bestReplayKey: replayKey,
       });
     }
-    return { recorded: true, gameId, resultId: inserted.id, late };
+    return { recorded: true, gameId, resultId: inserted.id, late, replayKey, personalBest };
+  }
+
+  /**
+   * The result's replay, in the result's transaction. A member's verified result faster than every earlier one of
+   * the mode that had a replay raises their personal best, and its replay is kept for ever (answers true).
+   */
+  async function storeReplay(
+    tx: StoreDb,
+    game: StoredGameRef,
+    result: StoredResult,
+    inserted: { id: number; userId: number | null },
+  ) {
+    if (!result.replay) return false;
+    let kept = false;
+    if (inserted.userId !== null && result.verified && !result.implausible) {
+      const raised = await writes.raisePersonalBest(tx, { userId: inserted.userId, mode: game.mode, wpm: result.wpm });
+      kept = raised.length > 0;
+    }
+    await writes.insertReplay(tx, {
+      key: result.replay.key,
+      resultId: inserted.id,
+      sentence: result.replay.sentence,
+      steps: result.replay.steps,
+      kept,
+      createdAt: new Date(result.createdAt),
+    });
+    return kept;
   }
 
   async function finishRunningGame(tx: StoreDb, game: StoredGameRef, finish: FinishInput): Promise<FinishOutcome> {
@@ -347,27 +433,45 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
       .$dynamic();
     if (query.limit !== undefined) select = select.limit(query.limit);
     const rows = await select;
-    const nicknames = await latestNicknames(query, query.limit === undefined ? null : rows.map((r) => r.playerKey));
+    const keys = query.limit === undefined ? null : rows.map((r) => r.playerKey);
+    const { nicknames, bestReplays } = await latestNicknames(query, keys);
     return rows.map((row) => ({
       ...row,
       ...averages(row),
       lastPlayedAt: row.lastPlayedAt.getTime(),
       nickname: nicknames.get(row.playerKey) ?? row.playerKey,
+      bestReplayWpm: bestReplays.get(row.playerKey)?.wpm ?? 0,
+      bestReplayKey: bestReplays.get(row.playerKey)?.key ?? null,
     }));
   }
 
-  /** The nickname of each player's latest aggregate row in the period (all players of it when `keys` is null). */
+  /**
+   * From each player's aggregate rows of the period (all players of it when `keys` is null): the nickname of the
+   * latest row, and the fastest replayed result of the rows (the earlier day on a tie, as the first to reach it).
+   */
   async function latestNicknames(query: DailyStatsQuery, keys: string[] | null) {
-    const latest = new Map<string, string>();
-    if (keys?.length === 0) return latest;
+    const nicknames = new Map<string, string>();
+    const bestReplays = new Map<string, { wpm: number; key: string | null }>();
+    if (keys?.length === 0) return { nicknames, bestReplays };
     const rows = await read()
-      .select({ playerKey: dailyStats.playerKey, nickname: dailyStats.nickname })
+      .select({
+        playerKey: dailyStats.playerKey,
+        nickname: dailyStats.nickname,
+        bestReplayWpm: dailyStats.bestReplayWpm,
+        bestReplayKey: dailyStats.bestReplayKey,
+      })
       .from(dailyStats)
       .where(and(periodFilter(query), keys ? inArray(dailyStats.playerKey, keys) : undefined))
       // Ties (the same last time on two days or modes) broken by the key, the same on both engines.
       .orderBy(desc(dailyStats.lastPlayedAt), desc(dailyStats.day), asc(engine.byCodePoint(dailyStats.mode)));
-    for (const row of rows) if (!latest.has(row.playerKey)) latest.set(row.playerKey, row.nickname);
-    return latest;
+    for (const row of rows) {
+      if (!nicknames.has(row.playerKey)) nicknames.set(row.playerKey, row.nickname);
+      // Rows come latest first: an equal speed on an earlier row replaces the later one.
+      const best = bestReplays.get(row.playerKey);
+      if (row.bestReplayKey !== null && (!best || row.bestReplayWpm >= best.wpm))
+        bestReplays.set(row.playerKey, { wpm: row.bestReplayWpm, key: row.bestReplayKey });
+    }
+    return { nicknames, bestReplays };
   }
 
   return {
@@ -423,9 +527,11 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
           position: results.position,
           medal: results.medal,
           createdAt: results.createdAt,
+          replayKey: replays.key,
         })
         .from(results)
         .innerJoin(games, eq(games.id, results.gameId))
+        .leftJoin(replays, eq(replays.resultId, results.id))
         .where(and(eq(results.userId, userId), eq(results.implausible, false)))
         .orderBy(desc(results.createdAt), desc(results.id))
         .limit(limit);
@@ -447,6 +553,50 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
       return row?.n ?? 0;
     },
     dailyStats: readPeriodStats,
+    async replay(key) {
+      const [row] = await read()
+        .select({
+          key: replays.key,
+          mode: games.mode,
+          sourceName: games.sourceName,
+          sentence: replays.sentence,
+          steps: replays.steps,
+          kept: replays.kept,
+          userId: results.userId,
+          nickname: results.nickname,
+          wpm: results.wpm,
+          accuracy: results.accuracy,
+          position: results.position,
+          completionTime: results.completionTime,
+          implausible: results.implausible,
+          verified: results.verified,
+          createdAt: results.createdAt,
+        })
+        .from(replays)
+        .innerJoin(results, eq(results.id, replays.resultId))
+        .innerJoin(games, eq(games.id, results.gameId))
+        .where(eq(replays.key, key));
+      return row ? { ...row, createdAt: row.createdAt.getTime() } : null;
+    },
+    async deleteExpiredReplays(before, limit) {
+      // A batch at a time (by the created_at index), so no transaction holds many rows; two processes running it
+      // at once delete each row once (the other finds it gone).
+      const batch = read()
+        .select({ key: replays.key })
+        .from(replays)
+        .where(and(lt(replays.createdAt, new Date(before)), eq(replays.kept, false)))
+        .limit(limit);
+      const deleted = await read().delete(replays).where(inArray(replays.key, batch)).returning({ key: replays.key });
+      return deleted.length;
+    },
+    async keepReplay(key) {
+      const kept = await read()
+        .update(replays)
+        .set({ kept: true })
+        .where(eq(replays.key, key))
+        .returning({ key: replays.key });
+      return kept.length > 0;
+    },
   };
 }
 
@@ -526,7 +676,7 @@ const greater = (column: SQLiteColumn) =>
   sql`CASE WHEN ${proposed(column)} > ${column} THEN ${proposed(column)} ELSE ${column} END`;
 
 function writeStatements(database: SqlDatabase, tables: GamesTables, users: typeof coreSqlite.users) {
-  const { games, results, dailyStats, owners } = tables;
+  const { games, results, dailyStats, owners, replays, personalBests } = tables;
   /** The proposed value when the proposed result is at least as recent as the row's latest one. */
   const newer = (column: SQLiteColumn) =>
     sql`CASE WHEN ${proposed(dailyStats.lastPlayedAt)} >= ${dailyStats.lastPlayedAt} THEN ${proposed(column)} ELSE ${column} END`;
@@ -584,11 +734,41 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
           position: a.position,
           errorCount: a.errorCount,
           implausible: a.implausible,
+          verified: a.verified,
           itemId: a.itemId,
           createdAt: a.createdAt,
         })
         .onConflictDoNothing({ target: [results.gameId, results.playerKey] })
         .returning({ id: results.id, userId: results.userId }),
+    ),
+    replayOfResult: statement(database, (db, a: { resultId: number }) =>
+      db.select({ key: replays.key }).from(replays).where(eq(replays.resultId, a.resultId)),
+    ),
+    insertReplay: statement(database, (db, a: typeof replays.$inferInsert) =>
+      db
+        .insert(replays)
+        .values({
+          key: a.key,
+          resultId: a.resultId,
+          sentence: a.sentence,
+          steps: a.steps,
+          kept: a.kept,
+          createdAt: a.createdAt,
+        })
+        // Its result was inserted by this very transaction: only a key drawn twice (2^-128) could conflict.
+        .onConflictDoNothing({ target: replays.resultId }),
+    ),
+    /** Answers a row only when the member's best of the mode went up (or was first set). */
+    raisePersonalBest: statement(database, (db, a: { userId: number; mode: GameModeId; wpm: number }) =>
+      db
+        .insert(personalBests)
+        .values({ userId: a.userId, mode: a.mode, wpm: a.wpm })
+        .onConflictDoUpdate({
+          target: [personalBests.userId, personalBests.mode],
+          set: { wpm: proposed(personalBests.wpm) },
+          setWhere: sql`${proposed(personalBests.wpm)} > ${personalBests.wpm}`,
+        })
+        .returning({ wpm: personalBests.wpm }),
     ),
     findResult: statement(database, (db, a: { gameId: number; playerKey: string }) =>
       db
@@ -609,6 +789,9 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
           wpm: number;
           accuracy: number;
           lastPlayedAt: Date;
+          /** The result's speed when it has a replay, else 0 (a placeholder: decided by the caller). */
+          bestReplayWpm: number;
+          bestReplayKey: string | null;
         },
       ) =>
         db
@@ -623,6 +806,8 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
             wpmSum: a.wpm,
             accuracySum: a.accuracy,
             bestWpm: a.wpm,
+            bestReplayWpm: a.bestReplayWpm,
+            bestReplayKey: a.bestReplayKey,
             lastPlayedAt: a.lastPlayedAt,
           })
           .onConflictDoUpdate({
@@ -632,6 +817,9 @@ function writeStatements(database: SqlDatabase, tables: GamesTables, users: type
               wpmSum: sql`${dailyStats.wpmSum} + ${proposed(dailyStats.wpmSum)}`,
               accuracySum: sql`${dailyStats.accuracySum} + ${proposed(dailyStats.accuracySum)}`,
               bestWpm: greater(dailyStats.bestWpm),
+              // The first replayed result to reach the day's best speed keeps the link (read before the raise).
+              bestReplayKey: sql`CASE WHEN ${proposed(dailyStats.bestReplayWpm)} > ${dailyStats.bestReplayWpm} THEN ${proposed(dailyStats.bestReplayKey)} ELSE ${dailyStats.bestReplayKey} END`,
+              bestReplayWpm: greater(dailyStats.bestReplayWpm),
               nickname: newer(dailyStats.nickname),
               userId: sql`COALESCE(${proposed(dailyStats.userId)}, ${dailyStats.userId})`,
               lastPlayedAt: greater(dailyStats.lastPlayedAt),

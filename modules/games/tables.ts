@@ -36,7 +36,10 @@ export function defineGamesTables<D extends Dialect>(kit: SchemaKit<D>) {
    * One result per player and game (unique (game, player key): a retried write never doubles a result). Guests have
    * no user id and keep their guest nickname; `player_key` (`u_<id>` or `g_<hash>`) is the stable public id of
    * both. `implausible` results are kept for the record but never counted. `item_id` is the mode's item (the
-   * sentence of a race, the problem of a guild game), null when the mode has none.
+   * sentence of a race, the problem of a guild game), null when the mode has none. `verified`: the server-stamped
+   * steps showed the answer typed (product-rules "Live race and replays"); a result sent without steps is stored,
+   * counted and rewarded as before, but unverified, and only verified ones are ranked. Rows stored before the flag
+   * existed default to verified: they met the rule of their time (README "Verified results").
    */
   const results = kit.table(
     "games_results",
@@ -56,6 +59,7 @@ export function defineGamesTables<D extends Dialect>(kit: SchemaKit<D>) {
       medal: kit.text("medal").$type<Medal>(),
       errorCount: kit.integer("error_count").notNull(),
       implausible: kit.boolean("implausible").notNull().default(false),
+      verified: kit.boolean("verified").notNull().default(true),
       itemId: kit.integer("item_id"),
       createdAt: kit.timestamp("created_at").notNull(),
     },
@@ -67,9 +71,11 @@ export function defineGamesTables<D extends Dialect>(kit: SchemaKit<D>) {
   );
 
   /**
-   * Per player, mode and Asia/Seoul calendar day (`YYYY-MM-DD`): the figures rankings and the profile read instead
-   * of scanning results. Kept in the same transaction as the result insert (counted results only) and the finish
-   * (medals). The primary key starts with the day, so a period read is one index range.
+   * Per player, mode and Asia/Seoul calendar day (`YYYY-MM-DD`): the figures the rankings read instead of scanning
+   * results. Kept in the same transaction as the result insert (ranked results only: counted AND verified) and the
+   * finish (medals). The primary key starts with the day, so a period read is one index range. `best_replay_wpm`
+   * and `best_replay_key`: the day's fastest result that has a replay (the first to reach that speed), 0 and null
+   * when none has (results of before replays existed have none).
    */
   const dailyStats = kit.table(
     "games_daily_stats",
@@ -84,6 +90,8 @@ export function defineGamesTables<D extends Dialect>(kit: SchemaKit<D>) {
       wpmSum: kit.integer("wpm_sum").notNull(),
       accuracySum: kit.double("accuracy_sum").notNull(),
       bestWpm: kit.integer("best_wpm").notNull(),
+      bestReplayWpm: kit.integer("best_replay_wpm").notNull().default(0),
+      bestReplayKey: kit.text("best_replay_key"),
       goldMedals: kit.integer("gold_medals").notNull().default(0),
       silverMedals: kit.integer("silver_medals").notNull().default(0),
       bronzeMedals: kit.integer("bronze_medals").notNull().default(0),
@@ -111,5 +119,48 @@ export function defineGamesTables<D extends Dialect>(kit: SchemaKit<D>) {
     (table) => [kit.primaryKey({ columns: [table.mode, table.sourceId] })],
   );
 
-  return { games, results, dailyStats, owners };
+  /**
+   * A result's replay: its server-stamped steps (kernel race-steps `encodeSteps`, the compact form), addressed by a
+   * random URL-safe key (`replays.ts`, 128 bits), with the text that was typed (a sentence or guild problem edited
+   * or deleted later must not change or break an old replay). One per result at most (a retried write finds it).
+   * `kept`: never deleted by the 90-day retention (a member's personal best of the mode when it was stored; the
+   * daily boards will keep theirs); `created_at` is the result's.
+   */
+  const replays = kit.table(
+    "games_replays",
+    {
+      key: kit.text("key").primaryKey(),
+      resultId: kit
+        .integer("result_id")
+        .notNull()
+        .references(() => results.id, { onDelete: "cascade" }),
+      sentence: kit.text("sentence").notNull(),
+      steps: kit.text("steps").notNull(),
+      kept: kit.boolean("kept").notNull().default(false),
+      createdAt: kit.timestamp("created_at").notNull(),
+    },
+    (table) => [
+      kit.uniqueIndex("games_replays_result_unique").on(table.resultId),
+      kit.index("games_replays_created_idx").on(table.createdAt),
+    ],
+  );
+
+  /**
+   * Each member's best speed per mode among their results that have a replay: a new best marks its replay kept
+   * for ever (one upsert that answers a row only when the speed went up).
+   */
+  const personalBests = kit.table(
+    "games_personal_bests",
+    {
+      userId: kit
+        .integer("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      mode: kit.text("mode").$type<GameModeId>().notNull(),
+      wpm: kit.integer("wpm").notNull(),
+    },
+    (table) => [kit.primaryKey({ columns: [table.userId, table.mode] })],
+  );
+
+  return { games, results, dailyStats, owners, replays, personalBests };
 }

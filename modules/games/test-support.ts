@@ -3,7 +3,7 @@ import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { PgDb } from "../../db/postgres";
 import { storeDb, tablesFor } from "../../db/store";
-import type { ModuleContext } from "../kernel/define-module";
+import type { AppModule, MigrationBundle, ModuleContext } from "../kernel/define-module";
 import type { ResultInput, StoredGameRef } from "./rules";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
@@ -37,6 +37,8 @@ export const memberResult = (
   completionTime: 10,
   position: null,
   errorCount: 0,
+  // A typed result (its steps showed it), as every result was before results could be unverified.
+  verified: true,
   ...figures,
 });
 
@@ -51,8 +53,42 @@ export const guestResult = (
   completionTime: 10,
   position: null,
   errorCount: 0,
+  // A typed result (its steps showed it), as every result was before results could be unverified.
+  verified: true,
   ...figures,
 });
+
+/**
+ * The modules as a release without one migration per module (`tags`: module name → migration tag) had them, and
+ * as the next release applies it. The database "of before" is written by today's code, so it has the migrations
+ * that came later (their tables and columns); drizzle applies only migrations newer than the newest one applied,
+ * so in the second list the missing migration comes last (its SQL unchanged), as an upgrade would apply it.
+ */
+export function modulesAround(modules: readonly AppModule[], tags: Record<string, string>) {
+  const without = (bundle: MigrationBundle, tag: string): MigrationBundle => ({
+    ...bundle,
+    journal: { ...bundle.journal, entries: bundle.journal.entries.filter((e) => e.tag !== tag) },
+  });
+  const last = (bundle: MigrationBundle, tag: string): MigrationBundle => {
+    const entries = bundle.journal.entries;
+    const moved = entries.find((e) => e.tag === tag)!;
+    const newest = Math.max(...entries.map((e) => e.when));
+    return {
+      ...bundle,
+      journal: {
+        ...bundle.journal,
+        entries: [...without(bundle, tag).journal.entries, { ...moved, when: newest + 1 }],
+      },
+    };
+  };
+  const around = (change: (bundle: MigrationBundle, tag: string) => MigrationBundle) =>
+    modules.map((m) => {
+      const tag = tags[m.name];
+      if (!tag || !m.migrations || !m.pgMigrations) return m;
+      return { ...m, migrations: change(m.migrations, tag), pgMigrations: change(m.pgMigrations, tag) };
+    });
+  return { before: around(without), after: around(last) };
+}
 
 const usersOf = (ctx: ModuleContext) => tablesFor(ctx.database, coreSqlite, corePg).users;
 

@@ -1,3 +1,4 @@
+import { newReplayKey } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameHost, GameMember, GamePresenter, GameScheduler, ScheduledJob } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
@@ -111,7 +112,10 @@ export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPla
     const ref = host.gameRef()!;
     const counted = (this.open?.ref.round === ref.round ? this.open.counted : 0) + (participant.rejected ? 0 : 1);
     this.open = { ref, counted };
-    host.write({ name: "record_result", run: () => recordGuildResult(this.ctx, ref, participant) });
+    // The replay's key is drawn once, before the write: every retry stores the same replay.
+    const problem = host.state.problem;
+    const replay = problem === null ? null : { key: newReplayKey(), sentence: problem };
+    host.write({ name: "record_result", run: () => recordGuildResult(this.ctx, ref, participant, replay) });
   }
 
   private finish(host: GuildGameHost, game: FinishedGuildGame) {

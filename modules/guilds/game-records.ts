@@ -17,11 +17,17 @@ import { FULL_REWARD_KEYSTROKES } from "./rules";
  */
 
 /**
- * One completed participant (or an exact answer refused as implausible, kept for the record only). A counted
+ * One completed participant (or an exact answer refused as implausible, kept for the record only), with its steps
+ * as the replay under the key the presenter drew (README "Replays": refused ones too, for moderation). A counted
  * result stored after its game was closed (late) is paid as played at once, as the rooms do: the account counts
  * every counted result (profile README).
  */
-export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, participant: Participant) {
+export async function recordGuildResult(
+  ctx: ModuleContext,
+  ref: GameRef,
+  participant: Participant,
+  replay: { key: string; sentence: string } | null = null,
+) {
   const outcome = await recordResult(ctx, ref, {
     userId: participant.userId,
     playerKey: memberPlayerKey(participant.userId),
@@ -32,6 +38,8 @@ export async function recordGuildResult(ctx: ModuleContext, ref: GameRef, partic
     position: participant.rejected ? null : participant.position,
     errorCount: participant.errorCount ?? 0,
     implausible: participant.rejected,
+    verified: participant.verified,
+    replay: replay && { ...replay, steps: participant.steps },
     createdAt: participant.finishedAt ?? undefined,
   });
   if (outcome.late && !participant.rejected) {

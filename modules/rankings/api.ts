@@ -1,5 +1,6 @@
 import { dailyStats, type ResultRecordedEvent } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
+import { memberPlayerKey } from "../kernel/game-host";
 import { DAY_MS } from "../kernel/seoul-time";
 import { inRedis, type RedisBoards, redisBoards } from "./redis-boards";
 import {
@@ -12,7 +13,7 @@ import {
   type UsersSort,
   wpmCenti,
 } from "./rules";
-import { type BoardRow, type CountedResult, type RankingsStore, rankingsStoreOf } from "./store";
+import { type BoardRow, type CountedResult, type MemberFigures, type RankingsStore, rankingsStoreOf } from "./store";
 import { presentBoardRow, presentMember, type UserRankingEntry } from "./view";
 
 /**
@@ -67,14 +68,16 @@ export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
   wpm: event.wpm,
   accuracy: event.accuracy,
   playedAt: event.createdAt,
+  replayKey: event.replayKey,
 });
 
 /**
- * Adds a recorded result to its periods (SQL, then the Redis boards); implausible results and the results of modes
- * left out of the rankings (`UNRANKED_MODES`: 오늘의 문장) never count.
+ * Adds a recorded result to its periods (SQL, then the Redis boards): ranked results only — implausible and
+ * unverified ones (sent without steps; README "What counts") and the results of modes left out of the rankings
+ * (`UNRANKED_MODES`: 오늘의 문장) never count.
  */
 export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
-  if (event.implausible || !countsInRankings(event.mode)) return;
+  if (event.implausible || !event.verified || !countsInRankings(event.mode)) return;
   const { store, boards } = rankingsRuntime(ctx);
   const keys = periodKeysOf(event.createdAt);
   await store.addResult(keys, countedResult(event));
@@ -88,10 +91,36 @@ export async function addRecordedResult(ctx: ModuleContext, event: ResultRecorde
   }
 }
 
-async function presentBoard(ctx: ModuleContext, rows: readonly BoardRow[]): Promise<UserRankingEntry[]> {
+async function presentBoard(
+  ctx: ModuleContext,
+  periodKey: string,
+  rows: readonly BoardRow[],
+): Promise<UserRankingEntry[]> {
+  const { store } = rankingsRuntime(ctx);
   const ids = rows.flatMap((row) => (row.userId === null ? [] : [row.userId]));
-  const members = new Map((await rankingsRuntime(ctx).store.members(ids)).map((m) => [m.id, m]));
-  return rows.map((row, i) => presentBoardRow(row, i + 1, row.userId === null ? undefined : members.get(row.userId)));
+  const members = new Map((await store.members(ids)).map((m) => [m.id, m]));
+  // The links are read apart (one lookup of the primary key per row), so a Redis board need not keep them.
+  const replays = await store.bestReplays(
+    periodKey,
+    rows.map((row) => row.playerKey),
+  );
+  return rows.map((row, i) =>
+    presentBoardRow(
+      row,
+      i + 1,
+      row.userId === null ? undefined : members.get(row.userId),
+      replays.get(row.playerKey) ?? null,
+    ),
+  );
+}
+
+/** Members of the medal or level ranking, each with the replay of their fastest ranked result of all time. */
+async function presentMembers(ctx: ModuleContext, members: readonly MemberFigures[]) {
+  const replays = await rankingsRuntime(ctx).store.bestReplays(
+    "all",
+    members.map((m) => memberPlayerKey(m.id)),
+  );
+  return members.map((m, i) => presentMember(m, i + 1, replays.get(memberPlayerKey(m.id)) ?? null));
 }
 
 const limitOf = (limit: number | undefined) => limit ?? RANKING_LIMIT.default;
@@ -146,17 +175,17 @@ async function fromRedis(ctx: ModuleContext, read: Promise<BoardRow[] | null>) {
 /** `GET /api/rankings/users`: the period containing now (Seoul), by average speed or by games. */
 export async function usersRanking(ctx: ModuleContext, query: UsersRankingQuery = {}) {
   const key = periodKey(query.period ?? "daily", ctx.clock.now());
-  return presentBoard(ctx, await topRows(ctx, key, query.sort ?? "wpm", limitOf(query.limit)));
+  return presentBoard(ctx, key, await topRows(ctx, key, query.sort ?? "wpm", limitOf(query.limit)));
 }
 
 /** `GET /api/rankings/medals`: members by medal score (gold 3, silver 2, bronze 1), then gold, then silver. */
 export async function medalsRanking(ctx: ModuleContext, limit?: number) {
-  return (await rankingsRuntime(ctx).store.medalsTop(limitOf(limit))).map((m, i) => presentMember(m, i + 1));
+  return presentMembers(ctx, await rankingsRuntime(ctx).store.medalsTop(limitOf(limit)));
 }
 
 /** `GET /api/rankings/levels`: members by level, then experience. */
 export async function levelsRanking(ctx: ModuleContext, limit?: number) {
-  return (await rankingsRuntime(ctx).store.levelsTop(limitOf(limit))).map((m, i) => presentMember(m, i + 1));
+  return presentMembers(ctx, await rankingsRuntime(ctx).store.levelsTop(limitOf(limit)));
 }
 
 export interface RebuiltPeriod {
@@ -180,6 +209,8 @@ export async function rebuildPeriod(ctx: ModuleContext, key: string): Promise<Re
     accuracySum: s.accuracySum,
     wpmCenti: wpmCenti(s.wpmSum, s.games),
     lastPlayedAt: s.lastPlayedAt,
+    bestReplayWpm: s.bestReplayWpm,
+    bestReplayKey: s.bestReplayKey,
   }));
   await store.replacePeriod(key, rows);
   if (boards && inRedis(key)) await boards.replace(key, await store.allOf(key), ctx.clock.now());

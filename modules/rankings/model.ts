@@ -17,6 +17,9 @@ export const UserRankingEntrySchema = t.Object({
   bronze_medals: t.Integer(),
   level: t.Integer(),
   experience: t.Integer(),
+  replay_key: t.Nullable(
+    t.String({ description: "이 항목의 가장 빠른 인정 기록의 리플레이 키 (GET /api/replays/{key}; 없으면 null)" }),
+  ),
 });
 export const UserRankingSchema = t.Array(UserRankingEntrySchema);
 

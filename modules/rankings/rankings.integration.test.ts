@@ -67,6 +67,7 @@ describe("GET /api/rankings/users", () => {
         bronze_medals: 0,
         level: 1,
         experience: 0,
+        replay_key: null,
       },
       expect.objectContaining({ rank: 2, user_id: alice.id, username: "앨리스", games_played: 1, avg_wpm: 100 }),
     ]);

@@ -3,15 +3,10 @@ import { closeContext, createContext } from "../../apps/server/context";
 import { modules } from "../../apps/server/modules";
 import { testConfig } from "../../db/testing";
 import { recordResult } from "../games";
-import { migrations as gamesMigrations } from "../games/migrations";
-import { migrations as gamesPgMigrations } from "../games/migrations-pg";
-import { insertMember, kst, memberResult, race } from "../games/test-support";
+import { insertMember, kst, memberResult, modulesAround, race } from "../games/test-support";
 import { FakeClock } from "../kernel/clock";
-import type { AppModule, MigrationBundle } from "../kernel/define-module";
 import { addRecordedResult, usersRanking } from "./api";
 import { rankingsSettled } from "./index";
-import { migrations } from "./migrations";
-import { migrations as pgMigrations } from "./migrations-pg";
 import { rankingsStoreOf } from "./store";
 
 /**
@@ -19,20 +14,9 @@ import { rankingsStoreOf } from "./store";
  * games' 0002_drop_duel_results and rankings' 0002_recount_without_duels, the first boot recounts the periods and
  * the duel is gone from every period; a room's result stays. Both engines.
  */
-const before = (bundle: MigrationBundle, tag: string): MigrationBundle => ({
-  ...bundle,
-  journal: { ...bundle.journal, entries: bundle.journal.entries.filter((e) => e.tag !== tag) },
-});
-const modulesBefore: AppModule[] = modules.map((m) => {
-  if (m.name === "games") {
-    const tag = "0002_drop_duel_results";
-    return { ...m, migrations: before(gamesMigrations, tag), pgMigrations: before(gamesPgMigrations, tag) };
-  }
-  if (m.name === "rankings") {
-    const tag = "0002_recount_without_duels";
-    return { ...m, migrations: before(migrations, tag), pgMigrations: before(pgMigrations, tag) };
-  }
-  return m;
+const { before: modulesBefore, after: modulesAfter } = modulesAround(modules, {
+  games: "0002_drop_duel_results",
+  rankings: "0002_recount_without_duels",
 });
 const rankings = modules.find((m) => m.name === "rankings")!;
 
@@ -64,7 +48,7 @@ describe("0002_recount_without_duels", () => {
     expect(await figures(old)).toEqual([[[id, 2, 12_175]], [[id, 2, 12_175]], [[id, 2, 12_175]]]);
     await closeContext(old);
 
-    const now = await createContext(config, modules, { clock });
+    const now = await createContext(config, modulesAfter, { clock });
     try {
       await rankings.onBoot!(now);
       expect(await figures(now)).toEqual([[[id, 1, 350]], [[id, 1, 350]], [[id, 1, 350]]]);

@@ -16,6 +16,8 @@ export interface CountedResult {
   wpm: number;
   accuracy: number;
   playedAt: number;
+  /** The result's replay, null when it has none. */
+  replayKey: string | null;
 }
 
 /** A player's figures of one period (a board row). */
@@ -28,6 +30,12 @@ export interface BoardRow {
   accuracySum: number;
   wpmCenti: number;
   lastPlayedAt: number;
+  /**
+   * The period's fastest result that has a replay (the first to reach that speed; 0: none) and its key: written by
+   * a rebuild; a board read leaves them out (`bestReplays` reads them for the rows shown, Redis or not).
+   */
+  bestReplayWpm?: number;
+  bestReplayKey?: string | null;
 }
 
 /** The account figures a ranking entry shows (core `users`). */
@@ -54,6 +62,8 @@ export interface RankingsStore {
   allOf(periodKey: string): Promise<BoardRow[]>;
   /** Replaces a period's rows with the given ones, in one transaction (the rebuild). */
   replacePeriod(periodKey: string, rows: readonly BoardRow[]): Promise<void>;
+  /** The replay of each player's fastest result of the period (players without a row, or whose best has none, left out). */
+  bestReplays(periodKey: string, playerKeys: readonly string[]): Promise<Map<string, string>>;
   /** The account figures of these members (missing ids are left out). */
   members(ids: readonly number[]): Promise<MemberFigures[]>;
   /** Active members with at least one medal: medal score, then gold, then silver, then id. */
@@ -134,6 +144,8 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
               accuracySum: result.accuracy,
               wpmCenti: result.wpm * 100,
               lastPlayedAt: new Date(result.playedAt),
+              bestReplayWpm: result.replayKey === null ? 0 : result.wpm,
+              bestReplayKey: result.replayKey,
             })
             .onConflictDoUpdate({
               target: [periodStats.periodKey, periodStats.playerKey],
@@ -146,6 +158,9 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
                 nickname: later(periodStats.nickname),
                 userId: sql`COALESCE(${proposed(periodStats.userId)}, ${periodStats.userId})`,
                 lastPlayedAt: later(periodStats.lastPlayedAt),
+                // The first replayed result to reach the period's best speed keeps the link (read before the raise).
+                bestReplayKey: sql`CASE WHEN ${proposed(periodStats.bestReplayWpm)} > ${periodStats.bestReplayWpm} THEN ${proposed(periodStats.bestReplayKey)} ELSE ${periodStats.bestReplayKey} END`,
+                bestReplayWpm: sql`CASE WHEN ${proposed(periodStats.bestReplayWpm)} > ${periodStats.bestReplayWpm} THEN ${proposed(periodStats.bestReplayWpm)} ELSE ${periodStats.bestReplayWpm} END`,
               },
             });
         }
@@ -184,6 +199,8 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
             accuracySum: row.accuracySum,
             wpmCenti: row.wpmCenti,
             lastPlayedAt: new Date(row.lastPlayedAt),
+            bestReplayWpm: row.bestReplayWpm ?? 0,
+            bestReplayKey: row.bestReplayKey ?? null,
           }));
           await tx.insert(periodStats).values(batch);
         }
@@ -199,6 +216,17 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
         .update(recounts)
         .set({ doneAt: new Date(at) })
         .where(eq(recounts.reason, reason));
+    },
+
+    async bestReplays(periodKey, playerKeys) {
+      const found = new Map<string, string>();
+      if (playerKeys.length === 0) return found;
+      const rows = await read()
+        .select({ playerKey: periodStats.playerKey, key: periodStats.bestReplayKey })
+        .from(periodStats)
+        .where(and(eq(periodStats.periodKey, periodKey), inArray(periodStats.playerKey, [...playerKeys])));
+      for (const row of rows) if (row.key !== null) found.set(row.playerKey, row.key);
+      return found;
     },
 
     async members(ids) {

@@ -12,7 +12,9 @@ export function defineRankingsTables<D extends Dialect>(kit: SchemaKit<D>) {
    * `period_key` is `d:YYYY-MM-DD` (a Seoul day), `w:YYYY-MM-DD` (the Seoul week starting that Monday) or `all`.
    * `wpm_centi` is the average speed in hundredths, rounded half up (what the ranking shows and orders by), kept on
    * every write so a top-N read is one index range in ranking order, never a sort of the period (the player key
-   * ordered by code point on both engines: `kit.codePointOrder`).
+   * ordered by code point on both engines: `kit.codePointOrder`). `best_replay_wpm` and `best_replay_key`: the
+   * period's fastest ranked result that has a replay (the first to reach that speed), the entry's link; 0 and null
+   * when none has (results stored before replays existed have none, so the rows of before need no recount).
    */
   const periodStats = kit.table(
     "rankings_period_stats",
@@ -26,6 +28,8 @@ export function defineRankingsTables<D extends Dialect>(kit: SchemaKit<D>) {
       wpmSum: kit.integer("wpm_sum").notNull(),
       accuracySum: kit.double("accuracy_sum").notNull(),
       wpmCenti: kit.integer("wpm_centi").notNull(),
+      bestReplayWpm: kit.integer("best_replay_wpm").notNull().default(0),
+      bestReplayKey: kit.text("best_replay_key"),
       // Created before the kit with PostgreSQL's default precision (see TimestampOptions).
       lastPlayedAt: kit.timestamp("last_played_at", { pgDefaultPrecision: true }).notNull(),
     },

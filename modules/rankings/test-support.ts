@@ -1,6 +1,6 @@
 import type { TestServer } from "../../apps/server/testing";
 import { applyGameRewards } from "../accounts";
-import type { ResultInput } from "../games";
+import type { ReplayInput, ResultInput } from "../games";
 import { recordResult } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { rankingsSettled } from ".";
@@ -16,7 +16,14 @@ let rounds = 0;
 export async function playResult(
   ctx: ModuleContext,
   player: { userId: number | null; key: string; nickname: string },
-  figures: { wpm: number; accuracy: number; at: number; implausible?: boolean },
+  figures: {
+    wpm: number;
+    accuracy: number;
+    at: number;
+    implausible?: boolean;
+    verified?: boolean;
+    replay?: ReplayInput;
+  },
 ) {
   rounds += 1;
   const result: ResultInput = {
@@ -29,6 +36,9 @@ export async function playResult(
     position: 1,
     errorCount: 0,
     implausible: figures.implausible ?? false,
+    // A typed result unless the test says otherwise (as every result was before results could be unverified).
+    verified: figures.verified ?? true,
+    replay: figures.replay ?? null,
     createdAt: figures.at,
   };
   await recordResult(

@@ -20,12 +20,19 @@ export interface UserRankingEntry {
   bronze_medals: number;
   level: number;
   experience: number;
+  /** The replay of the entry's fastest ranked result (of the period; all time for medals and levels), or null. */
+  replay_key: string | null;
 }
 
 const NO_ACCOUNT = { level: 0, experience: 0, goldMedals: 0, silverMedals: 0, bronzeMedals: 0 };
 
 /** A period's board row: the period's games and averages, the member's medals and level (guests: 0). */
-export function presentBoardRow(row: BoardRow, rank: number, member: MemberFigures | undefined): UserRankingEntry {
+export function presentBoardRow(
+  row: BoardRow,
+  rank: number,
+  member: MemberFigures | undefined,
+  replayKey: string | null,
+): UserRankingEntry {
   const account = member ?? NO_ACCOUNT;
   return {
     rank,
@@ -42,11 +49,12 @@ export function presentBoardRow(row: BoardRow, rank: number, member: MemberFigur
     bronze_medals: account.bronzeMedals,
     level: account.level,
     experience: account.experience,
+    replay_key: replayKey,
   };
 }
 
 /** A member of the medal or level ranking: every figure from the account (all time). */
-export function presentMember(member: MemberFigures, rank: number): UserRankingEntry {
+export function presentMember(member: MemberFigures, rank: number, replayKey: string | null): UserRankingEntry {
   return {
     rank,
     user_id: member.id,
@@ -62,5 +70,6 @@ export function presentMember(member: MemberFigures, rank: number): UserRankingE
     bronze_medals: member.bronzeMedals,
     level: member.level,
     experience: member.experience,
+    replay_key: replayKey,
   };
 }

@@ -11,12 +11,25 @@ import type { FinishedGame, RaceResult } from "./sentence-race";
  * finish is done once per game, and rewards are paid once per (game, member).
  */
 
+/** A result's replay as the presenter draws it before the write: its key and the sentence that was typed. */
+export interface ReplayTicket {
+  key: string;
+  sentence: string;
+}
+
 /**
- * One accepted result (or an attempt refused as implausible, kept for the record only), at its acceptance time. A
+ * One accepted result (or an attempt refused as implausible, kept for the record only: its steps too, as its
+ * replay, for moderation), at its acceptance time, with its steps as the replay under the ticket's key. A
  * counted result stored after its game was closed (late) is paid as played at once: the finish paid only the
  * results it found, and the account must count every counted result (profile README).
  */
-export async function recordRaceResult(ctx: ModuleContext, ref: GameRef, result: RaceResult, implausible = false) {
+export async function recordRaceResult(
+  ctx: ModuleContext,
+  ref: GameRef,
+  result: RaceResult,
+  implausible = false,
+  replay: ReplayTicket | null = null,
+) {
   const outcome = await recordResult(ctx, ref, {
     userId: result.userId,
     playerKey: result.sessionId,
@@ -27,6 +40,8 @@ export async function recordRaceResult(ctx: ModuleContext, ref: GameRef, result:
     position: implausible ? null : result.position,
     errorCount: result.errorCount,
     implausible,
+    verified: result.verified,
+    replay: replay && { ...replay, steps: result.steps },
     itemId: result.sentenceId,
     createdAt: result.submittedAt,
   });

@@ -1,4 +1,5 @@
 import type { GameRewardDelta } from "../accounts";
+import { newReplayKey } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import {
   type GamePresenter,
@@ -240,8 +241,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     };
     // The submitter's sockets as they are now: one that left the room meanwhile still hears how its answer did.
     const sockets = [...(host.member(result.playerId)?.sockets ?? [])];
-    return () => {
-      host.broadcast("game:submission_complete", complete);
+    return (replayKey: string | null) => {
+      host.broadcast("game:submission_complete", { ...complete, replay_key: replayKey });
       for (const socketId of sockets) host.sendToSocket(socketId, "game:personal_feedback", payload);
     };
   }
@@ -275,15 +276,23 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
    * Queues the result's write; the round stays open (to be closed) from its first record on. `announce` runs once
    * it is stored (or, should every try fail, anyway: the player is not left waiting).
    */
-  private record(host: RoomGame, result: RaceResult, implausible: boolean, announce?: () => void) {
+  private record(
+    host: RoomGame,
+    result: RaceResult,
+    implausible: boolean,
+    announce?: (replayKey: string | null) => void,
+  ) {
     const ref = host.gameRef()!;
     const counted = (this.open?.ref.round === ref.round ? this.open.counted : 0) + (implausible ? 0 : 1);
     this.open = { ref, counted };
+    // The replay's key is drawn once, before the write: every retry stores the same replay.
+    const sentence = host.state.sentence;
+    const replay = sentence?.id === result.sentenceId ? { key: newReplayKey(), sentence: sentence.text } : null;
     host.write({
       name: "record_result",
-      run: () => recordRaceResult(this.ctx, ref, result, implausible),
-      done: announce,
-      failed: announce,
+      run: () => recordRaceResult(this.ctx, ref, result, implausible, replay),
+      done: (outcome) => announce?.(outcome.replayKey),
+      failed: () => announce?.(null),
     });
   }
 

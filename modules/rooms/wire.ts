@@ -61,6 +61,8 @@ export interface SubmissionComplete extends Feedback {
   is_anonymous: boolean;
   completed_count: number;
   total_players: number;
+  /** The result's replay (`/replay/{key}`), null when it has none (sent without steps, or not stored). */
+  replay_key: string | null;
 }
 
 /** One line of `game:results`: positioned results by position, then the others in arrival order. */

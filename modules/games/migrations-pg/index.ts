@@ -3,6 +3,7 @@ import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_silky_xorn.sql" with { type: "text" };
 import m1 from "./0001_little_northstar.sql" with { type: "text" };
 import m2 from "./0002_drop_duel_results.sql" with { type: "text" };
+import m3 from "./0003_replays_and_verified.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -11,5 +12,6 @@ export const migrations: MigrationBundle = {
     "0000_silky_xorn": m0,
     "0001_little_northstar": m1,
     "0002_drop_duel_results": m2,
+    "0003_replays_and_verified": m3,
   },
 };

@@ -273,6 +273,7 @@ describe("room state", () => {
             is_anonymous: false,
             completed_count: 1,
             total_players: 2,
+            replay_key: null,
           },
         },
         { type: "results", payload: { room_id: 1, sentence_id: 7, participants: 1, results: [] } },
