@@ -49,7 +49,7 @@ const typingFigures = (x: Figures) => ({
 /** The figures by their definition: the member's counted results (the records), duels apart. */
 async function expected() {
   const res = await server.api("GET", `/api/games/results/user/${ace.id}?limit=200`, { token: ace.token });
-  const records = res.body as { wpm: number; accuracy: number; mode: string }[];
+  const records = res.body as { wpm: number; accuracy: number; mode: string; replay_key: string | null }[];
   let streak = 0;
   let maxStreak = 0;
   for (const game of played) {
@@ -121,16 +121,31 @@ describe("one definition of each player figure", () => {
     expect(typingFigures(row)).toEqual(want.figures);
   });
 
-  test("the rankings: the all-time board and the medal and level boards show the same figures", async () => {
+  test("the rankings: the all-time board counts the verified results, the medal and level boards the account's", async () => {
     const want = await expected();
     const entryOf = async (path: string) => {
       const res = await server.api("GET", path);
       expect(res.status).toBe(200);
       return (res.body as (Figures & { user_id: number | null })[]).find((e) => e.user_id === ace.id)!;
     };
+    // Verified = typed with server-stamped steps, which are the result's replay: the records with a replay_key.
+    // (Answers sent without steps are counted and rewarded, never ranked: product-rules "Live race and replays".)
+    const ranked = want.records.filter((r) => r.replay_key !== null);
+    expect(ranked.length).toBeGreaterThan(0);
+    const rankedFigures = {
+      games_played: ranked.length,
+      avg_wpm: average2(
+        ranked.reduce((sum, r) => sum + r.wpm, 0),
+        ranked.length,
+      ),
+      avg_accuracy: average2(
+        ranked.reduce((sum, r) => sum + r.accuracy, 0),
+        ranked.length,
+      ),
+    };
     for (const sort of ["wpm", "games"]) {
       const entry = await entryOf(`/api/rankings/users?period=all&sort=${sort}&limit=100`);
-      expect(typingFigures(entry)).toEqual(want.figures);
+      expect(typingFigures(entry)).toEqual(rankedFigures);
     }
     expect(typingFigures(await entryOf("/api/rankings/medals?limit=100"))).toEqual(want.figures);
     expect(typingFigures(await entryOf("/api/rankings/levels?limit=100"))).toEqual(want.figures);

@@ -107,6 +107,7 @@ describe("the profile's calls", () => {
         created_at: "2026-03-09T01:01:00.000Z",
         mode: "guild_game",
         medal: null,
+        replay_key: null,
       },
       {
         id: expect.any(Number),
@@ -118,6 +119,7 @@ describe("the profile's calls", () => {
         created_at: "2026-03-08T14:59:40.001Z",
         mode: "sentence_race",
         medal: "gold",
+        replay_key: null,
       },
     ]);
   });

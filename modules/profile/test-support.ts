@@ -37,6 +37,34 @@ export const figuresTestModules = () =>
 const secondsFor = (text: string, extra = 0) => Math.max(2, Math.ceil(keystrokes(text) / 10)) + extra;
 const iso = (at: number) => new Date(at).toISOString();
 
+/**
+ * Guild members typing `text` at once, each a character at a time spread evenly over their own `ms` (the server
+ * stamps each change), in time order on the fake clock; each stops at its whole text, the clock at the last one's.
+ */
+async function typeTogether(
+  clock: FakeClock,
+  guildId: number,
+  text: string,
+  typists: { client: Client; ms: number }[],
+) {
+  const chars = [...text];
+  const steps = typists.flatMap(({ client, ms }) =>
+    chars.map((_, i) => ({
+      client,
+      at: Math.round(((i + 1) * ms) / chars.length),
+      typed: chars.slice(0, i + 1).join(""),
+    })),
+  );
+  steps.sort((a, b) => a.at - b.at);
+  let now = 0;
+  for (const step of steps) {
+    clock.advance(step.at - now);
+    now = step.at;
+    step.client.emit("guild_game:progress", { guild_id: guildId, typed_text: step.typed });
+    await step.client.sync();
+  }
+}
+
 function submit(client: Client, roomId: number, sentence: { id: number; text: string }) {
   client.emit("game:submission", { room_id: roomId, sentence_id: sentence.id, typed_text: sentence.text });
 }
@@ -159,10 +187,15 @@ export async function playMixedHistory(server: TestServer, clock: FakeClock, ace
     await ga.next("guild_game:countdown");
     clock.advance(1_000);
     for (const c of [ga, gb]) await c.next("guild_game:start");
-    clock.advance(secondsFor(PROBLEM, won ? 0 : 2) * 1_000);
+    // Both type the problem a character at a time (each change a step: verified results, ranked), the second
+    // finishing a second later.
+    const firstMs = secondsFor(PROBLEM, won ? 0 : 2) * 1_000;
+    await typeTogether(clock, guild.id, PROBLEM, [
+      { client: first, ms: firstMs },
+      { client: second, ms: firstMs + 1_000 },
+    ]);
     first.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
     await first.sync();
-    clock.advance(1_000);
     second.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
     await ga.next("guild_game:end");
     await drained();

@@ -344,6 +344,8 @@ describe("migration 0001: rooms' records copied into the games module", () => {
       completionTime: 20,
       position: null,
       errorCount: 1,
+      // Typed (as every result of before this copy was): the aggregates count verified results only.
+      verified: true,
       createdAt: kst(at),
     });
     await recordResult(ctx, game, result(ids.a, `u_${ids.a}`, "하늘빛", 333, 91.25, "2026-02-12 23:59:58"));
