@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { DuelStatsAnswer } from "../../../../modules/duel";
 import { api } from "../../lib/api";
@@ -380,6 +381,7 @@ const HEADERS: [SortField | null, string][] = [
   [null, "완료 시간"],
   ["position", "순위"],
   ["created_at", "날짜"],
+  [null, "리플레이"],
 ];
 
 function RecordsTab({ records, reload }: { records: GameRecord[]; reload: () => void }) {
@@ -464,6 +466,19 @@ function RecordsTab({ records, reload }: { records: GameRecord[]; reload: () => 
                 <td>{record.completion_time.toFixed(1)}초</td>
                 <td>{record.position === null ? "-" : `${record.position}위`}</td>
                 <td>{seoulTime(record.created_at)}</td>
+                <td>
+                  {record.replay_key ? (
+                    <Link
+                      to="/replay/$key"
+                      params={{ key: record.replay_key }}
+                      aria-label={`리플레이: ${roomOf(record)} ${seoulTime(record.created_at)}`}
+                    >
+                      리플레이
+                    </Link>
+                  ) : (
+                    "-"
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

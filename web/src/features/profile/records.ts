@@ -17,6 +17,8 @@ export interface GameRecord {
   created_at: string;
   mode?: string;
   medal?: "gold" | "silver" | "bronze" | null;
+  /** The result's replay (`/replay/{key}`), null when it has none. */
+  replay_key?: string | null;
 }
 
 const SEOUL_MS = 9 * 3_600_000;

@@ -17,6 +17,8 @@ export interface UserRankingEntry {
   bronze_medals?: number;
   level?: number;
   experience?: number;
+  /** The replay of the entry's fastest ranked result (`/replay/{key}`), null when it has none. */
+  replay_key?: string | null;
 }
 
 /** Duel ranking entry (spec part 2 §3). */

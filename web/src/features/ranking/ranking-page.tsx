@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { type CSSProperties, useCallback, useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
@@ -147,6 +148,16 @@ function CardBody({ state, card, retry }: { state: CardState; card: RankingCard;
               <span className="ranking-name">{displayName(entry)}</span>
               <span className="ranking-figure">
                 <Figure value={card.figure(entry)} />
+                {"replay_key" in entry && entry.replay_key ? (
+                  <Link
+                    to="/replay/$key"
+                    params={{ key: entry.replay_key }}
+                    className="ranking-replay"
+                    aria-label={`리플레이: ${displayName(entry)}`}
+                  >
+                    리플레이
+                  </Link>
+                ) : null}
               </span>
             </li>
           );
