@@ -81,6 +81,18 @@ describe("typing rooms, typed through the IME", () => {
     await feedback.waitFor();
     expect(await feedback.textContent()).toContain("1위");
     expect(dialogs).toEqual([]);
+
+    // The result card links the answer's replay (its server-stamped steps): it plays the sentence to the end.
+    await feedback.getByRole("link", { name: "리플레이" }).click();
+    await page.waitForURL(/\/replay\/[A-Za-z0-9_-]{22}$/);
+    await page.getByRole("heading", { name: /의 리플레이$/ }).waitFor();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll(".replay-stage .ch-ok").length === n,
+      [...sentence].length,
+      {
+        timeout: 30_000,
+      },
+    );
   });
 
   test("an answer refused as implausible is said inline; the next round starts with an empty box", async () => {

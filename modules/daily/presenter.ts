@@ -1,4 +1,5 @@
 import type { GameRewardDelta, PublicRewards } from "../accounts";
+import { newReplayKey } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import type { GameHost, GameMember, GamePresenter } from "../kernel/game-host";
 import { bestOfPlayer } from "./api";
@@ -48,10 +49,13 @@ export class DailyPresenter implements GamePresenter<DailyMode, DailyPlayer> {
     const ref = host.gameRef();
     if (!ref) return;
     const day = host.state.day;
+    // The replay's key is drawn once, before the write: every retry stores the same replay.
+    const sentence = host.state.sentence;
+    const replay = sentence?.id === result.sentenceId ? { key: newReplayKey(), sentence: sentence.text } : null;
     host.write({
       name: "record_daily_attempt",
       run: async () => {
-        const stored = await recordDailyAttempt(this.ctx, ref, result);
+        const stored = await recordDailyAttempt(this.ctx, ref, result, replay);
         return { stored, best: stored ? await bestOfPlayer(this.ctx, day, result.sessionId) : null };
       },
       done: ({ stored, best }) => {

@@ -33,10 +33,18 @@ function sourceOf(ref: GameRef) {
   return source;
 }
 
-/** An accepted attempt (or one refused as implausible, stored for the record only). */
-export async function recordDailyAttempt(ctx: ModuleContext, ref: GameRef, result: DailyResult) {
+/**
+ * An accepted attempt (or one refused as implausible, stored for the record only), its steps as its replay under
+ * the key the presenter drew before the write (games README "Replays").
+ */
+export async function recordDailyAttempt(
+  ctx: ModuleContext,
+  ref: GameRef,
+  result: DailyResult,
+  replay: { key: string; sentence: string } | null = null,
+) {
   const { day, playerKey } = sourceOf(ref);
-  await recordResult(ctx, ref, {
+  const recorded = await recordResult(ctx, ref, {
     userId: result.userId,
     playerKey,
     nickname: result.name,
@@ -46,6 +54,8 @@ export async function recordDailyAttempt(ctx: ModuleContext, ref: GameRef, resul
     position: result.implausible ? null : 1,
     errorCount: result.errorCount,
     implausible: result.implausible,
+    verified: result.verified,
+    replay: replay && { ...replay, steps: result.steps },
     itemId: result.sentenceId,
     createdAt: result.submittedAt,
   });
@@ -63,7 +73,7 @@ export async function recordDailyAttempt(ctx: ModuleContext, ref: GameRef, resul
     accuracy: result.accuracy,
     completionTime: result.completionTime,
     verified: result.verified,
-    replayKey: null,
+    replayKey: recorded.replayKey,
     createdAt: result.submittedAt,
   });
   return settle(ctx, ref, attempt, result.submittedAt);

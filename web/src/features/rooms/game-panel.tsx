@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { useNow } from "../../lib/use-now";
 import { TypingPanel } from "../../ui/typing-panel";
 import { accuracyTone, percent, seconds, timerTone } from "./figures";
@@ -31,7 +32,20 @@ export function ProblemTimer({ timing, compact = false }: { timing: Timing; comp
  * "내 기록". A placed result shows its place (the medal only once the game's results say the server awarded one:
  * a game of one awards none) with speed and accuracy icons; a result without a place shows its figures plainly.
  */
-function FeedbackCard({ feedback, medal }: { feedback: Feedback; medal: 1 | 2 | 3 | null }) {
+function FeedbackCard({
+  feedback,
+  medal,
+  replayKey,
+}: {
+  feedback: Feedback;
+  medal: 1 | 2 | 3 | null;
+  replayKey: string | null;
+}) {
+  const replay = replayKey ? (
+    <Link to="/replay/$key" params={{ key: replayKey }} className="feedback-replay">
+      리플레이
+    </Link>
+  ) : null;
   if (feedback.position === null) {
     return (
       <div className="feedback feedback-unplaced" role="status" data-testid="personal-feedback">
@@ -41,6 +55,7 @@ function FeedbackCard({ feedback, medal }: { feedback: Feedback; medal: 1 | 2 | 
           {feedback.wpm}타/분 · 정확도 {percent(feedback.accuracy)} · {seconds(feedback.completion_time)}
         </span>
         <span className="feedback-note muted">정확도 80% 이상이면 순위에 올라요.</span>
+        {replay}
       </div>
     );
   }
@@ -60,6 +75,7 @@ function FeedbackCard({ feedback, medal }: { feedback: Feedback; medal: 1 | 2 | 
         정확도 {percent(feedback.accuracy)}
       </span>
       <span className="feedback-figure feedback-time muted">{seconds(feedback.completion_time)}</span>
+      {replay}
     </div>
   );
 }
@@ -121,7 +137,13 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
           <RaceLanes lanes={raceLanes(state)} myKey={state.spectating ? null : state.laneKey} />
         </>
       )}
-      {answered && <FeedbackCard feedback={answered} medal={myMedal(state)} />}
+      {answered && (
+        <FeedbackCard
+          feedback={answered}
+          medal={myMedal(state)}
+          replayKey={state.myReplay?.sentenceId === answered.sentence_id ? state.myReplay.key : null}
+        />
+      )}
       {state.results && game.status !== "in_progress" && game.status !== "countdown" && (
         <div className="stage-results">
           <h2 className="stage-subtitle">게임 결과</h2>

@@ -284,6 +284,28 @@ describe("room state", () => {
     expect(state.messages.at(-1)?.text).toBe("철수님 완료! 1위 · 300타/분");
     expect(state.results?.sentence_id).toBe(7);
   });
+
+  test("the player's own submission keeps its replay's key for the result card; another player's does not", () => {
+    const complete = (sessionId: string, key: string | null) => ({
+      type: "submission_complete" as const,
+      now: T0 + 3_000,
+      payload: {
+        ...feedback(7),
+        session_id: sessionId,
+        user_id: null,
+        username: "누구",
+        nickname: "누구",
+        is_anonymous: false,
+        completed_count: 1,
+        total_players: 2,
+        replay_key: key,
+      },
+    });
+    const state = run([joined(playing(T0)), complete("g_other", "OtherKeyOtherKeyOther1")]);
+    expect(state.myReplay).toBeNull();
+    const mine = run([complete("u_1", "MyReplayKeyMyReplayKe")], state);
+    expect(mine.myReplay).toEqual({ sentenceId: 7, key: "MyReplayKeyMyReplayKe" });
+  });
 });
 
 function feedback(sentenceId: number) {

@@ -72,6 +72,8 @@ export interface RoomState {
   countdown: number | null;
   endCountdown: number | null;
   feedback: Feedback | null;
+  /** The replay of the player's own latest result (its `game:submission_complete`), by the sentence it answered. */
+  myReplay: { sentenceId: number; key: string } | null;
   /** The sentence the player has sent an answer for and awaits feedback on. */
   pendingSentenceId: number | null;
   completed: { count: number; total: number } | null;
@@ -95,6 +97,7 @@ export const initialRoomState: RoomState = {
   countdown: null,
   endCountdown: null,
   feedback: null,
+  myReplay: null,
   pendingSentenceId: null,
   completed: null,
   results: null,
@@ -334,7 +337,12 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       const completed = { count: payload.completed_count, total: payload.total_players };
       const name = payload.nickname || payload.username;
       const place = payload.position === null ? "순위 없음" : `${payload.position}위`;
-      return push({ ...state, completed }, system(`${name}님 완료! ${place} · ${payload.wpm}타/분`, action.now));
+      const mine = payload.session_id === state.sessionId && payload.replay_key;
+      const myReplay = mine ? { sentenceId: payload.sentence_id, key: payload.replay_key! } : state.myReplay;
+      return push(
+        { ...state, completed, myReplay },
+        system(`${name}님 완료! ${place} · ${payload.wpm}타/분`, action.now),
+      );
     }
     case "feedback":
       return { ...state, feedback: action.payload, pendingSentenceId: null };
