@@ -50,7 +50,9 @@ describe("/daily", () => {
     expect(await result.textContent()).toContain("오늘 1번째 도전");
     expect(await result.textContent()).toContain("타/분");
     const board = page.getByTestId("daily-board");
-    await board.getByText(user.username).waitFor();
+    await board.getByText(user.username, { exact: true }).waitFor();
+    // The entry links its replay (the attempt's server-stamped steps).
+    expect(await board.getByRole("link", { name: `다시보기 (${user.username})` }).count()).toBe(1);
     expect(await page.getByTestId("daily-my-best").first().textContent()).toContain("1위");
     await page.getByRole("button", { name: "다시 도전" }).waitFor();
   });
