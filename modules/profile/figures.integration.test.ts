@@ -46,6 +46,19 @@ const typingFigures = (x: Figures) => ({
   avg_accuracy: x.avg_accuracy,
 });
 
+/** Games, average speed and average accuracy of these records, by the figures' one rounding (`average2`). */
+const figuresOf = (records: { wpm: number; accuracy: number }[]) => ({
+  games_played: records.length,
+  avg_wpm: average2(
+    records.reduce((sum, r) => sum + r.wpm, 0),
+    records.length,
+  ),
+  avg_accuracy: average2(
+    records.reduce((sum, r) => sum + r.accuracy, 0),
+    records.length,
+  ),
+});
+
 /** The figures by their definition: the member's counted results (the records), duels apart. */
 async function expected() {
   const res = await server.api("GET", `/api/games/results/user/${ace.id}?limit=200`, { token: ace.token });
@@ -58,17 +71,7 @@ async function expected() {
   }
   return {
     records,
-    figures: {
-      games_played: records.length,
-      avg_wpm: average2(
-        records.reduce((sum, r) => sum + r.wpm, 0),
-        records.length,
-      ),
-      avg_accuracy: average2(
-        records.reduce((sum, r) => sum + r.accuracy, 0),
-        records.length,
-      ),
-    },
+    figures: figuresOf(records),
     bestWpm: Math.max(...records.map((r) => r.wpm)),
     bestAccuracy: Math.max(...records.map((r) => r.accuracy)),
     streak,
@@ -132,17 +135,7 @@ describe("one definition of each player figure", () => {
     // (Answers sent without steps are counted and rewarded, never ranked: product-rules "Live race and replays".)
     const ranked = want.records.filter((r) => r.replay_key !== null);
     expect(ranked.length).toBeGreaterThan(0);
-    const rankedFigures = {
-      games_played: ranked.length,
-      avg_wpm: average2(
-        ranked.reduce((sum, r) => sum + r.wpm, 0),
-        ranked.length,
-      ),
-      avg_accuracy: average2(
-        ranked.reduce((sum, r) => sum + r.accuracy, 0),
-        ranked.length,
-      ),
-    };
+    const rankedFigures = figuresOf(ranked);
     for (const sort of ["wpm", "games"]) {
       const entry = await entryOf(`/api/rankings/users?period=all&sort=${sort}&limit=100`);
       expect(typingFigures(entry)).toEqual(rankedFigures);
