@@ -14,8 +14,9 @@
  * board post, a board post), and the accounts' roles with the `madang` CLI on the same DATA_DIR. A page is
  * `path@account`: before each of its runs that account logs in over HTTP and its tokens are written to the
  * origin's localStorage ("token", "refresh_token"), where the web client keeps them (Lighthouse's own reset before
- * a load clears the caches, cache storage, service workers and file systems, not localStorage); a page without an
- * account runs with both keys removed. `{guild}`, `{post}`, `{recruitment}` and `{member}` in a path are the ids made.
+ * a load clears the caches, cache storage, service workers and file systems, not localStorage, so the script empties
+ * it before each run: every run is a first visit); a page without an account runs with both keys removed.
+ * `{guild}`, `{post}`, `{recruitment}` and `{member}` in a path are the ids made.
  *
  * Lighthouse times the page's real main-thread work (then simulates a slow phone and network from it), so other
  * processes on the machine lower the scores: before each run the script waits (at most --quiet-wait seconds,
@@ -313,8 +314,8 @@ async function prepareData(server: Started): Promise<Record<string, number>> {
 }
 
 /**
- * Sets (or removes, for null) localStorage items of `origin` through the DevTools protocol: a tab on a file of that
- * origin that runs no script (the favicon), a Runtime.evaluate there, the tab closed. Lighthouse's own storage
+ * Empties the localStorage of `origin`, then sets (or removes, for null) items through the DevTools protocol: a tab
+ * on a file of that origin that runs no script (the favicon), a Runtime.evaluate there, the tab closed. Lighthouse's own storage
  * reset clears caches, service workers and the like but not localStorage, so the items are there for its load.
  */
 async function setLocalStorage(port: number, origin: string, items: Record<string, string | null>) {
@@ -348,6 +349,7 @@ async function setLocalStorage(port: number, origin: string, items: Record<strin
     const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
     const expression = `(() => {
       if (location.origin !== ${JSON.stringify(origin)}) return false;
+      localStorage.clear();
       for (const [key, value] of Object.entries(${JSON.stringify(items)})) {
         if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
       }
@@ -366,7 +368,10 @@ async function setLocalStorage(port: number, origin: string, items: Record<strin
   }
 }
 
-/** The page's visitor before a run: a fresh login of its account, or nobody. */
+/**
+ * The page's visitor before a run: a first visit (nothing the app stored in an earlier run, such as the room's
+ * one-time tip being seen, which made only a page's first run show it), with a fresh login of its account or nobody.
+ */
 async function prepareVisitor(server: Started, port: number, page: PageSpec) {
   let items: Record<string, string | null> = { token: null, refresh_token: null };
   if (page.account) {
