@@ -28,7 +28,7 @@ export async function buildWeb() {
     throw new Error("web build failed");
   }
   checkStylesLinked(result.outputs.map((output) => output.path));
-  linkWebFonts();
+  writeHead();
   // Files browsers ask for by a fixed name (`/favicon.ico`, whatever the page links) are served from the root as
   // they are; the page's own links go through the bundler (hashed under assets/).
   cpSync(join(root, "web/public"), outdir, { recursive: true });
@@ -43,13 +43,17 @@ export async function buildWeb() {
   return result;
 }
 
+/** Every `<link rel="stylesheet">` Bun wrote into index.html (the app's CSS). */
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*?href="([^"]+)"[^>]*>/g;
+
 /**
  * Bun writes the CSS that a lazily imported chunk imports into a file of its own that nothing loads: the page would
  * show unstyled. Styles are imported by the route files (web/src/routes), which load with the shell.
  */
 function checkStylesLinked(outputs: string[]) {
   const html = readFileSync(join(outdir, "index.html"), "utf8");
-  const unlinked = outputs.filter((path) => path.endsWith(".css") && !html.includes(`/${relative(outdir, path)}`));
+  const linked = new Set([...html.matchAll(STYLESHEET_LINK)].map((match) => match[1]));
+  const unlinked = outputs.filter((path) => path.endsWith(".css") && !linked.has(`/${relative(outdir, path)}`));
   if (unlinked.length > 0) {
     throw new Error(
       `web build: CSS not linked from index.html (imported by a lazily loaded page? import it in web/src/routes): ${unlinked.map((path) => relative(outdir, path)).join(", ")}`,
@@ -57,20 +61,34 @@ function checkStylesLinked(outputs: string[]) {
   }
 }
 
+/** web/src/styles/first-paint.css without comments and line breaks, for a `<style>` in index.html. */
+export function firstPaintCss(): string {
+  return readFileSync(join(root, "web/src/styles/first-paint.css"), "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\s*\n\s*/g, "")
+    .replace(/\s*([{};,>])\s*/g, "$1")
+    .replace(/:\s+/g, ":");
+}
+
 /**
- * The sliced Korean font (scripts/web-fonts.ts): its stylesheet and the preload of the slice every page needs
- * first go ahead of the app's stylesheet, so the font's download starts with the HTML.
+ * index.html's head for a fast first paint (web/README.md "Build and serving"): the first-paint CSS inline, so the
+ * splash is drawn as soon as the HTML arrives; no stylesheet link that would hold that paint. The sliced Korean
+ * font's faces (scripts/web-fonts.ts) and the app's CSS are named in `<meta name="deferred-styles">` and the font
+ * slice every page needs first in `<meta name="deferred-font">`: the entry script links them as it starts
+ * (web/src/lib/deferred-styles.ts), and shows no page before they are applied.
  */
-function linkWebFonts() {
+function writeHead() {
   const fonts = emitWebFonts(outdir);
   const indexFile = join(outdir, "index.html");
-  const links =
-    `<link rel="preload" href="${fonts.preload}" as="font" type="font/woff2" crossorigin>` +
-    `<link rel="stylesheet" href="${fonts.stylesheet}">`;
-  const html = readFileSync(indexFile, "utf8");
-  const appStylesheet = html.indexOf('<link rel="stylesheet"');
-  const at = appStylesheet >= 0 ? appStylesheet : html.indexOf("</head>");
-  writeFileSync(indexFile, html.slice(0, at) + links + html.slice(at));
+  let html = readFileSync(indexFile, "utf8");
+  const appStyles = [...html.matchAll(STYLESHEET_LINK)].map((match) => match[1]);
+  html = html.replace(STYLESHEET_LINK, "");
+  const head =
+    `<style>${firstPaintCss()}</style>` +
+    `<meta name="deferred-styles" content="${[fonts.stylesheet, ...appStyles].join(" ")}">` +
+    `<meta name="deferred-font" content="${fonts.preload}">`;
+  const at = html.indexOf("</head>");
+  writeFileSync(indexFile, html.slice(0, at) + head + html.slice(at));
   const slice = fonts.preload.split("/").pop();
   console.log(
     `web build: Noto Sans KR in ${fonts.faces} unicode-range slices; preloading ${slice} (${(fonts.preloaded.share * 100).toFixed(0)} % of the Hangul syllables in the UI and the sentences)`,

@@ -1,10 +1,11 @@
 import "./styles/app.css";
 import { RouterProvider } from "@tanstack/react-router";
 import { Provider, useAtomValue } from "jotai";
-import { StrictMode } from "react";
+import { StrictMode, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
 import { session, sessionStatusAtom, wireSession } from "./features/session/atoms";
 import { Splash } from "./features/shell/splash";
+import { loadDeferredStyles, stylesReady } from "./lib/deferred-styles";
 import { setNavigator, setRouteRevalidator } from "./lib/navigation";
 import { routeOfPath, socketManager } from "./lib/socket";
 import { appStore } from "./lib/store";
@@ -21,6 +22,7 @@ function preloadOpenedPage() {
   }
 }
 
+loadDeferredStyles();
 preloadOpenedPage();
 setNavigator((to, state) => {
   void router.navigate({ to, state } as never);
@@ -28,10 +30,14 @@ setNavigator((to, state) => {
 setRouteRevalidator(() => void router.invalidate());
 wireSession();
 
-/** The router mounts only once the session is known, so route guards and pages see the final state. */
+/**
+ * The router mounts only once the session is known, so route guards and pages see the final state, and once the
+ * app's stylesheets are applied, so no page is drawn unstyled.
+ */
 function App() {
   const status = useAtomValue(sessionStatusAtom);
-  if (status === "loading") return <Splash />;
+  const styled = useSyncExternalStore(stylesReady.subscribe, stylesReady.get);
+  if (status === "loading" || !styled) return <Splash />;
   return <RouterProvider router={router} context={{ store: appStore }} />;
 }
 
