@@ -88,6 +88,47 @@ describe("first load", () => {
     expect(used).toBe(fonts.length);
   });
 
+  test("the splash is drawn from the HTML alone; the app shows no page before its stylesheets apply", async () => {
+    // No stylesheet link holds the first paint: the splash's styles are inline, the rest is named for the app.
+    const html = await (await fetch(`${e2e.url}/login`)).text();
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).toMatch(/<style>[^<]*\.splash\{/);
+    expect(html).toMatch(/<meta name="deferred-styles" content="\/assets\/fonts-\w+\.css \/assets\/index-\w+\.css">/);
+
+    const page = await e2e.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/index-\w+\.css$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${e2e.url}/login`, { waitUntil: "commit" });
+    await page.locator(".splash").waitFor();
+    // Styled by the inline CSS (the page's background colour, the brand's colour) before any stylesheet. Read in
+    // one go: React replaces the HTML's splash with its own, same-looking one.
+    const splashColours = () =>
+      page.evaluate(() => {
+        const colour = (selector: string, property: "backgroundColor" | "color") => {
+          const element = document.querySelector(selector);
+          return element ? getComputedStyle(element)[property] : null;
+        };
+        return { background: colour(".splash", "backgroundColor"), brand: colour(".splash-brand", "color") };
+      });
+    expect(await splashColours()).toEqual({ background: "rgb(244, 246, 251)", brand: "rgb(26, 102, 220)" });
+    // The session resolves at once for a visitor; the page still waits for app.css.
+    await page.waitForTimeout(500);
+    expect(await page.getByRole("button", { name: "로그인", exact: true }).count()).toBe(0);
+    expect(await splashColours()).toEqual({ background: "rgb(244, 246, 251)", brand: "rgb(26, 102, 220)" });
+
+    release();
+    const button = page.getByRole("button", { name: "로그인", exact: true });
+    await button.waitFor();
+    expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe("rgb(26, 102, 220)");
+    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
+  });
+
   test("the icon a browser asks for by name is there: /favicon.ico and the manifest, never a 404", async () => {
     const icon = await fetch(`${e2e.url}/favicon.ico`);
     expect(icon.status).toBe(200);
