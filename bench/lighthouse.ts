@@ -7,6 +7,7 @@
  *   bun bench/lighthouse.ts                      # build the web app, every page of the app, 3 runs per page
  *   bun bench/lighthouse.ts --runs 5 --no-build  # measure the existing dist/web
  *   bun bench/lighthouse.ts --pages /,/login --json bench/results/lh.json --reports bench/results/lh
+ *   bun bench/lighthouse.ts --runs 1 --no-build --pages /rooms/1 --reports /tmp/lh --traces   # + lighthouse-whatif.ts
  *   bun bench/lighthouse.ts --pages '/profile@member,/admin/users/{member}@admin' --quiet-wait 30
  *
  * The default page list is every route of web/src/routes (DEFAULT_PAGES). Before measuring, the script makes the
@@ -96,10 +97,12 @@ interface Options {
   json?: string;
   /** Folder for every run's full Lighthouse report (JSON), to see what a score is made of. */
   reports?: string;
+  /** With reports: also each run's trace and DevTools log (≈ 4 MB), for bench/lighthouse-whatif.ts. */
+  traces: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 3, pages: DEFAULT_PAGES, build: true, quietWaitS: 300 };
+  const options: Options = { runs: 3, pages: DEFAULT_PAGES, build: true, quietWaitS: 300, traces: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number(argv[++i]) || 1);
@@ -111,6 +114,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === "--quiet-wait") options.quietWaitS = Number(argv[++i]) || 0;
     else if (arg === "--json") options.json = argv[++i];
     else if (arg === "--reports") options.reports = argv[++i];
+    else if (arg === "--traces") options.traces = true;
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -437,14 +441,22 @@ async function runLighthouse(
 }
 
 let reportsDir: string | undefined;
+let keepTraces = false;
 let reportCount = 0;
 
-/** Keeps the run's whole report when --reports names a folder. */
-function saveReport(url: string, lhr: Lhr) {
+/**
+ * Keeps the run's whole report when --reports names a folder, and with --traces its trace and DevTools log
+ * (`<report>.trace.json`, what Lighthouse simulates the phone from: bench/lighthouse-whatif.ts reads it).
+ */
+function saveReport(url: string, result: LighthouseResult) {
   if (!reportsDir) return;
   mkdirSync(reportsDir, { recursive: true });
-  const name = `${String(++reportCount).padStart(2, "0")}-${new URL(url).pathname.replace(/\W+/g, "_")}.json`;
-  writeFileSync(join(reportsDir, name), JSON.stringify(lhr));
+  const name = `${String(++reportCount).padStart(2, "0")}-${new URL(url).pathname.replace(/\W+/g, "_")}`;
+  writeFileSync(join(reportsDir, `${name}.json`), JSON.stringify(result.lhr));
+  if (keepTraces) {
+    const { Trace, DevtoolsLog } = result.artifacts as { Trace?: unknown; DevtoolsLog?: unknown };
+    writeFileSync(join(reportsDir, `${name}.trace.json`), JSON.stringify({ trace: Trace, devtoolsLog: DevtoolsLog }));
+  }
 }
 
 async function runLighthouseOnce(url: string, port: number): Promise<Omit<PageRun, "machineBusy">> {
@@ -457,7 +469,7 @@ async function runLighthouseOnce(url: string, port: number): Promise<Omit<PageRu
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { categories, audits } = result.lhr;
   if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
-  saveReport(url, result.lhr);
+  saveReport(url, result);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   return {
@@ -475,7 +487,8 @@ async function runLighthouseOnce(url: string, port: number): Promise<Omit<PageRu
   };
 }
 
-type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
+type Lhr = LighthouseResult["lhr"];
 
 function failedAudits(lhr: Lhr): string[] {
   const failed = new Set<string>();
@@ -539,6 +552,7 @@ function printTable(rows: { page: string; runs: PageRun[] }[]) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   reportsDir = options.reports;
+  keepTraces = options.traces;
   if (options.build) {
     const { buildWeb } = await import("../scripts/build-web");
     await buildWeb();
