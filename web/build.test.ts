@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { firstPaintCss } from "../scripts/build-web";
 import { firstLoadJs } from "../scripts/first-load";
 import { emitWebFonts, orderedFaces, packageFaces, parseUnicodeRange, syllablesPerFace } from "../scripts/web-fonts";
 
@@ -122,5 +123,25 @@ describe("the sliced Korean font", () => {
     expect(urls).toContain(fonts.preload);
     expect(fonts.preload).toContain("-400-normal-");
     expect(fonts.preloaded.share).toBeGreaterThan(0.2);
+  });
+});
+
+describe("the first-paint CSS inlined into index.html", () => {
+  test("one line without comments, holding the tokens, the body and the splash; nothing that needs the app's CSS", () => {
+    const css = firstPaintCss();
+    expect(css).not.toContain("\n");
+    expect(css).not.toContain("/*");
+    expect(css).not.toContain("</");
+    for (const rule of [
+      ":root{--color-bg:#f4f6fb;",
+      "body{margin:0;",
+      ".splash{",
+      ".splash-brand{",
+      ".splash-spinner{",
+    ]) {
+      expect(css).toContain(rule);
+    }
+    expect(css).not.toContain("@import");
+    expect(css).not.toContain("url(");
   });
 });
