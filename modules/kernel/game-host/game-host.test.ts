@@ -644,6 +644,7 @@ describe("lifecycle events (the owner's listeners)", () => {
       roundEnded: (host) => note(`roundEnded:${host.round}`),
       closed: () => note("closed"),
       stopped: () => note("stopped"),
+      listingChanged: () => note("listingChanged"),
     };
     return { told, seen, lifecycle };
   }
@@ -745,16 +746,37 @@ describe("lifecycle events (the owner's listeners)", () => {
     expect(givenUp.told).toEqual(["stopped"]);
   });
 
+  test("listingChanged: told at once, each time the presenter raises it (from an effect or a write's done), never by the host itself", async () => {
+    const world = toyWorld();
+    const { told, lifecycle } = recorder(world);
+    const host = world.game({ lifecycle, graceMs: 5_000 });
+    const b = join(host, bob);
+    toPlaying(world);
+    host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } });
+    expect(told).toEqual(["roundEnded:1"]); // the toy presenter raises nothing: joins and ends are not listings
+
+    host.listingChanged();
+    host.listingChanged();
+    expect(told).toEqual(["roundEnded:1", "listingChanged", "listingChanged"]);
+    host.write({ name: "figures", run: () => 1, done: () => host.listingChanged() });
+    expect(told).toHaveLength(3); // writes run after the step
+    await settle();
+    expect(told.at(-1)).toBe("listingChanged");
+  });
+
   test("a throwing listener is logged with the game's fields and the event; the game goes on and is not reset", () => {
     const world = toyWorld();
     const fail = () => {
       throw new Error("runtime bookkeeping failed");
     };
-    const host = world.game({ lifecycle: { playerLeft: fail, roundEnded: fail, closed: fail, stopped: fail } });
+    const host = world.game({
+      lifecycle: { playerLeft: fail, roundEnded: fail, closed: fail, stopped: fail, listingChanged: fail },
+    });
     const b = join(host, bob);
     const a = join(host, alice);
     expect(host.input({ type: "leave", playerId: alice.id, socketId: a })).toEqual({ ok: true });
     expect(host.member(alice.id)).toBeUndefined();
+    host.listingChanged();
 
     toPlaying(world);
     expect(host.input({ type: "move", playerId: bob.id, socketId: b, move: { text: "가" } })).toEqual({ ok: true });
@@ -769,10 +791,11 @@ describe("lifecycle events (the owner's listeners)", () => {
     const failures = errorsLogged(world);
     expect(failures.map((l) => [l.message, l.fields?.event])).toEqual([
       ["game lifecycle listener failed", "playerLeft"],
+      ["game lifecycle listener failed", "listingChanged"],
       ["game lifecycle listener failed", "roundEnded"],
       ["game lifecycle listener failed", "stopped"],
     ]);
-    expect(failures[1].fields).toMatchObject({ mode: "sentence_race", source_id: host.sourceId, round: 1 });
+    expect(failures[2].fields).toMatchObject({ mode: "sentence_race", source_id: host.sourceId, round: 1 });
     expect(String(failures[1].fields?.error)).toContain("runtime bookkeeping failed");
   });
 

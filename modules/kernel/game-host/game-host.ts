@@ -122,6 +122,11 @@ export interface GameLifecycle<M extends AnyGameMode, P extends GamePlayer = Gam
   closed?(host: GameHost<M, P, D, C>): void;
   /** The host stopped (`stop`, `finish`, or the game given up to another process): no more steps here. */
   stopped?(host: GameHost<M, P, D, C>): void;
+  /**
+   * What the game shows outside itself (a room's line in the lobby's list) changed: raised by the presenter with
+   * `host.listingChanged()`, told at once. Which changes matter is the presenter's call.
+   */
+  listingChanged?(host: GameHost<M, P, D, C>): void;
 }
 
 /**
@@ -147,7 +152,7 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
   /** Passed to `mode.setup`, at creation and at every reset. */
   settings: SettingsOf<M>;
   presenter: GamePresenter<M, P, D, C>;
-  /** The owner's listeners for the game's lifecycle (players out, round ended, closed, stopped). */
+  /** The owner's listeners for the game's lifecycle (players out, round ended, closed, stopped, listing changed). */
   lifecycle?: GameLifecycle<M, P, D, C>;
   /** The source hosting the game (room id, guild id, duel id) and its name at the time. */
   sourceId: number | string;
@@ -181,7 +186,7 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
  * only answers its player with an error (the state is untouched). A reset that fails as well, or a fifth fault
  * within a minute, halts the game: it refuses input from then on (players may still leave), and the process goes
  * on. The owner's lifecycle listeners (`GameLifecycle`) are told what the game did (a player out, a round ended, the
- * game closed or stopped); a throw there is logged and nothing more.
+ * game closed or stopped, its listing changed); a throw there is logged and nothing more.
  */
 export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, D = undefined, C = never>
   implements ScheduledGame
@@ -314,6 +319,15 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   /** Queues a durable write; it runs after this transition, in order, with retries (see `WriteQueue`). */
   write<R>(request: WriteRequest<R>) {
     this.writes.push(request);
+  }
+
+  /**
+   * The presenter says the game's listing changed (it decides what a listing shows, like Colyseus' `setMetadata`):
+   * the owner's `listingChanged` listener is told at once, wherever the presenter is (an effect, `joined`, a
+   * write's `done`). The listener reads the listing when it needs it, so several changes of one step cost one read.
+   */
+  listingChanged() {
+    this.tell("listingChanged", (lifecycle) => lifecycle.listingChanged?.(this));
   }
 
   get pendingWrites() {
