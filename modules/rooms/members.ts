@@ -1,5 +1,5 @@
 import type { UserRow } from "../../db/core/schema";
-import { type GameHost, type GameMember, playerIdOf, playerKeyOf } from "../kernel/game-host";
+import { type GameHost, type GameLifecycle, type GameMember, playerIdOf, playerKeyOf } from "../kernel/game-host";
 import { addressLimitKey } from "../kernel/request-info";
 import type { AppSocket, SocketIdentity } from "../kernel/socket";
 import type { RaceMode, RacePlayer, SubmitMove } from "./sentence-race";
@@ -42,6 +42,7 @@ export const submissionCommand = ({ typedText, ...submission }: SubmitMove): Cha
 /** One room's sentence race on the generic game host. */
 export type RoomGame = GameHost<RaceMode, RacePlayer, MemberData, ChatCommand>;
 export type RoomMember = GameMember<RacePlayer, MemberData>;
+export type RoomLifecycle = GameLifecycle<RaceMode, RacePlayer, MemberData, ChatCommand>;
 
 export const NO_PROFILE: Profile = { level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 };
 

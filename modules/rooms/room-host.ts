@@ -11,7 +11,16 @@ import {
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
-import { addressOf, type MemberData, NO_PROFILE, playerOf, profileOf, type RoomGame, sameProfile } from "./members";
+import {
+  addressOf,
+  type MemberData,
+  NO_PROFILE,
+  playerOf,
+  profileOf,
+  type RoomGame,
+  type RoomLifecycle,
+  sameProfile,
+} from "./members";
 import { type PresenterEnv, RoomPresenter } from "./room-presenter";
 import { presentRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
@@ -21,6 +30,8 @@ import { ROOM_MESSAGES } from "./settings";
 /** What a room needs from the rest of the module (the runtime implements it). */
 export interface HostEnv extends PresenterEnv {
   emitter: GameEmitter;
+  /** The runtime's listeners, one object for every room it runs (a player out, a room's listing changed). */
+  lifecycle: RoomLifecycle;
 }
 
 /** The socket.io room of a typing room (kept from before the game platform: clients never see it, tests do). */
@@ -65,6 +76,8 @@ export class RoomHost {
       mode: settings.mode,
       settings: { roomId: room.id, pool: env.pool(room.theme), settings: settings.race },
       presenter: this.presenter,
+      // The lane frame is the presenter's own job on the shared scheduler: it ends with the host, however it stops.
+      lifecycle: { ...env.lifecycle, stopped: () => this.presenter.stop() },
       owner,
       sourceId: room.id,
       sourceName: room.name,
@@ -120,12 +133,10 @@ export class RoomHost {
   /** Another process owns the room now (or storage fenced this one): no more steps nor lanes from here. */
   giveUp() {
     this.game.giveUp();
-    this.presenter.stop();
   }
 
   stop() {
     this.game.stop();
-    this.presenter.stop();
   }
 }
 

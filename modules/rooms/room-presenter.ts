@@ -42,16 +42,15 @@ import type { Lane } from "./wire";
 /** `game:progress_update` goes out at most this often per room (5 a second, product-rules "Live race and replays"). */
 export const LANES_FRAME_MS = 200;
 
-/** What a room's presenter needs from the rest of the module (the runtime implements it). */
+/**
+ * What a room's presenter reads from the rest of the module (the runtime provides it). It tells the runtime nothing:
+ * what the runtime reacts to (a player out, the room's listing changed) it hears from the host's lifecycle events.
+ */
 export interface PresenterEnv {
   ctx: ModuleContext;
   settings: RoomsSettings;
   /** The theme's sentences as loaded, at once (never waits for the database; a stale pool reloads meanwhile). */
   pool(theme: string): Sentence[];
-  /** The lobby's coalesced room:list_update should carry this room. */
-  roomChanged(roomId: number): void;
-  /** The player is out of this room (their grace period, if any, is over). */
-  graceEnded(playerId: string, roomId: number): void;
 }
 
 /** The round whose records were written and that is not closed yet: a fault must still close it. */
@@ -172,7 +171,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     switch (effect.type) {
       case "state":
         host.broadcast("game:state", gameStateOf(host));
-        this.env.roomChanged(room_id);
+        host.listingChanged();
         return;
       case "countdown_message":
         host.broadcast("game:countdown_message", {
@@ -183,7 +182,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         return;
       case "countdown_number":
         host.broadcast("game:countdown_number", { room_id, number: effect.number });
-        this.env.roomChanged(room_id);
+        host.listingChanged();
         return;
       case "end_countdown_message":
         host.broadcast("game:end_countdown_message", {
@@ -372,7 +371,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     // Levels and medals in the participants panel changed.
     if (record.figures.size === 0) return;
     host.broadcast("room:users_update", usersUpdateOf(this.room, host));
-    this.env.roomChanged(this.room.id);
+    host.listingChanged();
   }
 
   /** `rooms.game_finished` for in-process listeners, with the games module's id of the game. */
@@ -441,18 +440,17 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     else host.broadcast("room:anonymous_joined", { room_id, ...guestEntry(member), ...tally });
     host.broadcast("room:users_update", usersUpdateOf(this.room, host));
     this.system(host, ROOM_MESSAGES.joined(member.player.name));
-    this.env.roomChanged(room_id);
+    host.listingChanged();
   }
 
   /** A spectator came or went: no announcement nor chat line, only the room's figures (its spectator count). */
   private spectatorsChanged(host: RoomGame) {
     host.broadcast("room:users_update", usersUpdateOf(this.room, host));
-    this.env.roomChanged(this.room.id);
+    host.listingChanged();
   }
 
   left(host: RoomGame, member: RoomMember) {
     const room_id = this.room.id;
-    this.env.graceEnded(member.player.id, room_id);
     if (isSpectator(member)) return this.spectatorsChanged(host);
     const tally = countsOf(host);
     if (member.data.kind === "user") {
@@ -472,13 +470,13 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     }
     host.broadcast("room:users_update", usersUpdateOf(this.room, host));
     this.system(host, ROOM_MESSAGES.left(member.player.name));
-    this.env.roomChanged(room_id);
+    host.listingChanged();
   }
 
   /** A rename or new figures of a member (the account changed): the room's lists show them. */
   updated(host: RoomGame) {
     host.broadcast("room:users_update", usersUpdateOf(this.room, host));
-    this.env.roomChanged(this.room.id);
+    host.listingChanged();
   }
 
   // --- chat ---------------------------------------------------------------------------------------------------
@@ -550,7 +548,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     } catch (error) {
       this.ctx.log.error("room reset could not be announced", { room_id: this.room.id, error: String(error) });
     }
-    this.env.roomChanged(this.room.id);
+    host.listingChanged();
   }
 
   private closeFailedRound(host: RoomGame) {

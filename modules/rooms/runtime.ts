@@ -17,6 +17,7 @@ import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
 import {
   type ChatCommand,
+  type RoomLifecycle,
   roomOfSocket,
   setRoomOfSocket,
   setSpectating,
@@ -73,6 +74,14 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
   private readonly unsubscribe: () => void;
   private readonly roomList: RoomList;
   private readonly mode: string;
+  /**
+   * What the runtime does when a room's game tells it (HostEnv; one object for every room run here): a player out
+   * of a room keeps no grace there, and a room whose listing changed goes into the lobby's next coalesced update.
+   */
+  readonly lifecycle: RoomLifecycle = {
+    playerLeft: (host, member) => this.graceOver(member.player.id, Number(host.sourceId)),
+    listingChanged: (host) => this.roomChanged(Number(host.sourceId)),
+  };
 
   constructor(
     readonly io: AppServer,
@@ -148,7 +157,8 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     return borrowed.flat();
   }
 
-  roomChanged(roomId: number) {
+  /** The lobby's coalesced room:list_update carries this room (it is presented when the update goes out). */
+  private roomChanged(roomId: number) {
     this.listCache = null;
     this.dirty.add(roomId);
     if (this.flushTimer || this.stopped) return;
@@ -166,7 +176,8 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     return this.io.sockets.adapter.rooms.get(LOBBY)?.size ?? 0;
   }
 
-  graceEnded(playerId: string, roomId: number) {
+  /** The player is back in the room or out of it: the grace they kept there is over. */
+  private graceOver(playerId: string, roomId: number) {
     if (this.graces.get(playerId) === roomId) this.graces.delete(playerId);
   }
 
@@ -399,7 +410,7 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
       this.setLobby(socket, true);
       throw refusalError(result);
     }
-    this.graceEnded(playerKey(socket), roomId);
+    this.graceOver(playerKey(socket), roomId);
   }
 
   /**
