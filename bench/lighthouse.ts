@@ -26,10 +26,12 @@
  * Prints, per page, the four category scores and LCP / TBT / FCP of the run with the median performance score,
  * and the range of the performance score over the runs. Everything listens on 127.0.0.1 only.
  */
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import lighthouse from "lighthouse";
+import { io as connect } from "socket.io-client";
 
 const ROOT = join(import.meta.dir, "..");
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -72,6 +74,7 @@ const DEFAULT_PAGES = [
   "/board/edit/{post}@member",
   "/duel",
   "/ranking",
+  "/replay/{replay}",
   "/daily",
   "/daily@member",
   "/guilds",
@@ -216,7 +219,7 @@ interface PageSpec {
   account?: AccountName;
 }
 
-function parsePage(spec: string, ids: Record<string, number>): PageSpec {
+function parsePage(spec: string, ids: Record<string, number | string>): PageSpec {
   const at = spec.lastIndexOf("@");
   const account = at > 0 ? spec.slice(at + 1) : undefined;
   if (account !== undefined && !(account in ACCOUNTS)) throw new Error(`${spec}: no account "${account}"`);
@@ -267,8 +270,8 @@ async function cli(dataDir: string, args: string[]) {
  * The accounts and the content the pages show, made as a visitor would (the API), roles with the CLI. Returns the
  * ids the page list refers to.
  */
-async function prepareData(server: Started): Promise<Record<string, number>> {
-  const ids: Record<string, number> = {};
+async function prepareData(server: Started): Promise<Record<string, number | string>> {
+  const ids: Record<string, number | string> = {};
   for (const [name, account] of Object.entries(ACCOUNTS)) {
     const user = await apiCall<{ id: number }>(server.url, "POST", "/users/register", {
       ...account,
@@ -314,7 +317,48 @@ async function prepareData(server: Started): Promise<Record<string, number>> {
     token,
   );
   ids.post = post.id;
+  ids.replay = await playDaily(server.url, token);
   return ids;
+}
+
+/**
+ * One 오늘의 문장 attempt typed as a person does (a character every 150 ms, each change a step), so the day's board
+ * has an entry with a replay: its key, for /replay/{replay}.
+ */
+async function playDaily(base: string, token: string): Promise<string> {
+  const socket = connect(base, {
+    path: "/socket.io/",
+    transports: ["websocket"],
+    reconnection: false,
+    auth: { token },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    const inProgress = new Promise<{ sentence: { text: string } }>((resolve) => {
+      socket.on("daily:state", (state: { status: string; sentence: { text: string } }) => {
+        if (state.status === "in_progress") resolve(state);
+      });
+    });
+    await socket.emitWithAck("daily:join", {});
+    socket.emit("daily:start", {});
+    const chars = [...(await inProgress).sentence.text];
+    for (let i = 1; i <= chars.length; i++) {
+      socket.emit("daily:progress", { typed_text: chars.slice(0, i).join("") });
+      await Bun.sleep(150);
+    }
+    const result = new Promise((resolve) => socket.once("daily:result", resolve));
+    socket.emit("daily:submit", { typed_text: chars.join("") });
+    await result;
+  } finally {
+    socket.close();
+  }
+  const day = await apiCall<{ board: { replay_key: string | null }[] }>(base, "GET", "/daily", undefined, token);
+  const key = day.board[0]?.replay_key;
+  if (!key) throw new Error("the daily attempt left no replay");
+  return key;
 }
 
 /**
