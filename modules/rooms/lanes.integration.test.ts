@@ -1,40 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../../apps/server/testing";
-import { FakeClock } from "../kernel/clock";
+import { describe, expect, test } from "bun:test";
+import type { TestServer } from "../../apps/server/testing";
 import { progressAt } from "../kernel/race-steps";
 import { createRoom } from ".";
 import { LANES_FRAME_MS } from "./room-presenter";
 import { ROOM_MESSAGES } from "./settings";
-import { type Client, closeAndWait, member, openClient } from "./test-support";
+import { type Client, member, roomsTestServer } from "./test-support";
 
 /**
  * The live race (README "Lanes" and "Spectators"): real server, real SQLite, real socket.io clients, on a FakeClock
  * so a lane frame goes out exactly when the test moves time.
  */
 let server: TestServer;
-let clock: FakeClock;
-const clients: Client[] = [];
+const { clock, open } = roomsTestServer((started) => {
+  server = started;
+});
 let roomCounter = 0;
-
-beforeAll(async () => {
-  clock = new FakeClock(Date.now());
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await closeAndWait(server, c);
-  clock.advance(10_000);
-  clock.advance(10_000);
-});
-
-async function open(auth: Record<string, string>) {
-  const client = await openClient(server, auth);
-  clients.push(client);
-  await client.sync();
-  return client;
-}
 
 const guest = (name: string) => open({ client_id: `${name}-lanes-client-0001` });
 

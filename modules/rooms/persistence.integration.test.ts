@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../../apps/server/testing";
 import {
   countGames,
@@ -13,10 +13,10 @@ import { keystrokes } from "../kernel/typing";
 import { createRoom, type GameFinishedEvent, importSentences } from ".";
 import {
   type Client,
-  closeAndWait,
   member,
   openClient,
   refuseFinishes,
+  roomsTestServer,
   storedGames,
   storedResults,
 } from "./test-support";
@@ -29,30 +29,11 @@ import {
  * rooms queued has been performed.
  */
 let server: TestServer;
-let clock: FakeClock;
-const clients: Client[] = [];
+const { clock, open } = roomsTestServer((started) => {
+  server = started;
+});
 let roomCounter = 0;
 const SENTENCE = "가는 말이 고와야 오는 말이 곱다";
-
-beforeAll(async () => {
-  clock = new FakeClock(Date.now());
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await closeAndWait(server, c);
-  clock.advance(10_000);
-  clock.advance(10_000);
-});
-
-async function open(auth: Record<string, string>) {
-  const client = await openClient(server, auth);
-  clients.push(client);
-  await client.sync();
-  return client;
-}
 
 /** A fresh room whose only sentence is SENTENCE. */
 async function newRoom() {

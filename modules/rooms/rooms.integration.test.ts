@@ -1,43 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../../apps/server/testing";
+import { describe, expect, test } from "bun:test";
+import type { TestServer } from "../../apps/server/testing";
 import { guestNickname } from "../accounts";
-import { FakeClock } from "../kernel/clock";
 import { keystrokes, scoreTyping } from "../kernel/typing";
 import { createRoom, DEFAULT_ROOMS_SETTINGS, type GameFinishedEvent, importSentences } from ".";
 import { roomsRuntime } from "./api";
 import { computeRewards } from "./rewards";
 import { importSentences as addSentencesElsewhere } from "./service";
-import { type Client, closeAndWait, member, openClient } from "./test-support";
+import { type Client, closeAndWait, member, roomsTestServer } from "./test-support";
 
 /**
  * Real server, real SQLite, real socket.io clients. The server runs on a FakeClock: the tests move game time
  * explicitly (no sleeping, no timing assertions), and the server-measured elapsed times are exact.
  */
 let server: TestServer;
-let clock: FakeClock;
-const clients: Client[] = [];
+const { clock, open } = roomsTestServer((started) => {
+  server = started;
+});
 let roomCounter = 0;
-
-beforeAll(async () => {
-  clock = new FakeClock(Date.now());
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(async () => {
-  // Disconnect everyone, then let every reconnect grace period run out: no player outlives its test.
-  for (const c of clients.splice(0)) await closeAndWait(server, c);
-  clock.advance(10_000);
-  clock.advance(10_000);
-});
-
-async function open(auth: Record<string, string>) {
-  const client = await openClient(server, auth);
-  clients.push(client);
-  await client.sync();
-  return client;
-}
 
 /** A fresh room per test so tests never see each other's players. */
 async function newRoom(maxUsers = 20) {

@@ -1,10 +1,13 @@
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { TestServer } from "../../apps/server/testing";
+import { startTestServer, type TestServer } from "../../apps/server/testing";
 import * as coreSqlite from "../../db/core/schema";
 import * as corePg from "../../db/core/schema.pg";
 import type { PgDb } from "../../db/postgres";
 import { storeDb, tablesFor } from "../../db/store";
+import { FakeClock } from "../kernel/clock";
 import type { ModuleContext } from "../kernel/define-module";
+import { closeAndWait, openTestClient, type TestClient } from "../kernel/socket-testing";
 
 /**
  * Test helpers for rooms integration tests. The socket client is the kernel's (`TestClient`: a real socket.io client
@@ -16,6 +19,37 @@ export {
   type Received,
   TestClient as Client,
 } from "../kernel/socket-testing";
+
+/**
+ * One real server on a FakeClock for a test file (call at the top level): started before its tests, stopped after
+ * them; after each test every client `open` gave is disconnected and the reconnect grace periods run out, so no
+ * player outlives its test. `onStart` receives the server once it listens.
+ */
+export function roomsTestServer(onStart: (server: TestServer) => void) {
+  const clock = new FakeClock(Date.now());
+  const clients: TestClient[] = [];
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+    onStart(server);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await closeAndWait(server, c);
+    clock.advance(10_000);
+    clock.advance(10_000);
+  });
+  /** A connected client, synced, closed after the test. */
+  async function open(auth: Record<string, string>) {
+    const client = await openTestClient(server, auth);
+    clients.push(client);
+    await client.sync();
+    return client;
+  }
+  return { clock, open };
+}
 
 let counter = 0;
 /** Registers and logs in a member; returns the token and id. */
