@@ -457,15 +457,23 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
 
   /** A step of the socket's answer box: the race's progress move, played where the room's game runs. */
   progress(socket: AppSocket, roomId: number, typedText: string): void | Promise<void> {
-    if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
     const move = { type: "progress" as const, typedText };
-    const result = this.input(roomId, { type: "move", playerId: playerKey(socket), socketId: socket.id, move });
-    return result instanceof Promise ? result.then(orThrow) : orThrow(result);
+    return this.fromRoom(socket, roomId, { type: "move", playerId: playerKey(socket), socketId: socket.id, move });
   }
 
   private command(socket: AppSocket, roomId: number, command: ChatCommand): void | Promise<void> {
+    return this.fromRoom(socket, roomId, {
+      type: "command",
+      playerId: playerKey(socket),
+      socketId: socket.id,
+      command,
+    });
+  }
+
+  /** An input of a socket in the room (any other is refused, `not_in_room`); a refusal becomes the socket's error. */
+  private fromRoom(socket: AppSocket, roomId: number, input: AnyGameInput): void | Promise<void> {
     if (roomOfSocket(socket) !== roomId) throw badRequest(ROOM_MESSAGES.notInRoom, "not_in_room");
-    const result = this.input(roomId, { type: "command", playerId: playerKey(socket), socketId: socket.id, command });
+    const result = this.input(roomId, input);
     return result instanceof Promise ? result.then(orThrow) : orThrow(result);
   }
 
