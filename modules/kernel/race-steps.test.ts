@@ -147,6 +147,7 @@ describe("encodeSteps / decodeSteps", () => {
   });
 
   test("a malformed replay decodes to no steps", () => {
-    for (const bad of ["", "{", "{}", "[[1,0]]", '[["a",0,"b"]]']) expect(decodeSteps(bad)).toEqual([]);
+    for (const bad of ["", "{", "{}", "[[1,0]]", '[["a",0,"b"]]', '[[-5,0,"가"]]', '[[5,3,"가"]]', '[[5,-1,""]]'])
+      expect(decodeSteps(bad)).toEqual([]);
   });
 });

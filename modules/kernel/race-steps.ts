@@ -209,6 +209,8 @@ export function decodeSteps(encoded: string): RaceStep[] {
   for (const row of rows) {
     if (!Array.isArray(row) || typeof row[0] !== "number" || typeof row[1] !== "number" || typeof row[2] !== "string")
       return [];
+    // Time only moves on, and a step keeps at most the characters the previous one had.
+    if (row[0] < 0 || row[1] < 0 || row[1] > previous.length) return [];
     t += row[0];
     previous = [...previous.slice(0, row[1]), ...Array.from(row[2])];
     steps.push({ t, text: previous.join("") });
