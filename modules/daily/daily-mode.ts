@@ -1,7 +1,7 @@
 import type { GameContext, GameMode, GamePlayer, MoveResult, Transition } from "../kernel/game-mode";
 import { appendStep, judgeSteps, type RaceStep, serverCompletionSeconds } from "../kernel/race-steps";
 import { normalizeAnswer, round2, scoreTyping } from "../kernel/typing";
-import { DEFAULT_RACE_SETTINGS, gameDurationFor, type Sentence } from "../rooms";
+import { DEFAULT_RACE_SETTINGS, gameDurationFor, type RaceResult, type Sentence } from "../rooms";
 
 /**
  * 오늘의 문장 (product-rules "Live race and replays"), a pure game mode: one player's attempts at the day's
@@ -34,21 +34,8 @@ export interface DailyPlayer extends GamePlayer {
   sessionId: string;
 }
 
-export interface DailyResult {
-  playerId: string;
-  sessionId: string;
-  userId: number | null;
-  name: string;
-  sentenceId: number;
-  wpm: number;
-  accuracy: number;
-  errorCount: number;
-  /** Seconds, the server's (race-steps `serverCompletionSeconds`). */
-  completionTime: number;
-  submittedAt: number;
-  verified: boolean;
-  /** The steps that led to the answer: its replay. */
-  steps: readonly RaceStep[];
+/** A room race's result (the same fields, timed and verified the same way), without a position: one player. */
+export interface DailyResult extends Omit<RaceResult, "position"> {
   /** Refused as implausible (stored for the record only, never counted). */
   implausible: boolean;
 }

@@ -53,7 +53,13 @@ export { abandonGame, claimGame, payLateResult } from "./records";
 export { computeRewards, countedGrants, medalFor } from "./rewards";
 export type { RoomSummary, RoomView } from "./room-view";
 export { readSentenceFile } from "./sentence-file";
-export { DEFAULT_RACE_SETTINGS, type GameStateView, gameDurationFor, type Sentence } from "./sentence-race";
+export {
+  DEFAULT_RACE_SETTINGS,
+  type GameStateView,
+  gameDurationFor,
+  type RaceResult,
+  type Sentence,
+} from "./sentence-race";
 export type { ImportCounts } from "./service";
 export { DEFAULT_ROOMS_SETTINGS, type RoomsSettings } from "./settings";
 export type * from "./wire";
