@@ -25,6 +25,13 @@ export type RewardedFigures = PublicUser & { leveled_up: boolean; already_grante
 /** A grant row is needed only while a finish may be retried (seconds); a day is far beyond that. */
 export const REWARD_GRANT_RETENTION_MS = 86_400_000;
 
+/** The medal counts with one more of `medal` (none when null). */
+const medalsAfter = (row: UserRow, medal: GameRewardDelta["medal"]) => ({
+  goldMedals: row.goldMedals + (medal === "gold" ? 1 : 0),
+  silverMedals: row.silverMedals + (medal === "silver" ? 1 : 0),
+  bronzeMedals: row.bronzeMedals + (medal === "bronze" ? 1 : 0),
+});
+
 /** A member's figures after one game, levelling up as often as the experience allows. */
 function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFigures {
   let level = row.level;
@@ -40,9 +47,7 @@ function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFig
     coins: row.coins + delta.coins,
     points: row.points + delta.points,
     totalEarnedPoints: row.totalEarnedPoints + delta.points,
-    goldMedals: row.goldMedals + (delta.medal === "gold" ? 1 : 0),
-    silverMedals: row.silverMedals + (delta.medal === "silver" ? 1 : 0),
-    bronzeMedals: row.bronzeMedals + (delta.medal === "bronze" ? 1 : 0),
+    ...medalsAfter(row, delta.medal),
     winStreak,
     maxWinStreak: Math.max(row.maxWinStreak, winStreak),
     gamesPlayed: row.gamesPlayed + 1,
@@ -60,9 +65,7 @@ function figuresWithMedal(row: UserRow, medal: "gold" | "silver" | "bronze", at:
     coins: row.coins,
     points: row.points,
     totalEarnedPoints: row.totalEarnedPoints,
-    goldMedals: row.goldMedals + (medal === "gold" ? 1 : 0),
-    silverMedals: row.silverMedals + (medal === "silver" ? 1 : 0),
-    bronzeMedals: row.bronzeMedals + (medal === "bronze" ? 1 : 0),
+    ...medalsAfter(row, medal),
     winStreak: row.winStreak,
     maxWinStreak: row.maxWinStreak,
     gamesPlayed: row.gamesPlayed,
