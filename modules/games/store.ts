@@ -434,7 +434,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     if (query.limit !== undefined) select = select.limit(query.limit);
     const rows = await select;
     const keys = query.limit === undefined ? null : rows.map((r) => r.playerKey);
-    const { nicknames, bestReplays } = await latestNicknames(query, keys);
+    const { nicknames, bestReplays } = await latestNamesAndReplays(query, keys);
     return rows.map((row) => ({
       ...row,
       ...averages(row),
@@ -449,7 +449,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
    * From each player's aggregate rows of the period (all players of it when `keys` is null): the nickname of the
    * latest row, and the fastest replayed result of the rows (the earlier day on a tie, as the first to reach it).
    */
-  async function latestNicknames(query: DailyStatsQuery, keys: string[] | null) {
+  async function latestNamesAndReplays(query: DailyStatsQuery, keys: string[] | null) {
     const nicknames = new Map<string, string>();
     const bestReplays = new Map<string, { wpm: number; key: string | null }>();
     if (keys?.length === 0) return { nicknames, bestReplays };
