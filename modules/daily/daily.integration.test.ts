@@ -10,6 +10,7 @@ import { scoreTyping } from "../kernel/typing";
 import { rankingsSettled, rebuildRankings } from "../rankings";
 import { sentencesOfThemes } from "../rooms";
 import { dailyRuntime, dayOf, giveDueMedals } from ".";
+import { DAILY_MESSAGES } from "./daily-mode";
 import { DAILY_RULES, dayBefore } from "./rules";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
@@ -208,5 +209,27 @@ describe("the board and the medals", () => {
       "bronze",
     ]);
     expect(tomorrow.body.board).toEqual([]);
+  });
+});
+
+describe("who may move", () => {
+  test("a socket that has not entered is refused every move, in Korean; a player's moves reach only their own attempt", async () => {
+    const outsider = await openTestClient(server, { client_id: `guest-${crypto.randomUUID()}` });
+    open.push(outsider);
+    for (const [event, payload] of [
+      ["daily:start", undefined],
+      ["daily:progress", { typed_text: "가" }],
+      ["daily:submit", { typed_text: "가" }],
+    ] as const)
+      expect(await outsider.ack(event, payload)).toEqual({ success: false, error: "오늘의 문장에 먼저 입장해주세요." });
+    const player = await client();
+    const other = await client();
+    player.emit("daily:start");
+    await player.next("daily:countdown", (p) => p.number === 3);
+    // The other player's game is their own: still ready, so an answer there is too early.
+    expect(await other.ack("daily:submit", { typed_text: "가" })).toEqual({
+      success: false,
+      error: DAILY_MESSAGES.notStarted,
+    });
   });
 });
