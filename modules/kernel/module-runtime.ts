@@ -1,5 +1,5 @@
 import type { AppModule, ModuleContext, ModuleRuntime } from "./define-module";
-import { createGameDirectory, type GameDirectory } from "./game-host";
+import { createGameDirectory } from "./game-host";
 import type { AppServer, AppSocket } from "./socket";
 
 /**
@@ -8,12 +8,11 @@ import type { AppServer, AppSocket } from "./socket";
  * handed to them, and the shutdown in order.
  */
 export interface LiveRuntimes {
-  readonly directory: GameDirectory;
   /** Before the server listens: the directory (its subscriptions with several processes) and every runtime. */
   start(): Promise<void>;
   connect(socket: AppSocket): void;
   disconnect(socket: AppSocket, reason: string): void;
-  readonly connects: boolean;
+  /** Whether any runtime listens for disconnects (the server then adds its listener to each socket). */
   readonly disconnects: boolean;
   /**
    * After the rounds in play were finished: the runtimes stop first (input still reaches the games, wherever they
@@ -61,12 +60,10 @@ export function startRuntimes(
   };
   let stopped = false;
   return {
-    directory,
     async start() {
       await directory.start();
       await Promise.all(entries.map(([, runtime]) => runtime.start?.()));
     },
-    connects: connecting.length > 0,
     disconnects: disconnecting.length > 0,
     connect(socket) {
       for (const [name, runtime] of connecting) guarded(name, "connect", () => runtime.connect?.(socket));
