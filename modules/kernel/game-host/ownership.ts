@@ -147,7 +147,7 @@ export class GameOwnership implements GameDirectory {
   private readonly prefix: string;
   private readonly ownersChannel: string;
 
-  constructor(readonly options: GameOwnershipOptions) {
+  constructor(options: GameOwnershipOptions) {
     this.processId = options.processId;
     this.prefix = options.prefix ?? "";
     this.ownersChannel = `${this.prefix}${OWNERS_CHANNEL}`;
