@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AppError, forbidden } from "../errors";
-import { ACCEPTED, NOT_IN_GAME, refusal, refusalErrors } from "./errors";
+import { ACCEPTED, NOT_IN_GAME, type Refusal, refusal, refusalErrors } from "./errors";
 
 describe("refusalErrors: a host's refusal as the AppError the socket's error event carries", () => {
   const { refusalError, orThrow } = refusalErrors({
@@ -16,9 +16,9 @@ describe("refusalErrors: a host's refusal as the AppError the socket's error eve
   });
 
   test("not in the game: the module's own words; without them, the host's", () => {
-    const own = refusalError(NOT_IN_GAME as Extract<typeof NOT_IN_GAME, { ok: false }>);
+    const own = refusalError(NOT_IN_GAME as Refusal);
     expect([own.status, own.detail, own.code]).toEqual([403, "방에 먼저 입장해주세요.", "not_in_room"]);
-    const plain = refusalErrors({}).refusalError(NOT_IN_GAME as Extract<typeof NOT_IN_GAME, { ok: false }>);
+    const plain = refusalErrors({}).refusalError(NOT_IN_GAME as Refusal);
     expect([plain.status, plain.code]).toEqual([409, "not_in_game"]);
   });
 

@@ -6,7 +6,6 @@ export {
   GAME_HOST_MESSAGES,
   type InputResult,
   isStaleOwnerError,
-  type Refusal,
   refusal,
   refusalErrors,
   StaleOwnerError,
