@@ -1,6 +1,6 @@
 /**
  * The answer box of the typing games (the guild game, 오늘의 문장): the input with IME-safe Enter and a submit
- * button. Rooms keep their own (chat and answers share it).
+ * button. Rooms keep their own box (chat and answers share it) but the same IME-safe Enter (`isSendingEnter`).
  */
 import type { KeyboardEvent } from "react";
 

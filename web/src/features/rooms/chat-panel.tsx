@@ -1,5 +1,6 @@
 import { type KeyboardEvent, memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatDateTime } from "../../lib/format";
+import { isSendingEnter } from "../../ui/answer-box";
 import { ProblemTimer } from "./game-panel";
 import { BulbIcon, FlagIcon } from "./icons";
 import { ResultsList } from "./results-list";
@@ -178,9 +179,8 @@ export function ChatPanel({
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key !== "Enter" || event.shiftKey) return;
     // The Enter that ends a Hangul composition belongs to the IME, not to us (spec §5).
-    if (event.nativeEvent.isComposing || event.keyCode === 229) return;
+    if (!isSendingEnter(event)) return;
     event.preventDefault();
     send();
   }
