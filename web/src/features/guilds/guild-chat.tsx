@@ -7,8 +7,6 @@ import type { ChatLine } from "./use-guild-room";
 
 const clock = (at: string) => formatDateTime(at).slice(11);
 
-export { isSendingEnter };
-
 export function GuildChat({
   lines,
   myUserId,

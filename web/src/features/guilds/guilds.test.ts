@@ -1,7 +1,7 @@
 /** Pure rules of the guild pages: which kicks a role is shown (spec §6), route ids (spec §8), the IME Enter rule. */
 import { describe, expect, test } from "bun:test";
 import type { KeyboardEvent } from "react";
-import { isSendingEnter } from "./guild-chat";
+import { isSendingEnter } from "../../ui/answer-box";
 import { canKick } from "./guild-manage";
 import type { GuildMember, GuildRole } from "./types";
 import { parseId } from "./ui";
