@@ -3,6 +3,7 @@
  * often as one likes; each attempt is timed by the server (a 3-s countdown, then the sentence). The day's board
  * (members' best verified attempts, top 10), the player's best and yesterday's podium.
  */
+import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { accuracyTone, percent } from "../../lib/figures";
 import { useDocumentTitle } from "../../lib/title";
@@ -196,9 +197,9 @@ function Entries({ entries, label }: { entries: BoardEntry[]; label: string }) {
             {entry.wpm}타/분 · {percent(entry.accuracy)}
           </span>
           {entry.replay_key && (
-            <a className="daily-replay" href={`/replay/${entry.replay_key}`}>
+            <Link className="daily-replay" to="/replay/$key" params={{ key: entry.replay_key }}>
               다시보기<span className="sr-only"> ({entry.nickname})</span>
-            </a>
+            </Link>
           )}
         </li>
       ))}
