@@ -56,7 +56,9 @@ describe("LocalGames", () => {
     expect(games.input("sentence_race", "2", { type: "drop", playerId: "p:가", socketId: "s1" })).toEqual({
       ok: true,
     });
+    expect(games.input("sentence_race", "2", { type: "update", player: player("가") })).toEqual({ ok: true });
     expect(opens).toHaveLength(0);
+    expect(games.localGame("sentence_race", "2")).toBeNull();
     await games.input("sentence_race", "2", join("가", "s1"));
     const host = games.localGame("sentence_race", "2");
     host?.giveUp();
