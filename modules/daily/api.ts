@@ -1,4 +1,5 @@
 import { awardMedals } from "../accounts";
+import { keepReplay } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { seoulDate } from "../kernel/seoul-time";
 import { sentencesOfThemes } from "../rooms";
@@ -90,23 +91,37 @@ export async function dailyOverview(ctx: ModuleContext, playerKey: string | null
 }
 
 /**
- * The podium of every past day whose medals were not given yet: its top 3 members get a gold, silver and bronze
- * medal (accounts' `awardMedals`, once per day and member: the grant key `daily:<day>`), then the day is marked.
- * Safe with several processes and after a restart: two processes giving the same day's medals pay each member once
- * (the grant rows), and a process that died before marking the day has it done again by the next look, paying
- * nobody twice. Answers the days done.
+ * The close of every past day not closed yet (README "The day's close"): the replays of its board's entries (top
+ * 10 members, as the board shows them) are kept for ever (games' `keepReplay`; product-rules "Live race and
+ * replays"), and its top 3 members get a gold, silver and bronze medal (accounts' `awardMedals`, once per day and
+ * member: the grant key `daily:<day>`); each step is marked on the day once done. Safe with several processes and
+ * after a restart: keeping a replay twice changes nothing, two processes giving the same day's medals pay each
+ * member once (the grant rows), and a process that died before marking a step has it done again by the next look.
+ * Answers the days closed.
  */
-export async function giveDueMedals(ctx: ModuleContext): Promise<string[]> {
+export async function closePastDays(ctx: ModuleContext): Promise<string[]> {
   const store = dailyStore(ctx);
   const now = ctx.clock.now();
-  const done: string[] = [];
-  for (const day of await store.daysAwaitingMedals(seoulDate(now))) {
-    const podium = await store.board(day, DAILY_RULES.medals.length);
-    const medals = podium.map((row, i) => ({ userId: row.userId!, medal: DAILY_RULES.medals[i]! }));
-    if (medals.length > 0) await awardMedals(ctx.database, { key: `daily:${day}`, at: now }, medals);
-    await store.markMedalsGiven(day, now);
-    ctx.log.info("daily medals given", { day, members: medals.length });
-    done.push(day);
+  const closed: string[] = [];
+  for (const day of await store.daysToClose(seoulDate(now))) {
+    const board = await store.board(day.day, DAILY_RULES.boardSize);
+    if (day.replaysKeptAt === null) await keepBoardReplays(ctx, day.day, board, now);
+    if (day.medalsAt === null) await giveMedals(ctx, day.day, board.slice(0, DAILY_RULES.medals.length), now);
+    closed.push(day.day);
   }
-  return done;
+  return closed;
+}
+
+async function keepBoardReplays(ctx: ModuleContext, day: string, board: BestRow[], now: number) {
+  const keys = board.flatMap((row) => (row.replayKey ? [row.replayKey] : []));
+  const kept = await Promise.all(keys.map((key) => keepReplay(ctx, key)));
+  await dailyStore(ctx).markReplaysKept(day, now);
+  ctx.log.info("daily board replays kept", { day, replays: kept.filter(Boolean).length });
+}
+
+async function giveMedals(ctx: ModuleContext, day: string, podium: BestRow[], now: number) {
+  const medals = podium.map((row, i) => ({ userId: row.userId!, medal: DAILY_RULES.medals[i]! }));
+  if (medals.length > 0) await awardMedals(ctx.database, { key: `daily:${day}`, at: now }, medals);
+  await dailyStore(ctx).markMedalsGiven(day, now);
+  ctx.log.info("daily medals given", { day, members: medals.length });
 }

@@ -2,14 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { storeDb, tablesFor } from "../../db/store";
 import { accountsApi } from "../accounts";
+import { pruneReplays, REPLAY_RULES } from "../games";
 import { createRandom, FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
-import { seoulDate } from "../kernel/seoul-time";
+import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import { closeAndWait, openTestClient, type TestClient } from "../kernel/socket-testing";
 import { scoreTyping } from "../kernel/typing";
 import { rankingsSettled, rebuildRankings } from "../rankings";
 import { sentencesOfThemes } from "../rooms";
-import { dailyRuntime, dayOf, giveDueMedals } from ".";
+import { closePastDays, dailyRuntime, dayOf } from ".";
 import { DAILY_MESSAGES } from "./daily-mode";
 import { DAILY_RULES, dayBefore } from "./rules";
 import * as sqliteSchema from "./schema";
@@ -39,13 +40,13 @@ afterEach(async () => {
   await sharedScheduler(server.ctx).drain();
 });
 
-async function client(user?: TestUser) {
-  const c = await openTestClient(server, user ? { token: user.token } : { client_id: `guest-${crypto.randomUUID()}` });
+async function client(user?: TestUser, clientId = `guest-${crypto.randomUUID()}`) {
+  const c = await openTestClient(server, user ? { token: user.token } : { client_id: clientId });
   open.push(c);
   const joined = await c.ack("daily:join");
   expect(joined).toMatchObject({ success: true, day: seoulDate(clock.now()) });
   await c.next("daily:state");
-  return c;
+  return Object.assign(c, { best: joined.best });
 }
 
 /** One attempt: start, the countdown, one more character every `everyMs` (each a step), the answer at the last step. */
@@ -64,6 +65,15 @@ async function attempt(c: TestClient, everyMs = 250) {
   }
   c.emit("daily:submit", { typed_text: sentence });
   return { result: await c.next("daily:result"), seconds: (chars.length * everyMs) / 1000, sentence };
+}
+
+/** Noon (Seoul) of the day after the one containing `at`. */
+const seoulNoonAfter = (at: number) => Date.parse(`${dayBefore(seoulDate(at), -1)}T12:00:00+09:00`);
+
+/** A fresh token (the fake clock outlives the first one's). */
+async function loginAgain(user: TestUser): Promise<TestUser> {
+  const login = await server.api("POST", "/api/users/login", { body: { email: user.email, password: user.password } });
+  return { ...user, token: login.body.access_token };
 }
 
 const me = async (user: TestUser) => (await server.api("GET", "/api/users/me", { token: user.token })).body;
@@ -133,6 +143,19 @@ describe("attempts", () => {
     expect(records.body[0]).toMatchObject({ room_name: "오늘의 문장", mode: "daily" });
   });
 
+  test("entering answers the player's best of the day, a guest's too (the page's own ghost)", async () => {
+    const clientId = `guest-${crypto.randomUUID()}`;
+    const first = await client(undefined, clientId);
+    expect(first.best).toBeNull();
+    const { result } = await attempt(first, 300);
+    expect(result.best).toMatchObject({ rank: null, wpm: result.wpm });
+    expect(result.best.replay_key).toHaveLength(22);
+    const again = await client(undefined, clientId);
+    expect(again.best).toEqual(result.best);
+    const member = await client(alice);
+    expect(member.best).toMatchObject({ nickname: "앨리스", rank: 1 });
+  });
+
   test("daily results are not in the typing rankings, neither as they come nor after a rebuild", async () => {
     await rankingsSettled(server.ctx);
     const live = await server.api("GET", "/api/rankings/users?period=daily");
@@ -186,7 +209,7 @@ describe("the board and the medals", () => {
     const today = body.day;
     // Midnight, plus the delay for the last attempts of the day: the runtime gives the medals, once.
     clock.advance(Date.parse(`${dayBefore(today, -1)}T00:00:00+09:00`) + 90_000 - clock.now());
-    await dailyRuntime(server.ctx)!.medalsSettled();
+    await dailyRuntime(server.ctx)!.closeSettled();
     const after = await Promise.all(podium.map(medalsOf));
     const gained = after.map((m, i) => m.map((n, k) => n - before[i]![k]!));
     expect(gained).toEqual([
@@ -195,10 +218,10 @@ describe("the board and the medals", () => {
       [0, 0, 1],
     ]);
     // Again (another process, a restart after a crash before the day was marked): nobody is paid twice.
-    expect(await giveDueMedals(server.ctx)).toEqual([]);
+    expect(await closePastDays(server.ctx)).toEqual([]);
     const { days } = tablesFor(server.ctx.database, sqliteSchema, pgSchema);
     await storeDb(server.ctx.database).update(days).set({ medalsAt: null });
-    const twice = await Promise.all([giveDueMedals(server.ctx), giveDueMedals(server.ctx)]);
+    const twice = await Promise.all([closePastDays(server.ctx), closePastDays(server.ctx)]);
     expect(twice.flat()).toContain(today);
     expect(await Promise.all(podium.map(medalsOf))).toEqual(after);
     const tomorrow = await server.api("GET", "/api/daily");
@@ -209,6 +232,43 @@ describe("the board and the medals", () => {
       "bronze",
     ]);
     expect(tomorrow.body.board).toEqual([]);
+  });
+});
+
+describe("the board's replays are kept for ever", () => {
+  test("an old board entry's replay survives the retention job; an old attempt off the board does not", async () => {
+    const racer = await server.createUser("기록보관");
+    const replay = async (key: string) => (await server.api("GET", `/api/replays/${key}`)).status;
+    // Yesterday's faster attempt is the member's best replay of the mode (kept by games as a personal best), so
+    // today's board entry is kept by the day's close or not at all.
+    await attempt(await client(racer), 150);
+    clock.advance(seoulNoonAfter(clock.now()) - clock.now());
+    const again = await loginAgain(racer);
+    const player = await client(again);
+    const { result: entry } = await attempt(player, 300);
+    await attempt(player, 350);
+    const { result: guest } = await attempt(await client(), 200);
+    const today = seoulDate(clock.now());
+    const { body } = await server.api("GET", "/api/daily");
+    const onBoard = body.board.find((e: { nickname: string }) => e.nickname === "기록보관");
+    expect(onBoard).toMatchObject({ wpm: entry.wpm, replay_key: entry.best.replay_key });
+    const records = await server.api("GET", `/api/games/results/user/${racer.id}`, { token: again.token });
+    const offBoard = records.body.find(
+      (r: { mode: string; replay_key: string | null }) => r.mode === "daily" && r.replay_key !== onBoard.replay_key,
+    ).replay_key;
+
+    // The day's close after midnight, then again on two processes at once (keeping twice changes nothing).
+    clock.advance(Date.parse(`${dayBefore(today, -1)}T00:00:00+09:00`) + 90_000 - clock.now());
+    await dailyRuntime(server.ctx)!.closeSettled();
+    const { days } = tablesFor(server.ctx.database, sqliteSchema, pgSchema);
+    await storeDb(server.ctx.database).update(days).set({ replaysKeptAt: null });
+    expect((await Promise.all([closePastDays(server.ctx), closePastDays(server.ctx)])).flat()).toContain(today);
+
+    clock.advance(REPLAY_RULES.keepMs + DAY_MS);
+    await pruneReplays(server.ctx);
+    expect(await replay(onBoard.replay_key)).toBe(200);
+    expect(await replay(offBoard)).toBe(404);
+    expect(await replay(guest.best.replay_key)).toBe(404);
   });
 });
 

@@ -7,7 +7,7 @@ import { dailyRoutes } from "./routes";
 import { DailyRuntime, type DailyRuntimeSettings, DEFAULT_DAILY_RUNTIME } from "./runtime";
 import "./wire";
 
-/** 오늘의 문장 with its tunables (tests shorten the grace or the medals' delay). */
+/** 오늘의 문장 with its tunables (tests shorten the grace or the close's delay). */
 export function createDailyModule(overrides: Partial<DailyRuntimeSettings> = {}) {
   const settings = { ...DEFAULT_DAILY_RUNTIME, ...overrides };
   return defineModule({
@@ -29,7 +29,7 @@ export const dailyModule = createDailyModule();
 export const dailyRuntime = (ctx: ModuleContext) => runtimeOf<DailyRuntime>(ctx, "daily");
 
 // The public API other modules may use.
-export { bestOfPlayer, boardOf, dailyOverview, dayOf, giveDueMedals } from "./api";
+export { bestOfPlayer, boardOf, closePastDays, dailyOverview, dayOf } from "./api";
 export { dailyMode } from "./daily-mode";
 export { DAILY_RULES } from "./rules";
 export type * from "./wire";

@@ -8,7 +8,7 @@ const Entry = {
   accuracy: t.Number({ description: "%" }),
   completion_time: t.Number({ description: "초 (서버 시각 기준)" }),
   created_at: t.String({ format: "date-time" }),
-  replay_key: t.Union([t.String(), t.Null()], { description: "다시보기 키 (/replay/{key}), 없으면 null" }),
+  replay_key: t.Union([t.String(), t.Null()], { description: "리플레이 키 (/replay/{key}), 없으면 null" }),
 };
 
 export const BoardEntrySchema = t.Object({ rank: t.Integer(), ...Entry });

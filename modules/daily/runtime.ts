@@ -17,7 +17,7 @@ import {
 } from "../kernel/game-host";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import type { AppSocket } from "../kernel/socket";
-import { dayOf, giveDueMedals } from "./api";
+import { bestOfPlayer, closePastDays, dayOf } from "./api";
 import { type DailyMove, type DailyPlayer, type DailySettings, dailyMode } from "./daily-mode";
 import { type DailyHost, DailyPresenter } from "./presenter";
 import { claimDailyGame } from "./records";
@@ -28,19 +28,20 @@ export interface DailyRuntimeSettings {
   /** A player whose last tab dropped keeps their attempt this long (a reconnect resumes it). */
   graceMs: number;
   /**
-   * The day's medals are given this long after midnight: an attempt started just before midnight (3-s countdown,
-   * at most 60 s of sentence) has ended and been stored by then, and still counts for its day.
+   * A day is closed (its medals given, its board's replays kept) this long after midnight: an attempt started just
+   * before midnight (3-s countdown, at most 60 s of sentence) has ended and been stored by then, and still counts
+   * for its day.
    */
-  medalsDelayMs: number;
-  /** After a failed look at the medals, the next one comes this much later. */
-  medalsRetryMs: number;
+  closeDelayMs: number;
+  /** After a failed look at the past days, the next one comes this much later. */
+  closeRetryMs: number;
   mode?: Partial<DailySettings>;
 }
 
 export const DEFAULT_DAILY_RUNTIME: DailyRuntimeSettings = {
   graceMs: 5_000,
-  medalsDelayMs: 90_000,
-  medalsRetryMs: 60_000,
+  closeDelayMs: 90_000,
+  closeRetryMs: 60_000,
 };
 
 const NOT_JOINED = "오늘의 문장에 먼저 입장해주세요.";
@@ -69,14 +70,15 @@ function playerOf(socket: AppSocket): DailyPlayer {
  * 오늘의 문장 on the process's game directory (kernel game-host README "The game directory"): one game per player
  * and Seoul day (source `<day>:<player key>`), opened by this runtime's opener wherever the directory places it
  * (this process, or the owner among several), so an attempt works whatever process the socket is on. A game is
- * closed (its lease given back) when its player has left. The runtime also gives each past day's medals, at
- * midnight (Seoul) plus `medalsDelayMs`, and once at start (a day missed while no process ran).
+ * closed (its lease given back) when its player has left. The runtime also closes each past day (its medals, its
+ * board's replays kept), at midnight (Seoul) plus `closeDelayMs`, and once at start (a day missed while no process
+ * ran).
  */
 export class DailyRuntime implements ModuleRuntime {
   readonly socketEvents = dailySocketEvents(this);
   private readonly hosts = new Map<string, { host: DailyHost; owner: GameOwnerLease }>();
-  private medalsTimer: TimerHandle | null = null;
-  private medalsRun: Promise<unknown> = Promise.resolve();
+  private closeTimer: TimerHandle | null = null;
+  private closeRun: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
   constructor(
@@ -169,6 +171,11 @@ export class DailyRuntime implements ModuleRuntime {
     return day;
   }
 
+  /** The socket player's best verified attempt of the day (guests too: the ghost of their own best). */
+  bestOf(socket: AppSocket, day: string) {
+    return bestOfPlayer(this.ctx, day, playerOf(socket).sessionId);
+  }
+
   /** A move of the socket's player; a start on a game of a day gone by moves the socket to today's game first. */
   async play(socket: AppSocket, move: DailyMove) {
     let sourceId = sourceOfSocket(socket);
@@ -194,50 +201,50 @@ export class DailyRuntime implements ModuleRuntime {
     await this.input(sourceId, { type: "drop", playerId: playerIdOf(socket.data.identity), socketId: socket.id });
   }
 
-  // --- the medals at midnight -----------------------------------------------------------------------------------
+  // --- the day's close at midnight ------------------------------------------------------------------------------
 
   async start() {
-    this.lookAtMedals(this.ctx.clock.now());
+    this.lookAtPastDays(this.ctx.clock.now());
   }
 
   /** The next look at `at` (epoch ms; a look takes a while, so a delay would drift). */
-  private lookAtMedals(at: number) {
+  private lookAtPastDays(at: number) {
     if (this.stopped) return;
-    this.medalsTimer = this.ctx.clock.setTimeout(
+    this.closeTimer = this.ctx.clock.setTimeout(
       () => {
-        this.medalsTimer = null;
-        this.medalsRun = this.giveMedals();
+        this.closeTimer = null;
+        this.closeRun = this.closeDays();
       },
       Math.max(0, at - this.ctx.clock.now()),
     );
   }
 
-  /** Gives the medals of every past day still waiting, then waits for the next midnight (plus the delay). */
-  private async giveMedals() {
+  /** Closes every past day still open, then waits for the next midnight (plus the delay). */
+  private async closeDays() {
     const now = this.ctx.clock.now();
-    // Before the delay after midnight, yesterday's last attempts may still be running: its medals wait for them.
+    // Before the delay after midnight, yesterday's last attempts may still be running: its close waits for them.
     const midnight = nextMidnight(now) - DAY_MS;
     try {
-      if (now < midnight + this.settings.medalsDelayMs)
-        return this.lookAtMedals(midnight + this.settings.medalsDelayMs);
-      await giveDueMedals(this.ctx);
-      this.lookAtMedals(nextMidnight(now) + this.settings.medalsDelayMs);
+      if (now < midnight + this.settings.closeDelayMs)
+        return this.lookAtPastDays(midnight + this.settings.closeDelayMs);
+      await closePastDays(this.ctx);
+      this.lookAtPastDays(nextMidnight(now) + this.settings.closeDelayMs);
     } catch (error) {
-      this.ctx.log.error("daily medals failed", { error: String(error) });
-      this.lookAtMedals(this.ctx.clock.now() + this.settings.medalsRetryMs);
+      this.ctx.log.error("daily close failed", { error: String(error) });
+      this.lookAtPastDays(this.ctx.clock.now() + this.settings.closeRetryMs);
     }
   }
 
-  /** Resolves when the medals' look in progress has finished (tests). */
-  medalsSettled() {
-    return this.medalsRun;
+  /** Resolves when the look at the past days in progress has finished (tests). */
+  closeSettled() {
+    return this.closeRun;
   }
 
   async stop() {
     this.stopped = true;
-    if (this.medalsTimer) this.ctx.clock.clearTimeout(this.medalsTimer);
-    this.medalsTimer = null;
-    await this.medalsRun.catch(() => {});
+    if (this.closeTimer) this.ctx.clock.clearTimeout(this.closeTimer);
+    this.closeTimer = null;
+    await this.closeRun.catch(() => {});
     for (const { host } of this.hosts.values()) host.stop();
   }
 }

@@ -176,15 +176,13 @@ export function createDailyStore(database: SqlDatabase) {
       return { ...row, rank: Number(ahead?.n ?? 0) + 1 };
     },
 
-    /** Days before `beforeDay` whose medals were not given yet, oldest first. */
-    async daysAwaitingMedals(beforeDay: string): Promise<string[]> {
-      const rows = await read()
-        .select({ day: days.day })
+    /** Days before `beforeDay` not closed yet (medals not given, or replays not kept), oldest first. */
+    daysToClose: (beforeDay: string): Promise<DayRow[]> =>
+      read()
+        .select()
         .from(days)
-        .where(and(lt(days.day, beforeDay), isNull(days.medalsAt)))
-        .orderBy(asc(days.day));
-      return rows.map((row) => row.day);
-    },
+        .where(and(lt(days.day, beforeDay), or(isNull(days.medalsAt), isNull(days.replaysKeptAt))))
+        .orderBy(asc(days.day)),
 
     markMedalsGiven: (day: string, at: number) =>
       inTransaction(database, async (tx) => {
@@ -192,6 +190,14 @@ export function createDailyStore(database: SqlDatabase) {
           .update(days)
           .set({ medalsAt: new Date(at) })
           .where(and(eq(days.day, day), isNull(days.medalsAt)));
+      }),
+
+    markReplaysKept: (day: string, at: number) =>
+      inTransaction(database, async (tx) => {
+        await tx
+          .update(days)
+          .set({ replaysKeptAt: new Date(at) })
+          .where(and(eq(days.day, day), isNull(days.replaysKeptAt)));
       }),
   };
 }

@@ -8,7 +8,8 @@ export function defineDailyTables<D extends Dialect>(kit: SchemaKit<D>) {
 
   /**
    * One row per Seoul day: its sentence, chosen once (the first process to insert the day's row wins; the others
-   * read it), and when its podium's medals were given (null until then).
+   * read it), when its podium's medals were given and when its board's replays were marked kept for ever (null
+   * until then: the day's close, README "The day's close").
    */
   const days = kit.table("daily_days", {
     day: kit.text("day").primaryKey(),
@@ -16,6 +17,7 @@ export function defineDailyTables<D extends Dialect>(kit: SchemaKit<D>) {
     sentenceText: kit.text("sentence_text").notNull(),
     chosenAt: kit.timestamp("chosen_at").notNull(),
     medalsAt: kit.timestamp("medals_at"),
+    replaysKeptAt: kit.timestamp("replays_kept_at"),
   });
 
   /**

@@ -32,8 +32,11 @@ export interface DailyResultView {
 }
 
 export interface DailyClientEvents {
-  /** Enter today's game (the answer: its day; its state follows as `daily:state`); a player's tabs share one game. */
-  "daily:join": ClientEvent<unknown, { success: true; day: string }>;
+  /**
+   * Enter today's game (the answer: its day and the player's best of it, guests too: the page's own ghost; its state
+   * follows as `daily:state`); a player's tabs share one game.
+   */
+  "daily:join": ClientEvent<unknown, { success: true; day: string; best: BestEntry | null }>;
   "daily:leave": ClientEvent<unknown>;
   /** Start an attempt: the 3-s countdown, then the sentence. */
   "daily:start": ClientEvent<unknown>;

@@ -1,0 +1,1 @@
+ALTER TABLE "daily_days" ADD COLUMN "replays_kept_at" timestamp (3) with time zone;

@@ -1,0 +1,1 @@
+ALTER TABLE `daily_days` ADD `replays_kept_at` integer;
