@@ -1,10 +1,12 @@
 /**
  * /daily — 오늘의 문장 (product-rules "Live race and replays"): one sentence a Seoul day for everyone, played alone as
- * often as one likes; each attempt is timed by the server (a 3-s countdown, then the sentence). The day's board
- * (members' best verified attempts, top 10), the player's best and yesterday's podium.
+ * often as one likes; each attempt is timed by the server (a 3-s countdown, then the sentence), raced beside a
+ * ghost (the player's best of the day or the leader's, replayed from its steps). The day's board (members' best
+ * verified attempts, top 10), the player's best and yesterday's podium.
  */
 import { Link } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useAtomValue } from "jotai";
+import { useEffect, useRef, useState } from "react";
 import { accuracyTone, percent } from "../../lib/figures";
 import { useDocumentTitle } from "../../lib/title";
 import { useSecondsLeft } from "../../lib/use-now";
@@ -12,6 +14,9 @@ import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
 import { MedalBadge } from "../../ui/medals";
 import { TypingPanel } from "../../ui/typing-panel";
+import { currentUserAtom } from "../session/atoms";
+import { type GhostChoice, type GhostOption, ghostOptions, pickGhost } from "./ghost";
+import { GhostLanes, GhostPicker, useGhostReplay } from "./ghost-race";
 import type { BestEntry, BoardEntry, DailyOverview, DailyResultView, DailyStateView } from "./types";
 import { useDaily } from "./use-daily";
 
@@ -49,16 +54,47 @@ export function DailyPage() {
   );
 }
 
+/**
+ * The ghost of the next attempt (the player's pick, else the default rule) and the one of the attempt in play,
+ * fixed when its countdown starts (a better best stored meanwhile is the next attempt's ghost).
+ */
+function useGhost(daily: ReturnType<typeof useDaily>, status: DailyStateView["status"] | null) {
+  const [picked, setPicked] = useState<GhostChoice | null>(null);
+  const [racing, setRacing] = useState<GhostOption | null>(null);
+  const options = ghostOptions(daily.myBest ?? daily.overview?.my_best ?? null, daily.overview?.board[0]);
+  const next = pickGhost(options, picked);
+  const nextRef = useRef(next);
+  nextRef.current = next;
+  useEffect(() => {
+    if (status === "countdown") setRacing(nextRef.current);
+  }, [status]);
+  // Fetched ahead, so the ghost is there when the sentence appears.
+  useGhostReplay(status === "countdown" || status === "in_progress" ? null : (next?.replayKey ?? null));
+  const replay = useGhostReplay(racing?.replayKey ?? null);
+  return {
+    options,
+    next,
+    pick: setPicked,
+    racing: racing && replay?.key === racing.replayKey ? { label: racing.label, replay } : null,
+  };
+}
+
 function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
   const { state, countdown, result, notice } = daily;
   const [typed, setTyped] = useState("");
   const [startedLocal, setStartedLocal] = useState<number | null>(null);
   const status = state?.status ?? null;
   const secondsLeft = useSecondsLeft(status === "in_progress" ? state?.ends_at : null);
+  const ghost = useGhost(daily, status);
+  const user = useAtomValue(currentUserAtom);
 
   useEffect(() => {
     if (status === "countdown") setTyped("");
-    setStartedLocal((started) => (status === "in_progress" ? (started ?? Date.now()) : null));
+    // Kept after the attempt: the lanes stay, the ghost running on to its finish.
+    setStartedLocal((started) => {
+      if (status === "in_progress") return started ?? Date.now();
+      return status === "finished" ? started : null;
+    });
   }, [status]);
 
   function type(value: string) {
@@ -74,6 +110,7 @@ function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
       </h2>
       <ErrorNotice text={notice} />
       {status === null && <p className="daily-muted">연결하는 중…</p>}
+      {canStart && <GhostPicker options={ghost.options} chosen={ghost.next} onPick={ghost.pick} />}
       {canStart && (
         <button type="button" className="btn btn-primary daily-start" onClick={daily.start}>
           {status === "finished" ? "다시 도전" : "시작"}
@@ -83,6 +120,15 @@ function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
         <p className="daily-countdown" aria-live="assertive">
           {countdown ?? state?.countdown_seconds}초 후 문장이 나옵니다!
         </p>
+      )}
+      {(status === "countdown" || status === "in_progress" || (status === "finished" && startedLocal !== null)) && (
+        <GhostLanes
+          sentence={state?.sentence?.text ?? ""}
+          startedLocal={startedLocal}
+          inPlay={status === "in_progress"}
+          player={{ name: user?.username ?? "손님", typed, result }}
+          ghost={ghost.racing}
+        />
       )}
       {status === "in_progress" && state?.sentence && (
         <div className="daily-typing">
@@ -197,8 +243,13 @@ function Entries({ entries, label }: { entries: BoardEntry[]; label: string }) {
             {entry.wpm}타/분 · {percent(entry.accuracy)}
           </span>
           {entry.replay_key && (
-            <Link className="daily-replay" to="/replay/$key" params={{ key: entry.replay_key }}>
-              다시보기<span className="sr-only"> ({entry.nickname})</span>
+            <Link
+              className="daily-replay"
+              to="/replay/$key"
+              params={{ key: entry.replay_key }}
+              aria-label={`리플레이: ${entry.nickname}`}
+            >
+              리플레이
             </Link>
           )}
         </li>

@@ -2,14 +2,15 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ProgressSender } from "../../lib/progress-sender";
 import { socketManager } from "../../lib/socket";
 import { dailyApi } from "./daily-api";
-import type { DailyOverview, DailyResultView, DailyStateView } from "./types";
+import type { BestEntry, DailyOverview, DailyResultView, DailyStateView } from "./types";
 
 const NO_SOCKET = "서버에 연결되어 있지 않습니다. 잠시 후 다시 시도해주세요.";
 
 /**
  * The page's game: joins today's game on every (re)connect, follows its state, countdown and results, sends the
  * answer box as steps (at most 10 a second, the last change always: `ProgressSender`) and the answer after the
- * last step; reloads the board after each stored attempt.
+ * last step; reloads the board after each stored attempt. Keeps the player's best of the day (the join's answer,
+ * then each result's: guests have one too), whose replay is the ghost "내 최고 기록".
  */
 export function useDaily() {
   const [state, setState] = useState<DailyStateView | null>(null);
@@ -18,6 +19,7 @@ export function useDaily() {
   const [notice, setNotice] = useState<string | null>(null);
   const [overview, setOverview] = useState<DailyOverview | null>(null);
   const [boardFailed, setBoardFailed] = useState(false);
+  const [myBest, setMyBest] = useState<BestEntry | null>(null);
   const sender = useRef(new ProgressSender((text) => socketManager.emit("daily:progress", { typed_text: text })));
 
   const reloadBoard = useCallback(() => {
@@ -43,13 +45,18 @@ export function useDaily() {
       socketManager.subscribe("daily:countdown", (payload) => setCountdown(payload.number)),
       socketManager.subscribe("daily:result", (payload) => {
         setResult(payload);
+        if (payload.best) setMyBest(payload.best);
         reloadBoard();
       }),
       socketManager.subscribe("error", (error) => {
         if (error?.event?.startsWith("daily:")) setNotice(error.message);
       }),
     ];
-    const stopJoining = socketManager.joinOn(null, () => socketManager.emit("daily:join", {}));
+    const stopJoining = socketManager.joinOn(null, () =>
+      socketManager.emit("daily:join", {}, (answer) => {
+        if (answer.success) setMyBest(answer.best);
+      }),
+    );
     return () => {
       for (const off of offs) off();
       stopJoining();
@@ -73,5 +80,5 @@ export function useDaily() {
     socketManager.emit("daily:submit", { typed_text: text });
   }, []);
 
-  return { state, countdown, result, notice, overview, boardFailed, start, typed, submit };
+  return { state, countdown, result, notice, overview, boardFailed, myBest, start, typed, submit };
 }

@@ -35,7 +35,11 @@ export function stepIndexAt(steps: readonly ReplayStep[], atMs: number): number 
 
 export function frameAt(steps: readonly ReplayStep[], sentence: string, atMs: number): ReplayFrame {
   const index = stepIndexAt(steps, atMs);
-  const text = index < 0 ? "" : steps[index].text;
+  return figuresOf(index < 0 ? "" : steps[index].text, sentence, atMs);
+}
+
+/** The figures of an answer box holding `text` `atMs` after the round started (a replay's frame, a live lane). */
+export function figuresOf(text: string, sentence: string, atMs: number): ReplayFrame {
   if (!text) return { text, wpm: 0, accuracy: 100, errors: 0, progress: 0 };
   const live = liveFigures(text, sentence, Math.max(0.001, atMs / 1000));
   return {
