@@ -5,9 +5,9 @@
  * theirs and crosses the line); a guest races the leader's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { dailyStoreOf } from "../modules/daily/store";
 import { seoulDate } from "../modules/kernel/seoul-time";
-import type { Page } from "playwright-core";
 import { type E2E, imeType, openMenuIfFolded, signIn, startE2E } from "./helpers";
 
 const SENTENCE = "가는 말이 고와야 오는 말이 곱다";

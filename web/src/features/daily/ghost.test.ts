@@ -81,7 +81,8 @@ describe("the lanes of an attempt", () => {
   });
 
   test("racing alone is one lane", () => {
-    expect(raceLanes({ sentence: SENTENCE, atMs: 500, player: { name: "밥", typed: "가", result: null }, ghost: null }))
-      .toHaveLength(1);
+    expect(
+      raceLanes({ sentence: SENTENCE, atMs: 500, player: { name: "밥", typed: "가", result: null }, ghost: null }),
+    ).toHaveLength(1);
   });
 });
