@@ -115,13 +115,13 @@ export async function closePastDays(ctx: ModuleContext): Promise<string[]> {
 async function keepBoardReplays(ctx: ModuleContext, day: string, board: BestRow[], now: number) {
   const keys = board.flatMap((row) => (row.replayKey ? [row.replayKey] : []));
   const kept = await Promise.all(keys.map((key) => keepReplay(ctx, key)));
-  await dailyStore(ctx).markReplaysKept(day, now);
+  await dailyStore(ctx).markClosed(day, "replaysKeptAt", now);
   ctx.log.info("daily board replays kept", { day, replays: kept.filter(Boolean).length });
 }
 
 async function giveMedals(ctx: ModuleContext, day: string, podium: BestRow[], now: number) {
   const medals = podium.map((row, i) => ({ userId: row.userId!, medal: DAILY_RULES.medals[i]! }));
   if (medals.length > 0) await awardMedals(ctx.database, { key: `daily:${day}`, at: now }, medals);
-  await dailyStore(ctx).markMedalsGiven(day, now);
+  await dailyStore(ctx).markClosed(day, "medalsAt", now);
   ctx.log.info("daily medals given", { day, members: medals.length });
 }

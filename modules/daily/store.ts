@@ -184,20 +184,13 @@ export function createDailyStore(database: SqlDatabase) {
         .where(and(lt(days.day, beforeDay), or(isNull(days.medalsAt), isNull(days.replaysKeptAt))))
         .orderBy(asc(days.day)),
 
-    markMedalsGiven: (day: string, at: number) =>
+    /** Marks a step of the day's close done: its medals given, or its board's replays kept (the first mark stays). */
+    markClosed: (day: string, step: "medalsAt" | "replaysKeptAt", at: number) =>
       inTransaction(database, async (tx) => {
         await tx
           .update(days)
-          .set({ medalsAt: new Date(at) })
-          .where(and(eq(days.day, day), isNull(days.medalsAt)));
-      }),
-
-    markReplaysKept: (day: string, at: number) =>
-      inTransaction(database, async (tx) => {
-        await tx
-          .update(days)
-          .set({ replaysKeptAt: new Date(at) })
-          .where(and(eq(days.day, day), isNull(days.replaysKeptAt)));
+          .set(step === "medalsAt" ? { medalsAt: new Date(at) } : { replaysKeptAt: new Date(at) })
+          .where(and(eq(days.day, day), isNull(days[step])));
       }),
   };
 }
