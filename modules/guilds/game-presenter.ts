@@ -1,6 +1,12 @@
 import { newReplayKey } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
-import type { GameHost, GameMember, GamePresenter, GameScheduler, ScheduledJob } from "../kernel/game-host";
+import {
+  CoalescedFrame,
+  type GameHost,
+  type GameMember,
+  type GamePresenter,
+  type GameScheduler,
+} from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { abandonGame } from "../rooms";
 import { type FinishedGuildRecord, finishGuildGame, podium, recordGuildResult } from "./game-records";
@@ -23,51 +29,43 @@ interface OpenRound {
  * The guild game's presenter for one guild: the mode's effects become the guild room's `guild_game:*` events (spec
  * part 1 §7) on the guild room's channel and the games module's writes.
  *
- * `guild_game:state` is coalesced: every change marks the game dirty, and ONE job on the process's shared scheduler
- * sends the state at most once per `STATE_FRAME_MS` (at once when the last frame is older than that). A burst of
- * keystrokes from thirty members costs one frame per 100 ms, not one per keystroke, and no game owns a timer.
+ * `guild_game:state` is coalesced (the kernel's `CoalescedFrame`, as the rooms' lanes): every change asks for a frame,
+ * sent at most once per `STATE_FRAME_MS`. A burst of keystrokes from thirty members costs one frame per 100 ms, not
+ * one per keystroke, and no game owns a timer.
  *
  * Writes: each completion is queued for `recordResult` the moment it is accepted (an implausible one flagged); the
  * end queues one finish write (medals, rewards once per member, the activity line) and `guild_game:results` with
  * the rewards and `user:stats_update` go out from its `done` (without rewards from `failed`).
  */
 export class GuildGamePresenter implements GamePresenter<GuildGameMode, GuildPlayer, undefined, never> {
-  private readonly frame: ScheduledJob;
+  private readonly frame: CoalescedFrame;
   private host: GuildGameHost | null = null;
-  private lastFrameAt = Number.NEGATIVE_INFINITY;
   private open: OpenRound | null = null;
 
   constructor(
     private readonly guild: { id: number; name: string },
     private readonly ctx: ModuleContext,
-    private readonly scheduler: GameScheduler,
+    scheduler: GameScheduler,
   ) {
-    this.frame = scheduler.job(() => this.sendFrame());
+    this.frame = new CoalescedFrame(scheduler, {
+      everyMs: STATE_FRAME_MS,
+      ready: () => this.host !== null,
+      send: () => this.host!.broadcast("guild_game:state", this.host!.view(null)),
+      failed: (error) =>
+        ctx.log.error("guild game state could not be sent", { guild_id: guild.id, error: String(error) }),
+    });
   }
 
   /** The game's host stopped (its `stopped` lifecycle event, wired by the runtime): no frame is sent any more. */
   stop() {
-    this.scheduler.cancel(this.frame);
+    this.frame.cancel();
   }
 
   // --- the state, coalesced -----------------------------------------------------------------------------------
 
   private stateChanged(host: GuildGameHost) {
     this.host = host;
-    if (this.frame.queued) return;
-    this.scheduler.schedule(this.frame, Math.max(host.clock.now(), this.lastFrameAt + STATE_FRAME_MS));
-  }
-
-  /** A scheduler job: nothing may escape it. */
-  private sendFrame() {
-    const host = this.host;
-    if (!host) return;
-    try {
-      this.lastFrameAt = host.clock.now();
-      host.broadcast("guild_game:state", host.view(null));
-    } catch (error) {
-      this.ctx.log.error("guild game state could not be sent", { guild_id: this.guild.id, error: String(error) });
-    }
+    this.frame.request();
   }
 
   // --- the mode's effects -------------------------------------------------------------------------------------

@@ -1,13 +1,7 @@
 import type { GameRewardDelta } from "../accounts";
 import { newReplayKey } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
-import {
-  type GamePresenter,
-  type GameScheduler,
-  type InputResult,
-  refusal,
-  type ScheduledJob,
-} from "../kernel/game-host";
+import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResult, refusal } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { LaneBoard, type LaneFigures } from "../kernel/race-steps";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
@@ -74,16 +68,21 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
   /** The round's lanes by wire key (user id, or a guest's session id), and each racer's name. */
   private readonly lanes = new LaneBoard<string>();
   private readonly laneNames = new Map<string, { key: number | string; name: string }>();
-  private readonly frame: ScheduledJob;
-  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  private readonly frame: CoalescedFrame;
   private host: RoomGame | null = null;
 
   constructor(
     private readonly room: RoomRow,
     private readonly env: PresenterEnv,
-    private readonly scheduler: GameScheduler,
+    scheduler: GameScheduler,
   ) {
-    this.frame = scheduler.job(() => this.sendLanes());
+    this.frame = new CoalescedFrame(scheduler, {
+      everyMs: LANES_FRAME_MS,
+      ready: () => this.host?.running === true && this.lanes.pending,
+      send: () => this.sendLanes(this.host!),
+      failed: (error) =>
+        this.ctx.log.error("room lanes could not be sent", { room_id: this.room.id, error: String(error) }),
+    });
   }
 
   private get ctx() {
@@ -92,7 +91,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
 
   /** The room's game is gone from this process: no lane frame is sent any more. */
   stop() {
-    this.scheduler.cancel(this.frame);
+    this.frame.cancel();
   }
 
   // --- the lanes, coalesced -----------------------------------------------------------------------------------
@@ -108,33 +107,24 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     this.laneNames.set(id, { key, name: who.name });
     this.lanes.set(id, lane);
     this.host = host;
-    if (!this.lanes.pending || this.frame.queued) return;
-    this.scheduler.schedule(this.frame, Math.max(host.clock.now(), this.lastFrameAt + LANES_FRAME_MS));
+    if (this.lanes.pending) this.frame.request();
   }
 
   private laneEntries(entries: [string, LaneFigures][]): Lane[] {
     return entries.map(([id, figures]) => ({ ...this.laneNames.get(id)!, ...figures }));
   }
 
-  /** A scheduler job: nothing may escape it. */
-  private sendLanes() {
-    const host = this.host;
-    if (!host?.running || !this.lanes.pending) return;
-    try {
-      this.lastFrameAt = host.clock.now();
-      host.broadcast("game:progress_update", {
-        room_id: this.room.id,
-        participants: this.laneEntries(this.lanes.flush()),
-      });
-    } catch (error) {
-      this.ctx.log.error("room lanes could not be sent", { room_id: this.room.id, error: String(error) });
-    }
+  private sendLanes(host: RoomGame) {
+    host.broadcast("game:progress_update", {
+      room_id: this.room.id,
+      participants: this.laneEntries(this.lanes.flush()),
+    });
   }
 
   private clearLanes() {
     this.lanes.clear();
     this.laneNames.clear();
-    this.scheduler.cancel(this.frame);
+    this.frame.cancel();
   }
 
   /** The lane of a finished attempt: its place, the result's speed; a placed answer reaches the line. */

@@ -1,5 +1,6 @@
 /** The generic game host: one live game of any mode on the process's one shared scheduler (README.md). */
 
+export { CoalescedFrame, type FrameOptions } from "./coalesced-frame";
 export { createGameDirectory } from "./directory";
 export { adapterEmitter, type GameEmitter, localFirstEmitter, socketIoEmitter, userChannel } from "./emitter";
 export {
