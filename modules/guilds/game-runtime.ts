@@ -134,10 +134,14 @@ export class GuildGames {
     return this.games.get(guildId) ?? null;
   }
 
-  /** A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect). */
-  async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string) {
+  /**
+   * A member's socket entered the guild room: it joins the game too (a new player, another tab, or a reconnect), as
+   * a player or, with `spectate`, a watcher. Another tab's seat keeps its role (the host adds the socket to it).
+   */
+  async enter(socket: AppSocket, guild: GuildOfGame, userId: number, username: string, spectate = false) {
     if (!socket.connected) return;
     const player: GuildPlayer = { id: memberPlayerId(userId), name: username, userId };
+    if (spectate) player.spectator = true;
     orThrow(await this.input(guild.id, { type: "join", socketId: socket.id, player, data: undefined }));
   }
 
@@ -145,9 +149,9 @@ export class GuildGames {
    * The socket left the guild room: `immediate` (guild:leave, another guild's room, removed from the guild) takes the
    * member out of the game at once when it was their last socket; a lost connection keeps their place for the grace.
    */
-  leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
+  async leave(socket: AppSocket, guildId: number, userId: number, immediate: boolean) {
     const type = immediate ? "leave" : "drop";
-    this.input(guildId, { type, playerId: memberPlayerId(userId), socketId: socket.id }).catch((error) =>
+    await this.input(guildId, { type, playerId: memberPlayerId(userId), socketId: socket.id }).catch((error) =>
       this.ctx.log.warn("guild game leave not delivered", { guildId, error: String(error) }),
     );
   }

@@ -6,7 +6,7 @@ import { type GuildClient, openGuildClient, type TestServer } from "./test-suppo
 
 // Two real server processes on one PostgreSQL and one Redis: a guild's admin on one process and a member on the
 // other play one guild game (owned by one of them), and a kick made on one process takes the member's socket on
-// the other out of the room at once. Runs in the PostgreSQL pass of `npm test`.
+// the other out of the room at once; a member on the other process watches a game without playing. Runs in the PostgreSQL pass of `npm test`.
 const suite = twoProcessSuite<GuildClient>();
 const { onPostgres, clients } = suite;
 const PROBLEM = "가는 말이 고와야 오는 말이 곱다";
@@ -33,10 +33,10 @@ async function ok(
   return res.body;
 }
 
-async function inRoom(process: ClusterProcess, token: string, guildId: number) {
+async function inRoom(process: ClusterProcess, token: string, guildId: number, spectate = false) {
   const client = await openGuildClient(process as unknown as TestServer, token);
   clients.push(client);
-  client.emit("guild:join", { guild_id: guildId });
+  client.emit("guild:join", { guild_id: guildId, spectate });
   await client.next("guild:joined", () => true, 10_000);
   return client;
 }
@@ -93,6 +93,49 @@ test.skipIf(!onPostgres)(
     const entry = members.find((m: { user_id: number }) => m.user_id === member.id);
     await ok(a, 200, "DELETE", `/api/guilds/${guild.id}/members/${entry.id}`, admin.token);
     expect(await onB.next("guild:removed", () => true, 10_000)).toMatchObject({ guild_id: guild.id, reason: "kicked" });
+  },
+  90_000,
+);
+
+test.skipIf(!onPostgres)(
+  "a member on the other process watches: the lanes with live 타/분 reach them, their input is refused by the owner",
+  async () => {
+    const admin = await clusterUser(a, "관전장");
+    const member = await clusterUser(b, "관전원");
+    const guild = await ok(a, 201, "POST", "/api/guilds", admin.token, { name: "관전길드", description: "함께" });
+    await ok(a, 200, "PUT", `/api/guilds/${guild.id}/problems`, admin.token, { problems: [PROBLEM] });
+    const sent = await ok(a, 201, "POST", `/api/guilds/${guild.id}/invitations`, admin.token, {
+      invites: [{ username: member.username, email: member.email }],
+    });
+    await ok(b, 200, "POST", `/api/guilds/invitations/${sent.invitations[0].id}/accept`, member.token);
+
+    const player = await inRoom(a, admin.token, guild.id);
+    const watcher = await inRoom(b, member.token, guild.id, true);
+    const watching = (state: { spectators: { username: string }[] }) =>
+      state.spectators.some((s) => s.username === member.username);
+    await watcher.next("guild_game:state", watching, 10_000);
+
+    player.emit("guild_game:start_request", { guild_id: guild.id, problem: PROBLEM, countdown_seconds: 1 });
+    const started = (await watcher.next("guild_game:start", () => true, 20_000)).state;
+    expect(started.participants.map((p: { username: string }) => p.username)).toEqual([admin.username]);
+    expect(watching(started)).toBe(true);
+
+    // Forwarded to the owner and refused there, in the rooms' words.
+    watcher.emit("guild_game:progress", { guild_id: guild.id, typed_text: "가" });
+    expect(await watcher.next("error", () => true, 10_000)).toMatchObject({ code: "spectating" });
+
+    await Bun.sleep(2_000); // a plausible pace: 36 keystrokes in more than 2 s
+    const chars = [...PROBLEM];
+    for (let i = 1; i <= chars.length; i++) {
+      player.emit("guild_game:progress", { guild_id: guild.id, typed_text: chars.slice(0, i).join("") });
+      await Bun.sleep(100);
+    }
+    const lane = (await watcher.next("guild_game:state", (s) => s.participants[0]?.progress > 0.5, 10_000))
+      .participants[0];
+    expect(lane.wpm).toBeGreaterThan(0);
+    player.emit("guild_game:submission", { guild_id: guild.id, typed_text: PROBLEM });
+    // The watcher holds nothing: the lone player's answer ends the game.
+    expect((await watcher.next("guild_game:end", () => true, 15_000)).reason).toBe("all_finished");
   },
   90_000,
 );

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { GameFinishedEvent } from "../games";
 import { sharedScheduler } from "../kernel/game-host";
+import { progressAt } from "../kernel/race-steps";
 import { keystrokes, scoreTyping } from "../kernel/typing";
 import { computeRewards } from "../rooms";
 import { GUILD_GAME_MSG } from "./guild-game";
@@ -39,11 +40,11 @@ afterEach(async () => {
   await sharedScheduler(g.server.ctx).drain();
 });
 
-/** A member's socket inside the guild room (after its `guild:joined` and the game's state). */
-async function inRoom(token: string) {
+/** A member's socket inside the guild room (after its `guild:joined` and the game's state); `spectate`: watching. */
+async function inRoom(token: string, spectate?: boolean) {
   const c = await openGuildClient(g.server, token);
   open.push(c);
-  c.emit("guild:join", { guild_id: f.guild.id });
+  c.emit("guild:join", spectate ? { guild_id: f.guild.id, spectate } : { guild_id: f.guild.id });
   await c.next("guild:joined");
   await c.next("guild_game:state");
   return c;
@@ -198,6 +199,127 @@ describe("a whole guild game", () => {
     expect(await me(f.member.token)).toMatchObject({ coins: before.coins + 3, gold_medals: before.gold_medals });
     expect((await records(f.member))[0]).toMatchObject({ room_name: "타자길드", position: 1, medal: null });
     expect(await records(f.admin)).toHaveLength(1); // the admin's record of the first game only
+  });
+});
+
+describe("live speed (lanes) and watching", () => {
+  ownServer("관전길드");
+  const names = (list: { username: string }[]) => list.map((p) => p.username);
+
+  test("each participant's live 타/분 since the start is in the state, like the rooms' lanes; a finisher's is the result's", async () => {
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    await startGame(admin, [admin, member]);
+    g.clock.advance(2_000);
+    member.emit("guild_game:progress", { guild_id: f.guild.id, typed_text: "가는 말이" });
+    await member.sync();
+    await flush(admin);
+    const live = progressAt({ t: 2_000, text: "가는 말이" }, PROBLEM);
+    expect(live.wpm).toBeGreaterThan(0);
+    const [adminLane, memberLane] = admin.all("guild_game:state").at(-1).participants;
+    expect(adminLane).toMatchObject({ progress: 0, wpm: 0, completed: false });
+    expect(memberLane).toMatchObject({ progress: live.progress, wpm: live.wpm, completed: false, position: null });
+
+    g.clock.advance(1_000);
+    await typeOut(member, PROBLEM, 5);
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await member.sync();
+    await flush(admin);
+    const finished = admin.all("guild_game:state").at(-1).participants[1];
+    expect(finished).toMatchObject({ progress: 1, completed: true, position: 1, completion_time: 6.35 });
+    expect(finished.wpm).toBe(scoreTyping(PROBLEM, PROBLEM, 6.35).wpm);
+  });
+
+  test("a member watches: listed apart, sees the lanes, never plays nor holds the end; their input is refused", async () => {
+    const admin = await inRoom(f.admin.token);
+    const member = await inRoom(f.member.token);
+    const watcher = await inRoom(f.moderator.token, true);
+    expect(names(watcher.all("guild_game:state").at(-1).spectators)).toEqual([f.moderator.username]);
+
+    await startGame(admin, [admin, member, watcher]);
+    const started = watcher.all("guild_game:start").at(-1).state;
+    expect(names(started.participants)).toEqual([f.admin.username, f.member.username]);
+    expect(names(started.spectators)).toEqual([f.moderator.username]);
+
+    // The watcher sees the players' lanes move (progress and live speed) like everyone.
+    g.clock.advance(1_000);
+    member.emit("guild_game:progress", { guild_id: f.guild.id, typed_text: "가는" });
+    admin.emit("guild_game:progress", { guild_id: f.guild.id, typed_text: "가" });
+    await member.sync();
+    await admin.sync();
+    await flush(watcher);
+    const lane = watcher.all("guild_game:state").at(-1).participants[1];
+    expect(lane).toMatchObject({
+      username: f.member.username,
+      wpm: progressAt({ t: 1_000, text: "가는" }, PROBLEM).wpm,
+    });
+
+    for (const event of ["guild_game:progress", "guild_game:submission"]) {
+      watcher.emit(event, { guild_id: f.guild.id, typed_text: event.endsWith("progress") ? "가" : PROBLEM });
+      expect(await watcher.next("error")).toMatchObject({
+        message: GUILD_GAME_MSG.spectating,
+        code: "spectating",
+        event,
+      });
+    }
+
+    // The two players finish: the game ends at once, the watcher holding nothing.
+    g.clock.advance(4_000);
+    await typeOut(member, PROBLEM, 2);
+    member.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await member.sync();
+    await typeOut(admin, PROBLEM, 1);
+    admin.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    expect((await watcher.next("guild_game:end")).reason).toBe("all_finished");
+    await sharedScheduler(g.server.ctx).drain();
+    const results = await watcher.next("guild_game:results");
+    expect(results.participants).toBe(2);
+    expect(names(results.results)).not.toContain(f.moderator.username);
+    expect(await records(f.moderator)).toEqual([]);
+
+    // Joining again without `spectate`: a player of the next game.
+    watcher.emit("guild:join", { guild_id: f.guild.id });
+    await flush(watcher);
+    expect(watcher.all("guild_game:state").at(-1).spectators).toEqual([]);
+    admin.emit("guild_game:start_request", { guild_id: f.guild.id, problem: PROBLEM });
+    await admin.sync();
+    await flush(watcher);
+    expect(watcher.all("guild_game:state").at(-1).status).toBe("countdown");
+    expect(names(watcher.all("guild_game:state").at(-1).participants)).toContain(f.moderator.username);
+  });
+});
+
+describe("watchers' chat, and who may watch", () => {
+  ownServer("구경길드");
+
+  test("watchers chat with each other and with the players, as guild chat", async () => {
+    const fourth = await g.user("관전");
+    await g.addMember(f.guild.id, f.admin, fourth);
+    const player = await inRoom(f.member.token);
+    const one = await inRoom(f.moderator.token, true);
+    const two = await inRoom(fourth.token, true);
+    one.emit("guild:message", { guild_id: f.guild.id, message: "같이 구경해요" });
+    for (const c of [player, one, two]) {
+      expect(await c.next("guild:message", (m) => m.message === "같이 구경해요")).toMatchObject({
+        username: f.moderator.username,
+      });
+    }
+  });
+
+  test("a non-member (or a guest) is refused watching, and sees nothing of the game", async () => {
+    const outsider = await openGuildClient(g.server, f.outsider.token);
+    const guest = await openGuildClient(g.server);
+    open.push(outsider, guest);
+    for (const [c, text] of [
+      [outsider, GUILD_MSG.notMember],
+      [guest, "로그인이 필요합니다."],
+    ] as const) {
+      c.emit("guild:join", { guild_id: f.guild.id, spectate: true });
+      expect(await c.next("error")).toMatchObject({ message: text, event: "guild:join" });
+      await c.sync();
+      expect(c.all("guild_game:state")).toEqual([]);
+      expect(c.all("guild:joined")).toEqual([]);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { seededRandom } from "../kernel/clock";
 import type { GameContext } from "../kernel/game-mode";
+import { liveFigures } from "../kernel/typing";
 import {
   GUILD_GAME_MSG,
   type GuildGameEffect,
@@ -268,5 +269,76 @@ describe("steps (guild_game:progress)", () => {
     game.at(T0 + 10_000);
     game.move("u:2", { type: "submit", typedText: PROBLEM });
     expect(game.state).toMatchObject({ status: "finished", endReason: "all_finished" });
+  });
+});
+
+describe("live speed and watchers", () => {
+  const watcher: GuildPlayer = { id: "u:4", name: "구경꾼", userId: 4, spectator: true };
+
+  test("each participant's live 타/분 since the start, as the rooms' lanes; the result's speed once completed", () => {
+    const game = new Game().running();
+    expect(viewOf(game.state).participants.map((p) => p.wpm)).toEqual([0, 0]);
+    game.at(T0 + 5_000);
+    game.move("u:2", { type: "progress", typedText: "가는 말이" });
+    const live = liveFigures("가는 말이", PROBLEM, 2).wpm;
+    expect(live).toBeGreaterThan(0);
+    expect(viewOf(game.state).participants[1]).toMatchObject({ wpm: live, completed: false, accuracy: null });
+    // The same text later is no step (nothing changes); a composing jamo is a step with a new speed.
+    const effects = game.effects.length;
+    game.at(T0 + 6_000);
+    game.move("u:2", { type: "progress", typedText: "가는 말이" });
+    expect(game.effects).toHaveLength(effects);
+    game.move("u:2", { type: "progress", typedText: "가는 말이 ㄱ" });
+    expect(viewOf(game.state).participants[1].wpm).toBe(liveFigures("가는 말이 ㄱ", PROBLEM, 3).wpm);
+    expect(game.effects.slice(effects).map((e) => e.type)).toEqual(["state"]);
+
+    const chars = [...PROBLEM];
+    for (let i = 6; i <= chars.length; i++) {
+      game.at(T0 + 6_000 + (i - 5) * 300);
+      game.move("u:2", { type: "progress", typedText: chars.slice(0, i).join("") });
+    }
+    expect(game.move("u:2", { type: "submit", typedText: PROBLEM }).ok).toBe(true);
+    const done = game.state.participants[1];
+    expect(viewOf(game.state).participants[1]).toMatchObject({ wpm: done.wpm, completed: true, position: 1 });
+  });
+
+  test("a watcher is listed apart, never a participant nor holding the end, and cannot type", () => {
+    const game = new Game();
+    game.apply(guildGame.onPlayerJoin(game.state, watcher, game.ctx()));
+    expect(viewOf(game.state).spectators).toEqual([{ user_id: 4, username: "구경꾼" }]);
+    expect(game.move("u:4", { type: "progress", typedText: "가" })).toMatchObject({
+      ok: false,
+      code: "spectating",
+      error: GUILD_GAME_MSG.spectating,
+    });
+    game.running();
+    expect(game.state.participants.map((p) => p.name)).toEqual(["관리자", "회원"]);
+    for (const move of [
+      { type: "progress", typedText: "가" },
+      { type: "submit", typedText: PROBLEM },
+    ] as const) {
+      expect(game.move("u:4", move)).toMatchObject({ ok: false, code: "spectating", error: GUILD_GAME_MSG.spectating });
+    }
+    game.at(T0 + 12_000);
+    game.move("u:1", { type: "submit", typedText: PROBLEM });
+    game.move("u:2", { type: "submit", typedText: PROBLEM });
+    expect(game.state).toMatchObject({ status: "finished", endReason: "all_finished" });
+    expect(viewOf(game.state).participants.map((p) => p.user_id)).toEqual([1, 2]);
+
+    game.apply(guildGame.onPlayerLeave(game.state, "u:4", game.ctx()));
+    expect(viewOf(game.state).spectators).toEqual([]);
+  });
+
+  test("a watcher who comes back as a player during a game takes part from then on", () => {
+    const game = new Game();
+    game.apply(guildGame.onPlayerJoin(game.state, watcher, game.ctx()));
+    game.running();
+    game.apply(guildGame.onPlayerLeave(game.state, "u:4", game.ctx()));
+    const player: GuildPlayer = { ...watcher, spectator: false };
+    game.apply(guildGame.onPlayerJoin(game.state, player, game.ctx()));
+    expect(game.state.participants.map((p) => p.name)).toEqual(["관리자", "회원", "구경꾼"]);
+    expect(viewOf(game.state).spectators).toEqual([]);
+    game.at(T0 + 4_000);
+    expect(game.move("u:4", { type: "progress", typedText: "가" }).ok).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import {
   appendStep,
   correctPrefixShare,
   judgeSteps,
+  progressAt,
   type RaceStep,
   roundProgress,
   serverCompletionSeconds,
@@ -17,7 +18,8 @@ import { GUILD_MSG, isPlayableProblem, PROBLEM_MIN_LENGTH } from "./rules";
  *   → finished (the results stay on screen until the next start) → countdown …
  *
  * Everyone present in the guild room when the countdown starts (and anyone who enters before the end) is a
- * participant. Progress is computed here from the text a player has typed (the correct prefix of the problem);
+ * participant, except the members who watch (`spectator`): they see the game and never play nor hold its end.
+ * Progress and live speed are computed here from the text a player has typed (the correct prefix of the problem);
  * only a submission equal to the problem completes, with a position by finishing order and the time measured on
  * the server's clock from the announced start (kernel race-steps). The game ends when every present participant
  * who typed is done (everyone present, when nobody typed) or when end_countdown_seconds have passed.
@@ -39,6 +41,8 @@ export const DEFAULT_GUILD_GAME_RULES: GuildGameRules = {
 
 export interface GuildPlayer extends GamePlayer {
   userId: number;
+  /** Watches the game without playing (`guild:join` with `spectate: true`): never a participant. */
+  spectator?: boolean;
 }
 
 export interface Participant {
@@ -47,6 +51,8 @@ export interface Participant {
   name: string;
   /** Share of the problem typed correctly so far (its correct prefix), 0–1. */
   progress: number;
+  /** 타/분 from the start to the last step (kernel race-steps `progressAt`), as the rooms' lanes. */
+  liveWpm: number;
   completed: boolean;
   /** Finishing order among the completed (1 = first). */
   position: number | null;
@@ -68,8 +74,10 @@ export interface GuildGameState {
   guildId: number;
   rules: GuildGameRules;
   status: GuildGameStatus;
-  /** Members in the guild room (join order), including those inside the reconnect grace period. */
+  /** Members in the guild room who play (join order), including those inside the reconnect grace period. */
   players: readonly GuildPlayer[];
+  /** Members in the guild room who watch (join order): never participants, never holding the end. */
+  spectators: readonly GuildPlayer[];
   problem: string | null;
   /** The problem's place in the guild's list when it was drawn (0-based): the results' item id. */
   problemIndex: number | null;
@@ -137,10 +145,12 @@ export type GuildGameEffect =
 export interface ParticipantView {
   user_id: number;
   username: string;
+  /** The correct prefix's share, 0–1 (4 decimals). */
   progress: number;
   completed: boolean;
   position: number | null;
-  wpm: number | null;
+  /** Live 타/분 while typing (0 before the first step); the result's speed once completed. */
+  wpm: number;
   accuracy: number | null;
   completion_time: number | null;
 }
@@ -151,6 +161,8 @@ export interface GuildGameView {
   status: GuildGameStatus;
   problem: string | null;
   participants: ParticipantView[];
+  /** Members watching (README "Watching"), listed apart from the participants. */
+  spectators: { user_id: number; username: string }[];
   countdown_seconds: number;
   end_countdown_seconds: number;
   started_at: string | null;
@@ -170,6 +182,8 @@ export const GUILD_GAME_MSG = {
   alreadyDone: "이미 완료했습니다.",
   mismatch: "입력한 내용이 문제와 일치하지 않습니다.",
   implausible: "비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.",
+  /** The rooms' words for a spectator's input. */
+  spectating: "관전 중에는 입력할 수 없습니다. 게임에 참여하려면 '참가하기'를 눌러주세요.",
 } as const;
 
 type T = Transition<GuildGameState, GuildGameEffect>;
@@ -183,6 +197,7 @@ const newParticipant = (player: GuildPlayer): Participant => ({
   userId: player.userId,
   name: player.name,
   progress: 0,
+  liveWpm: 0,
   completed: false,
   position: null,
   wpm: null,
@@ -196,6 +211,7 @@ const newParticipant = (player: GuildPlayer): Participant => ({
 });
 
 const isPresent = (state: GuildGameState, playerId: string) => state.players.some((p) => p.id === playerId);
+const isSpectator = (state: GuildGameState, playerId: string) => state.spectators.some((p) => p.id === playerId);
 const isDone = (p: Participant) => p.completed || p.rejected;
 const isPlaying = (status: GuildGameStatus) => status === "countdown" || status === "in_progress";
 
@@ -304,6 +320,7 @@ function tickCountdown(state: GuildGameState, now: number): T {
 }
 
 function checkTyping(state: GuildGameState, playerId: string, now: number): Rejection | Participant {
+  if (isSpectator(state, playerId)) return reject(GUILD_GAME_MSG.spectating, "spectating");
   if (state.status === "countdown") return reject(GUILD_GAME_MSG.notStarted, "too_early");
   if (state.status !== "in_progress" || now >= state.endsAt!) return reject(GUILD_GAME_MSG.noGame, "no_game");
   const participant = state.participants.find((p) => p.playerId === playerId);
@@ -317,16 +334,20 @@ const replace = (state: GuildGameState, next: Participant): GuildGameState => ({
   participants: state.participants.map((p) => (p.playerId === next.playerId ? next : p)),
 });
 
-/** A step of the player's typing: stamped with the server's time since the start, kept as the replay. */
+/**
+ * A step of the player's typing: stamped with the server's time since the start, kept as the replay; the progress
+ * (the correct prefix's share) and the live speed since the start, as the rooms' lanes.
+ */
 function progress(state: GuildGameState, playerId: string, move: ProgressMove, ctx: GameContext) {
   const checked = checkTyping(state, playerId, ctx.now);
   if ("ok" in checked) return checked;
   const steps = appendStep(checked.steps, ctx.now - state.startedAt!, move.typedText);
   if (steps === checked.steps) return { ok: true as const, ...same(state) };
   const value = progressOf(move.typedText, state.problem!);
-  const next = replace(state, { ...checked, steps, progress: value });
-  const effects = value === checked.progress ? [] : [{ type: "state" as const }];
-  return { ok: true as const, state: next, effects };
+  const liveWpm = progressAt(steps.at(-1)!, state.problem!).wpm;
+  const next = replace(state, { ...checked, steps, progress: value, liveWpm });
+  const changed = value !== checked.progress || liveWpm !== checked.liveWpm;
+  return { ok: true as const, state: next, effects: changed ? [{ type: "state" as const }] : [] };
 }
 
 function submit(
@@ -398,6 +419,7 @@ export const guildGame = {
       rules: { ...DEFAULT_GUILD_GAME_RULES, ...settings.rules },
       status: "waiting",
       players: [],
+      spectators: [],
       problem: null,
       problemIndex: null,
       countdownSeconds: settings.countdownSeconds,
@@ -436,10 +458,16 @@ export const guildGame = {
     return null;
   },
 
-  /** A member entering during a game takes part from now on (the same clock and end as everyone). */
+  /**
+   * A member entering during a game takes part from now on (the same clock and end as everyone); one who watches is
+   * listed apart and takes no part.
+   */
   onPlayerJoin(state, player, _ctx: GameContext) {
     const guildPlayer = player as GuildPlayer;
-    if (isPresent(state, player.id)) return same(state);
+    if (isPresent(state, player.id) || isSpectator(state, player.id)) return same(state);
+    if (guildPlayer.spectator) {
+      return { state: { ...state, spectators: [...state.spectators, guildPlayer] }, effects: [{ type: "state" }] };
+    }
     const joined = { ...state, players: [...state.players, guildPlayer] };
     if (!isPlaying(state.status) || state.participants.some((p) => p.playerId === player.id)) return same(joined);
     const participants = [...state.participants, newParticipant(guildPlayer)];
@@ -451,6 +479,10 @@ export const guildGame = {
    * stays, an unfinished participant is dropped, and the game ends when everyone still present is done.
    */
   onPlayerLeave(state, playerId, ctx) {
+    if (isSpectator(state, playerId)) {
+      const spectators = state.spectators.filter((p) => p.id !== playerId);
+      return { state: { ...state, spectators }, effects: [{ type: "state" }] };
+    }
     if (!isPresent(state, playerId)) return same(state);
     const players = state.players.filter((p) => p.id !== playerId);
     const participants = state.participants.filter((p) => p.playerId !== playerId || isDone(p));
@@ -465,6 +497,7 @@ export const guildGame = {
     return same({
       ...state,
       players: state.players.map((p) => rename(p, p.id)),
+      spectators: state.spectators.map((p) => rename(p, p.id)),
       participants: state.participants.map((p) => rename(p, p.playerId)),
     });
   },
@@ -493,10 +526,11 @@ export function viewOf(state: GuildGameState): GuildGameView {
       progress: roundProgress(p.progress),
       completed: p.completed,
       position: p.position,
-      wpm: p.completed ? p.wpm : null,
+      wpm: p.completed ? (p.wpm ?? p.liveWpm) : p.liveWpm,
       accuracy: p.completed ? p.accuracy : null,
       completion_time: p.completed ? p.completionTime : null,
     })),
+    spectators: state.spectators.map((p) => ({ user_id: p.userId, username: p.name })),
     countdown_seconds: state.status === "countdown" ? (state.countdownNumber ?? 0) : state.countdownSeconds,
     end_countdown_seconds: state.endCountdownSeconds,
     started_at: iso(state.startedAt),

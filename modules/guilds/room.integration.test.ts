@@ -92,6 +92,7 @@ describe("joining the guild room", () => {
       ["guild:join", { guild_id: "abc" }],
       ["guild:join", { guild_id: -1 }],
       ["guild:join", "1"],
+      ["guild:join", { guild_id: 1, spectate: "네" }],
       ["guild:leave", { guild_id: { x: 1 } }],
       ["guild:message", { guild_id: f.guild.id }],
       ["guild:message", { guild_id: f.guild.id, message: "가".repeat(1001) }],

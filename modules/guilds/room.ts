@@ -25,6 +25,8 @@ interface SocketGuildState {
   guildId: number;
   /** Times of the socket's last chat lines (at most `CHAT_BURST.count`). */
   chat: number[];
+  /** The socket entered to watch the game (`spectate: true`), not to play. */
+  spectate: boolean;
 }
 
 /**
@@ -84,14 +86,16 @@ export class GuildRoom implements ModuleRuntime {
   /**
    * `guild:join`: the socket's own account must be a member now (read from the database; the client's user_id is
    * never looked at). The socket leaves any other guild room, joins this one, gets `guild:joined` and the others
-   * `guild:user_joined`; then the socket joins the guild's game (its `guild_game:state`).
+   * `guild:user_joined`; then the socket joins the guild's game (its `guild_game:state`) as a player or, with
+   * `spectate`, a watcher. Joining its own room again with the other role leaves the game and enters it again.
    */
-  async join(socket: AppSocket, guildId: number) {
+  async join(socket: AppSocket, guildId: number, spectate = false) {
     const actor = this.actorOf(socket);
     const { guild, member } = await this.service.standing(actor, guildId);
     const previous = this.state(socket);
     if (previous && previous.guildId !== guildId) this.leave(socket);
-    socket.data.state.guilds = { guildId, chat: previous?.chat ?? [] } satisfies SocketGuildState;
+    const switching = previous?.guildId === guildId && previous.spectate !== spectate;
+    socket.data.state.guilds = { guildId, chat: previous?.chat ?? [], spectate } satisfies SocketGuildState;
     const channel = guildChannel(guildId);
     const arriving = !socket.rooms.has(channel);
     await socket.join(channel);
@@ -99,7 +103,8 @@ export class GuildRoom implements ModuleRuntime {
     if (arriving) {
       socket.to(channel).emit("guild:user_joined", { guild_id: guildId, user_id: actor.id, username: actor.username });
     }
-    await this.games.enter(socket, guild, actor.id, actor.username);
+    if (switching) await this.games.leave(socket, guildId, actor.id, true);
+    await this.games.enter(socket, guild, actor.id, actor.username, spectate);
   }
 
   /**
@@ -112,7 +117,7 @@ export class GuildRoom implements ModuleRuntime {
     const channel = guildChannel(current.guildId);
     delete socket.data.state.guilds;
     const user = socket.data.identity;
-    if (user?.kind === "user") this.games.leave(socket, current.guildId, user.userId, !dropped);
+    if (user?.kind === "user") void this.games.leave(socket, current.guildId, user.userId, !dropped);
     // After a disconnect socket.io has already emptied `rooms`; the state says the socket was in the room.
     void socket.leave(channel);
     const identity = socket.data.identity;

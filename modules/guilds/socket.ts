@@ -22,7 +22,8 @@ const toId = (value: number | string) => Number(value);
 /** Longer than any chat line, so a huge string fails here and never reaches the service. */
 const TEXT_LIMIT = 1_000;
 
-export const JoinPayload = t.Object({ guild_id: GuildId });
+/** `spectate: true`: watch the guild game without playing (README "Watching"). */
+export const JoinPayload = t.Object({ guild_id: GuildId, spectate: t.Optional(t.Boolean()) });
 export const LeavePayload = t.Optional(t.Object({ guild_id: t.Optional(GuildId) }));
 export const MessagePayload = t.Object({ guild_id: GuildId, message: t.String({ maxLength: TEXT_LIMIT }) });
 /** Any integer: the ranges are checked by the service so the answer names the setting (spec §5). */
@@ -81,7 +82,9 @@ export function guildSocketEvents(room: GuildRoom): ClientHandlers<GuildsClientE
   // Costs (the kernel's SOCKET_BUDGET): 5 for a join (the whole state to the socket, an arrival to the room) and for
   // the admin actions (the state to every member); 1 for a chat line (its own limit comes first) and a leave.
   return {
-    "guild:join": socketEvent(JoinPayload, { cost: 5 }, (socket, { guild_id }) => room.join(socket, toId(guild_id))),
+    "guild:join": socketEvent(JoinPayload, { cost: 5 }, (socket, { guild_id, spectate }) =>
+      room.join(socket, toId(guild_id), spectate === true),
+    ),
     "guild:leave": socketEvent(LeavePayload, { cost: 1 }, (socket) => room.leave(socket)),
     "guild:message": socketEvent(MessagePayload, { cost: 1 }, (socket, { guild_id, message }) =>
       room.message(socket, toId(guild_id), message),
