@@ -2,8 +2,8 @@
  * Guilds in the browser (issue 12, spec part 1 §2–§8), against the real server: a guild created through the form,
  * an invitation by e-mail accepted from /guilds/my in a second browser, recruitment (post, apply, approve), chat in
  * the guild room between two members, a role change and a kick (the kicked member's room ends at once), the guild
- * board (post and comment), a non-member refused, a bad guild id, the game tab's start, and 375 px without a
- * horizontal scroll.
+ * board (post and comment), a non-member refused, a bad guild id, the game tab's start, the game's lanes typed through
+ * the IME with a member watching, and 375 px without a horizontal scroll.
  *
  * Set GUILDS_SCREENSHOTS=/some/dir to also save screenshots of the pages (for a human look).
  */
@@ -463,14 +463,77 @@ describe("guilds in the browser", () => {
     await imeType(a, "넷 다섯", { pauseMs: 150 });
     await answer.press("Enter");
 
-    // The only player finished, so the game ends: the progress row and the results both say 타/분.
+    // The only player finished, so the game ends: the lane and the results both say 타/분.
     const results = a.getByRole("region", { name: "게임 결과" });
     await results
       .locator(".guild-result", { hasText: admin.username })
       .getByText(/\d+타\/분/)
       .waitFor();
-    const row = a.locator(".guild-progress-row", { hasText: admin.username });
-    expect(await row.textContent()).toMatch(/완료 · 1위 · \d+타\/분/);
+    const lane = a.getByRole("progressbar", { name: `${admin.username} 진행률` });
+    expect(await lane.getAttribute("aria-valuetext")).toMatch(/^100% · [1-9]\d*타\/분 · 1위$/);
+  });
+
+  test("guild game lanes: a member types through the IME and sees their lane with live 타/분; another member watches", async () => {
+    const problem = "하나 둘 셋 넷 다섯";
+    const admin = await e2e.createUser(uniqueUser("레인"));
+    const player = await e2e.createUser(uniqueUser("선수"));
+    const watcher = await e2e.createUser(uniqueUser("관전"));
+    const guild = await guildWith(admin, [player, watcher]);
+    await call(admin, "PUT", `/api/guilds/${guild.id}/problems`, { problems: [problem] });
+    await call(admin, "PUT", `/api/guilds/${guild.id}/settings`, { countdown_seconds: 1 });
+    const [a, p, w] = await Promise.all([signedIn(admin), signedIn(player), signedIn(watcher, PHONE)]);
+    for (const page of [a, p, w]) {
+      await openRoom(page, guild.id);
+      await page.getByRole("tab", { name: "길드 게임" }).click();
+    }
+    // The watcher chooses to watch: said so, listed apart on every screen.
+    await w.getByRole("button", { name: "관전하기" }).click();
+    await w.getByRole("status").getByText("관전 중").waitFor();
+    for (const page of [a, p, w]) await page.getByTestId("guild-watchers").getByText(watcher.username).waitFor();
+
+    await a.getByRole("button", { name: "게임 시작" }).click();
+    for (const page of [a, p, w]) await page.getByTestId("guild-problem").getByText(problem).waitFor();
+    // Players get the answer box; the watcher none, and no lane of their own.
+    expect(await w.getByRole("textbox", { name: "답 입력" }).count()).toBe(0);
+    expect(await w.getByRole("progressbar", { name: `${watcher.username} 진행률` }).count()).toBe(0);
+
+    const answer = p.getByRole("textbox", { name: "답 입력" });
+    await answer.click();
+    await imeType(p, "하나 둘", { pauseMs: 150 });
+    // The player's own lane (marked 나) moves with live 타/분 from the server; the watcher sees the same lane.
+    const live = /^(\d+)% · ([1-9]\d*)타\/분$/;
+    const laneText = (page: Page) =>
+      page.waitForFunction(
+        ([name, pattern]) => {
+          const text = document.querySelector(`[aria-label="${name} 진행률"]`)?.getAttribute("aria-valuetext") ?? "";
+          return new RegExp(pattern).test(text) && !text.startsWith("0%") ? text : false;
+        },
+        [player.username, live.source],
+      );
+    await laneText(p);
+    const mine = p.locator(".lane-mine");
+    expect(await mine.locator(".lane-name").textContent()).toContain(player.username);
+    await mine.getByText("나", { exact: true }).waitFor();
+    expect(await mine.locator(".lane-wpm").textContent()).toMatch(/^[1-9]\d*타\/분$/);
+    await laneText(w);
+    expect(await w.locator(".lane-mine").count()).toBe(0);
+    await shot(w, "phone-room-game-watching");
+
+    await imeType(p, " 셋 넷 다섯", { pauseMs: 150 });
+    await answer.press("Enter");
+    // The admin never typed and the watcher does not play: the player's answer ends the game for everyone.
+    for (const page of [a, p, w]) {
+      const results = page.getByRole("region", { name: "게임 결과" });
+      await results.locator(".guild-result", { hasText: player.username }).getByText("1위").waitFor();
+    }
+    expect(
+      await w.getByRole("progressbar", { name: `${player.username} 진행률` }).getAttribute("aria-valuetext"),
+    ).toMatch(/^100% · [1-9]\d*타\/분 · 1위$/);
+    // Back to playing: the role bar offers 관전하기 again.
+    await w.getByRole("button", { name: "참가하기" }).click();
+    await w.getByRole("button", { name: "관전하기" }).waitFor();
+    expect(await w.getByTestId("guild-watchers").count()).toBe(0);
+    expect(await scrollWidth(w)).toBe(PHONE.width);
   });
 
   test("guild game: an answer typed implausibly fast is not counted and ends that player's input", async () => {

@@ -41,17 +41,25 @@ async function inRoom(process: ClusterProcess, token: string, guildId: number, s
   return client;
 }
 
+/**
+ * A guild of PROBLEM made on process A by a new admin, with a new member who accepted the invitation through B.
+ */
+async function guildOnTwo(name: string, adminName: string, memberName: string) {
+  const admin = await clusterUser(a, adminName);
+  const member = await clusterUser(b, memberName);
+  const guild = await ok(a, 201, "POST", "/api/guilds", admin.token, { name, description: "함께" });
+  await ok(a, 200, "PUT", `/api/guilds/${guild.id}/problems`, admin.token, { problems: [PROBLEM] });
+  const sent = await ok(a, 201, "POST", `/api/guilds/${guild.id}/invitations`, admin.token, {
+    invites: [{ username: member.username, email: member.email }],
+  });
+  await ok(b, 200, "POST", `/api/guilds/invitations/${sent.invitations[0].id}/accept`, member.token);
+  return { admin, member, guild };
+}
+
 test.skipIf(!onPostgres)(
   "a guild game between members on two processes, and a kick across processes",
   async () => {
-    const admin = await clusterUser(a, "길드장");
-    const member = await clusterUser(b, "길드원");
-    const guild = await ok(a, 201, "POST", "/api/guilds", admin.token, { name: "두서버길드", description: "함께" });
-    await ok(a, 200, "PUT", `/api/guilds/${guild.id}/problems`, admin.token, { problems: [PROBLEM] });
-    const sent = await ok(a, 201, "POST", `/api/guilds/${guild.id}/invitations`, admin.token, {
-      invites: [{ username: member.username, email: member.email }],
-    });
-    await ok(b, 200, "POST", `/api/guilds/invitations/${sent.invitations[0].id}/accept`, member.token);
+    const { admin, member, guild } = await guildOnTwo("두서버길드", "길드장", "길드원");
 
     const onA = await inRoom(a, admin.token, guild.id);
     const onB = await inRoom(b, member.token, guild.id);
@@ -100,14 +108,7 @@ test.skipIf(!onPostgres)(
 test.skipIf(!onPostgres)(
   "a member on the other process watches: the lanes with live 타/분 reach them, their input is refused by the owner",
   async () => {
-    const admin = await clusterUser(a, "관전장");
-    const member = await clusterUser(b, "관전원");
-    const guild = await ok(a, 201, "POST", "/api/guilds", admin.token, { name: "관전길드", description: "함께" });
-    await ok(a, 200, "PUT", `/api/guilds/${guild.id}/problems`, admin.token, { problems: [PROBLEM] });
-    const sent = await ok(a, 201, "POST", `/api/guilds/${guild.id}/invitations`, admin.token, {
-      invites: [{ username: member.username, email: member.email }],
-    });
-    await ok(b, 200, "POST", `/api/guilds/invitations/${sent.invitations[0].id}/accept`, member.token);
+    const { admin, member, guild } = await guildOnTwo("관전길드", "관전장", "관전원");
 
     const player = await inRoom(a, admin.token, guild.id);
     const watcher = await inRoom(b, member.token, guild.id, true);

@@ -1,14 +1,18 @@
 /**
  * The guild room's game tab (spec §3 Guild game state, §4 Guild game, product-rules "Guild wire details"): the
  * admins' start controls (a random or a chosen problem), the countdown, the problem with the typing input (progress
- * sent as typed, Enter submits; only the exact text counts), a progress bar for every participant, and the results.
+ * sent as typed, Enter submits; only the exact text counts), every participant's lane (the rooms' `RaceLanes`: the
+ * correct prefix's share, live 타/분, the place), the watchers apart, and the results. A member may watch instead of
+ * playing (관전하기) and come back (참가하기).
  */
 import { useEffect, useRef, useState } from "react";
 import { useSecondsLeft } from "../../lib/use-now";
 import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
 import { TypingPanel } from "../../ui/typing-panel";
-import type { GameParticipant, GuildGameResults, GuildGameState } from "./types";
+import { RaceLanes } from "../rooms/race-lanes";
+import { guildLanes, isWatching } from "./game-lanes";
+import type { GuildGameResults, GuildGameState } from "./types";
 import type { EmitGame } from "./use-guild-room";
 
 const STATUS_TEXT: Record<GuildGameState["status"], string> = {
@@ -20,34 +24,35 @@ const STATUS_TEXT: Record<GuildGameState["status"], string> = {
 
 const RANDOM = "";
 
-function ProgressRow({ participant, mine }: { participant: GameParticipant; mine: boolean }) {
-  // A finished player's bar is full even when the last coalesced progress frame was from before the answer.
-  const share = participant.completed ? 1 : Math.min(1, Math.max(0, participant.progress));
-  const percent = Math.round(share * 100);
+/** The page's role in the game: "관전 중" with 참가하기 while watching, 관전하기 while playing. */
+function RoleSwitch({ watching, onWatch }: { watching: boolean; onWatch: (on: boolean) => void }) {
+  if (watching) {
+    return (
+      <div className="role-bar role-watching" role="status">
+        <span className="role-label">관전 중</span>
+        <span className="role-text">입력 없이 길드 게임을 지켜보는 중입니다.</span>
+        <button type="button" className="btn btn-small btn-primary" onClick={() => onWatch(false)}>
+          참가하기
+        </button>
+      </div>
+    );
+  }
   return (
-    <li className={`guild-progress-row${mine ? " is-mine" : ""}`} data-user-id={participant.user_id}>
-      <div className="guild-progress-head">
-        <span className="guild-progress-name">
-          {participant.username}
-          {mine && " (나)"}
-        </span>
-        <span className="muted guild-small">
-          {participant.completed
-            ? `완료 · ${participant.position}위${participant.wpm !== null ? ` · ${Math.round(participant.wpm)}타/분` : ""}`
-            : `${percent}%`}
-        </span>
-      </div>
-      <div
-        className={`guild-progress${participant.completed ? " is-done" : ""}`}
-        role="progressbar"
-        aria-label={`${participant.username} 진행률`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <div className="guild-progress-fill" style={{ width: `${percent}%` }} />
-      </div>
-    </li>
+    <div className="role-bar">
+      <button type="button" className="btn btn-small btn-ghost" onClick={() => onWatch(true)}>
+        관전하기
+      </button>
+    </div>
+  );
+}
+
+/** The members watching, listed apart from the participants' lanes. */
+function Watchers({ game }: { game: GuildGameState }) {
+  if (game.spectators.length === 0) return null;
+  return (
+    <p className="muted guild-small guild-watchers" data-testid="guild-watchers">
+      관전 {game.spectators.length}명: {game.spectators.map((s) => s.username).join(", ")}
+    </p>
   );
 }
 
@@ -129,6 +134,7 @@ export function GuildGamePanel({
   problems,
   myUserId,
   emitGame,
+  onWatch,
 }: {
   game: GuildGameState | null;
   results: GuildGameResults | null;
@@ -139,6 +145,7 @@ export function GuildGamePanel({
   problems: string[];
   myUserId: number | null;
   emitGame: EmitGame;
+  onWatch: (on: boolean) => void;
 }) {
   const [typed, setTyped] = useState("");
   // When the problem appeared here (local clock): the live speed and the submission's elapsed_time count from it.
@@ -147,6 +154,7 @@ export function GuildGamePanel({
   const status = game?.status ?? "waiting";
   const secondsLeft = useSecondsLeft(status === "in_progress" ? game?.ends_at : null);
   const me = game?.participants.find((p) => p.user_id === myUserId) ?? null;
+  const watching = isWatching(game, myUserId);
   const running = status === "countdown" || status === "in_progress";
 
   // A new game starts with an empty input; the local start time is for the submission's elapsed_time.
@@ -174,7 +182,7 @@ export function GuildGamePanel({
   }
 
   const countdownShown = status === "countdown" ? (countdown ?? game?.countdown_seconds ?? null) : null;
-  const typing = me !== null && !me.completed && !rejected;
+  const typing = me !== null && !me.completed && !rejected && !watching;
   return (
     <section className="guild-game" aria-label="길드 게임">
       <div className="guild-game-head">
@@ -183,6 +191,7 @@ export function GuildGamePanel({
         </span>
         {secondsLeft !== null && <span className="guild-game-timer">남은 시간 {secondsLeft}초</span>}
       </div>
+      <RoleSwitch watching={watching} onWatch={onWatch} />
       <ErrorNotice text={notice} />
       {isAdmin && !running && (
         <StartControls
@@ -221,16 +230,11 @@ export function GuildGamePanel({
             />
           )}
           {me?.completed && <p className="notice notice-success">완료! {me.position}위</p>}
-          {!me && <p className="muted">이번 게임의 참가자가 아닙니다. 다음 게임을 기다려주세요.</p>}
+          {!me && !watching && <p className="muted">이번 게임의 참가자가 아닙니다. 다음 게임을 기다려주세요.</p>}
         </div>
       )}
-      {game && game.participants.length > 0 && (
-        <ul className="guild-progress-list" aria-label="참가자 진행률">
-          {game.participants.map((participant) => (
-            <ProgressRow key={participant.user_id} participant={participant} mine={participant.user_id === myUserId} />
-          ))}
-        </ul>
-      )}
+      <RaceLanes lanes={guildLanes(game)} myKey={watching || myUserId === null ? null : String(myUserId)} />
+      {game && <Watchers game={game} />}
       {results && <Results results={results} />}
     </section>
   );

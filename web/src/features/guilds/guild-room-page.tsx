@@ -116,6 +116,7 @@ function GuildRoom({ guildId }: { guildId: number }) {
               problems={problems}
               myUserId={user?.id ?? null}
               emitGame={room.emitGame}
+              onWatch={room.watch}
             />
           </div>
         </div>

@@ -2,6 +2,7 @@
  * One guild room's live state: joins through the app's one socket (again after every reconnect), leaves on unmount,
  * and keeps the room's state (`guild:joined`, sent again after every change), the chat (the last 100 lines plus
  * system and error lines), the guild game (`guild_game:*`), and a removal (kick, leave, disband) that ends the page.
+ * `watch(true)` joins again to watch the game without playing (`spectate`), `watch(false)` to play.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_KEPT, GUILD_MSG } from "../../../../modules/guilds/rules";
@@ -79,6 +80,8 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   const [rejected, setRejected] = useState(false);
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const joinedOnce = useRef(false);
+  /** The role this page asks for, on every (re)join: watching the game, or playing it. */
+  const spectate = useRef(false);
   const me = useRef(myUserId);
   me.current = myUserId;
 
@@ -147,7 +150,7 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   // another route moves first, and the join waits for the new connection (lib/socket.ts `route`).
   useEffect(() => {
     const stopJoining = socketManager.joinOn({ guild: guildId }, () =>
-      socketManager.emit("guild:join", { guild_id: guildId }),
+      socketManager.emit("guild:join", { guild_id: guildId, spectate: spectate.current }),
     );
     return () => {
       stopJoining();
@@ -195,5 +198,16 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
     [guildId],
   );
 
-  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame };
+  /** Watch the game (or play it again): the server moves this socket's seat; the game's state says the role. */
+  const watch = useCallback(
+    (on: boolean) => {
+      spectate.current = on;
+      if (!socketManager.getSocket().connected) return setGameNotice(GUILD_MSG.noSocket);
+      setGameNotice(null);
+      socketManager.emit("guild:join", { guild_id: guildId, spectate: on });
+    },
+    [guildId],
+  );
+
+  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame, watch };
 }
