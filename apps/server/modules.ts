@@ -6,6 +6,7 @@ import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { practiceModule } from "../../modules/practice";
 import { profileModule } from "../../modules/profile";
 import { rankingsModule } from "../../modules/rankings";
 import { roomsModule } from "../../modules/rooms";
@@ -28,4 +29,5 @@ export const modules: readonly AppModule[] = [
   rankingsModule,
   profileModule,
   dailyModule,
+  practiceModule,
 ];

@@ -114,6 +114,7 @@ export { guestNickname } from "./auth";
 export { UserSchema } from "./model";
 export {
   applyGameRewards,
+  awardExperience,
   awardMedals,
   type GameRewardDelta,
   type GameRewardGrant,

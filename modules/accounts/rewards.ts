@@ -32,18 +32,22 @@ const medalsAfter = (row: UserRow, medal: GameRewardDelta["medal"]) => ({
   bronzeMedals: row.bronzeMedals + (medal === "bronze" ? 1 : 0),
 });
 
-/** A member's figures after one game, levelling up as often as the experience allows. */
-function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFigures {
+/** The level and experience after `gained` more, levelling up as often as the experience allows. */
+function levelAfter(row: UserRow, gained: number) {
   let level = row.level;
-  let experience = row.experience + delta.experience;
+  let experience = row.experience + gained;
   while (experience >= experienceForNextLevel(level)) {
     experience -= experienceForNextLevel(level);
     level += 1;
   }
+  return { level, experience };
+}
+
+/** A member's figures after one game. */
+function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFigures {
   const winStreak = delta.won ? row.winStreak + 1 : 0;
   return {
-    level,
-    experience,
+    ...levelAfter(row, delta.experience),
     coins: row.coins + delta.coins,
     points: row.points + delta.points,
     totalEarnedPoints: row.totalEarnedPoints + delta.points,
@@ -57,11 +61,14 @@ function figuresAfter(row: UserRow, delta: GameRewardDelta, at: number): GameFig
   };
 }
 
-/** A medal and nothing else: no game played, no experience, the win streak as it was. */
-function figuresWithMedal(row: UserRow, medal: "gold" | "silver" | "bronze", at: number): GameFigures {
+/** Something besides a game (a medal, experience): no game played, the rest as it was. */
+function figuresBesidesGames(
+  row: UserRow,
+  { medal = null, experience = 0 }: { medal?: GameRewardDelta["medal"]; experience?: number },
+  at: number,
+): GameFigures {
   return {
-    level: row.level,
-    experience: row.experience,
+    ...levelAfter(row, experience),
     coins: row.coins,
     points: row.points,
     totalEarnedPoints: row.totalEarnedPoints,
@@ -87,9 +94,32 @@ export async function awardMedals(
 ): Promise<number[]> {
   const paid = await accountsStore(database).payGame(
     { ...award, pruneBefore: award.at - REWARD_GRANT_RETENTION_MS },
-    medals.map(({ userId, medal }) => ({ userId, figures: (row: UserRow) => figuresWithMedal(row, medal, award.at) })),
+    medals.map(({ userId, medal }) => ({
+      userId,
+      figures: (row: UserRow) => figuresBesidesGames(row, { medal }, award.at),
+    })),
   );
   return [...paid].flatMap(([userId, member]) => (member.next ? [userId] : []));
+}
+
+/**
+ * Experience earned outside games (practice, modules/practice): levels go up as after a game, at most once per
+ * (award key, member) (the same grant rows), and nothing else changes — not a game played, so no coins, points,
+ * medals, games, averages or win streak. Answers each paid member's figures (`already_granted` when paid before).
+ */
+export async function awardExperience(
+  database: SqlDatabase,
+  award: { key: string; at: number },
+  grants: readonly { userId: number; experience: number }[],
+): Promise<Map<number, RewardedFigures>> {
+  const paid = await accountsStore(database).payGame(
+    { ...award, pruneBefore: award.at - REWARD_GRANT_RETENTION_MS },
+    grants.map(({ userId, experience }) => ({
+      userId,
+      figures: (row: UserRow) => figuresBesidesGames(row, { experience }, award.at),
+    })),
+  );
+  return presentPaid(grants, paid);
 }
 
 /**
@@ -108,6 +138,14 @@ export async function applyGameRewards(
     { ...game, pruneBefore: game.at - REWARD_GRANT_RETENTION_MS },
     grants.map(({ userId, delta }) => ({ userId, figures: (row: UserRow) => figuresAfter(row, delta, game.at) })),
   );
+  return presentPaid(grants, paid);
+}
+
+/** The members' figures as the payment left them. */
+function presentPaid(
+  grants: readonly { userId: number }[],
+  paid: Awaited<ReturnType<ReturnType<typeof accountsStore>["payGame"]>>,
+): Map<number, RewardedFigures> {
   const figures = new Map<number, RewardedFigures>();
   for (const { userId } of grants) {
     const member = paid.get(userId);

@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
+import { createRandom, FakeClock } from "../kernel/clock";
+import { DAY_MS, seoulDate } from "../kernel/seoul-time";
+import { jamoKeys } from "../kernel/typing";
+import { practiceExperience, type ResultInput } from "./api";
+import { WORDS } from "./content";
+import { KeystrokeTally } from "./keystroke-model";
+
+/**
+ * Practice over real HTTP on a real database (TEST_DATABASE=postgres runs it on PostgreSQL), on a fake clock: results
+ * stored at most once, the experience of the day's first 30 minutes and nothing else, the statistics and progress
+ * the keystrokes make, a guest's results moved at login, refusals, and the content routes.
+ */
+let server: TestServer;
+let clock: FakeClock;
+// 12:00 in Seoul on 2026-05-01.
+const START = Date.UTC(2026, 4, 1, 3, 0, 0);
+
+beforeAll(async () => {
+  clock = new FakeClock(START);
+  server = await startTestServer({ clock, random: createRandom(() => 0.5) });
+});
+afterAll(() => server.stop());
+
+let ids = 0;
+const clientId = () => `result-${++ids}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** The summary a page makes when `text` is typed right, one key every 200 ms. */
+function summaryOf(text: string, slip?: { wrong: string; at: number }) {
+  const tally = new KeystrokeTally();
+  tally.setTarget(text);
+  let value = "";
+  let t = 0;
+  const type = (next: string, keys: number) => {
+    t += 200 * keys;
+    tally.input(next, t);
+  };
+  for (const [i, char] of Array.from(text).entries()) {
+    if (slip && slip.at === i) {
+      type(value + slip.wrong, 1);
+      type(value, 1);
+    }
+    value += char;
+    // One key every 200 ms: a syllable of three keys arrives 600 ms after the one before.
+    type(value, jamoKeys(char).length);
+  }
+  return tally.summary();
+}
+
+function result(overrides: Partial<ResultInput> = {}): ResultInput {
+  return {
+    client_id: clientId(),
+    kind: "words",
+    text_id: "words",
+    layout: "dubeolsik",
+    wpm: 300,
+    accuracy: 95,
+    keystrokes: 300,
+    error_count: 2,
+    duration_ms: 60_000,
+    summary: summaryOf("가나 빵"),
+    ...overrides,
+  };
+}
+
+/** A new access token after the fake clock moved past the last one's 15 minutes. */
+async function relogin(user: TestUser) {
+  const login = await server.api("POST", "/api/users/login", { body: { email: user.email, password: user.password } });
+  user.token = login.body.access_token;
+}
+
+const record = (user: TestUser, body: unknown) =>
+  server.api("POST", "/api/practice/results", { token: user.token, body });
+const me = async (user: TestUser) => (await server.api("GET", "/api/users/me", { token: user.token })).body;
+const stats = async (user: TestUser) => (await server.api("GET", "/api/practice/stats", { token: user.token })).body;
+
+describe("results", () => {
+  test("a result is stored once, pays the participation part per minute, and nothing but experience", async () => {
+    const user = await server.createUser("연습생1");
+    const body = result();
+    const first = await record(user, body);
+    expect(first.status).toBe(200);
+    // 10 + 300 × 95 / 1000 = 38.5 → 39 a minute, for one minute.
+    expect(first.body).toMatchObject({ stored: true, day: seoulDate(START), experience: 39 });
+    expect(first.body.user).toMatchObject({ experience: 39, level: 1 });
+    const again = await record(user, body);
+    expect(again.body).toMatchObject({ id: first.body.id, stored: false, experience: 39, user: null });
+    const after = await me(user);
+    expect(after).toMatchObject({ experience: 39, coins: 0, points: 0, games_played: 0, gold_medals: 0 });
+  });
+
+  test("the same result sent five times at once is stored and paid once", async () => {
+    const user = await server.createUser("연습생2");
+    const body = result();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => record(user, body)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.body.stored)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect((await me(user)).experience).toBe(39);
+    expect((await stats(user)).totals).toMatchObject({ results: 1, today_minutes: 1 });
+  });
+
+  test("only the first 30 minutes of a Seoul day pay; the next day pays again", async () => {
+    const user = await server.createUser("연습생3");
+    const tenMinutes = { duration_ms: 600_000, keystrokes: 3_000 };
+    const paid = [];
+    for (let i = 0; i < 4; i++) paid.push((await record(user, result(tenMinutes))).body.experience);
+    // The fourth ten minutes are past the day's 30.
+    expect(paid).toEqual([390, 390, 390, 0]);
+    const partly = await record(user, result({ duration_ms: 120_000, keystrokes: 600 }));
+    expect(partly.body.experience).toBe(0);
+    expect((await stats(user)).totals).toMatchObject({
+      today_minutes: 42,
+      today_paid_minutes: 30,
+      today_experience: 1_170,
+      streak: 1,
+    });
+    // Idle time does not count: a minute with 10 keystrokes counts 20 s.
+    clock.advance(DAY_MS);
+    await relogin(user);
+    const idle = await record(user, result({ duration_ms: 60_000, keystrokes: 10, wpm: 10, accuracy: 100 }));
+    expect(idle.body.experience).toBe(practiceExperience({ wpm: 10, accuracy: 100 }, 20_000));
+    expect((await stats(user)).totals).toMatchObject({ streak: 2, practice_days: 2 });
+  });
+
+  test("a result finished more than a day before is stored without pay; one older than 30 days is refused", async () => {
+    const user = await server.createUser("연습생4");
+    const late = await record(user, result({ finished_at: new Date(clock.now() - 2 * DAY_MS).toISOString() }));
+    expect(late.body).toMatchObject({ stored: true, experience: 0, day: seoulDate(clock.now() - 2 * DAY_MS) });
+    const ancient = await record(user, result({ finished_at: new Date(clock.now() - 40 * DAY_MS).toISOString() }));
+    expect(ancient.status).toBe(422);
+    expect(ancient.body.detail).toBe("30일보다 오래된 연습 기록은 저장하지 않습니다.");
+    // A finish in the future is taken as now.
+    const ahead = await record(user, result({ finished_at: new Date(clock.now() + DAY_MS).toISOString() }));
+    expect(ahead.body.day).toBe(seoulDate(clock.now()));
+  });
+
+  test("refusals: no token, implausible speed, impossible tallies, malformed fields", async () => {
+    const user = await server.createUser("연습생5");
+    expect((await server.api("POST", "/api/practice/results", { body: result() })).status).toBe(401);
+    const fast = await record(user, result({ keystrokes: 2_000, duration_ms: 60_000 }));
+    expect(fast.status).toBe(422);
+    expect(fast.body.detail).toBe("비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.");
+    const faster = await record(user, result({ wpm: 400, keystrokes: 300, duration_ms: 60_000 }));
+    expect(faster.body.detail).toBe("속도가 입력한 타수보다 빠를 수 없습니다.");
+    const summary = summaryOf("가");
+    summary.jamo[0]!.errors = summary.jamo[0]!.hits + 1;
+    const impossible = await record(user, result({ summary }));
+    expect(impossible.status).toBe(422);
+    expect(impossible.body.detail).toContain("자모 통계가 올바르지 않습니다");
+    const twice = summaryOf("가");
+    twice.jamo.push({ ...twice.jamo[0]! });
+    expect((await record(user, result({ summary: twice }))).body.detail).toBe(
+      "자모 통계에 같은 자모가 두 번 있습니다.",
+    );
+    const unknownJamo = { ...summaryOf("가"), jamo: [{ jamo: "A", hits: 1, errors: 0, time_ms: 0, timed: 0 }] };
+    expect((await record(user, result({ summary: unknownJamo } as never))).status).toBe(422);
+    const badId = await record(user, result({ client_id: "짧음" }));
+    expect(badId.status).toBe(422);
+    expect(badId.body.detail[0].loc).toEqual(["body", "client_id"]);
+    // Nothing refused was stored.
+    expect((await stats(user)).totals.results).toBe(0);
+  });
+});
+
+describe("statistics and progress", () => {
+  test("the keystrokes make per-jamo speed and errors, transitions, and the weakest jamo", async () => {
+    const user = await server.createUser("연습생6");
+    // ㅃ slipped every time (ㅂ first), the 도깨비불 of 가나 typed right.
+    for (let i = 0; i < 3; i++) await record(user, result({ summary: summaryOf("가나 빵빵", { wrong: "ㅂ", at: 3 }) }));
+    const body = await stats(user);
+    expect(body.jamo).toHaveLength(34);
+    const of = (unit: string) => body.jamo.find((j: { unit: string }) => j.unit === unit);
+    expect(of("ㅃ")).toMatchObject({ hits: 9, errors: 3, error_rate: 0.3333, speed: 300 });
+    expect(of("ㄴ")).toMatchObject({ hits: 3, errors: 0, speed: 300 });
+    expect(of("ㅉ")).toMatchObject({ hits: 0, errors: 0, speed: null });
+    const dokkaebi = body.transitions.find((t: { unit: string }) => t.unit === "dokkaebi");
+    expect(dokkaebi).toMatchObject({ hits: 3, errors: 0 });
+    expect(body.transitions.find((t: { unit: string }) => t.unit === "shift")).toMatchObject({ hits: 9, errors: 3 });
+    expect(body.weakest[0]).toBe("ㅃ");
+  });
+
+  test("progress per day and kind, and one jamo's days", async () => {
+    const user = await server.createUser("연습생7");
+    await record(
+      user,
+      result({ kind: "keys", text_id: "keys:shift", wpm: 200, summary: summaryOf("빵", { wrong: "ㅂ", at: 0 }) }),
+    );
+    await record(user, result({ kind: "keys", text_id: "keys:shift", wpm: 300, summary: summaryOf("빵") }));
+    clock.advance(DAY_MS);
+    await relogin(user);
+    await record(user, result({ kind: "long", text_id: "long:kim-sowol-azaleas", summary: summaryOf("빵") }));
+    const progress = await server.api("GET", "/api/practice/progress?days=7&unit=ㅃ", { token: user.token });
+    expect(progress.status).toBe(200);
+    const yesterday = seoulDate(clock.now() - DAY_MS);
+    expect(progress.body.days).toEqual([
+      { day: yesterday, kind: "keys", results: 2, wpm: 250, accuracy: 95, minutes: 2 },
+      { day: seoulDate(clock.now()), kind: "long", results: 1, wpm: 300, accuracy: 95, minutes: 1 },
+    ]);
+    expect(progress.body.unit.days.map((d: { error_rate: number }) => d.error_rate)).toEqual([0.3333, 0]);
+    const unknown = await server.api("GET", "/api/practice/progress?unit=Q", { token: user.token });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail).toBe("알 수 없는 자모나 전환입니다: Q");
+    expect((await server.api("GET", "/api/practice/progress")).status).toBe(401);
+  });
+});
+
+describe("a guest's results at login", () => {
+  test("stored once each, never paid; a broken one is skipped and counted", async () => {
+    const user = await server.createUser("연습생8");
+    const kept = [result(), result(), result({ keystrokes: 5_000, duration_ms: 60_000 })];
+    const merged = await server.api("POST", "/api/practice/merge", { token: user.token, body: { results: kept } });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toEqual({ stored: 2, duplicates: 0, rejected: 1 });
+    const again = await server.api("POST", "/api/practice/merge", { token: user.token, body: { results: kept } });
+    expect(again.body).toEqual({ stored: 0, duplicates: 2, rejected: 1 });
+    expect((await me(user)).experience).toBe(0);
+    expect((await stats(user)).totals).toMatchObject({ results: 2, today_experience: 0 });
+    expect((await server.api("POST", "/api/practice/merge", { body: { results: [] } })).status).toBe(401);
+  });
+});
+
+describe("what to practise", () => {
+  test("words, with a focus on the weakest jamo", async () => {
+    expect(WORDS.length).toBeGreaterThanOrEqual(5_000);
+    const plain = await server.api("GET", "/api/practice/words?count=20");
+    expect(plain.body.words).toHaveLength(20);
+    const focused = await server.api("GET", "/api/practice/words?count=10&focus=ㅃ,ㅖ");
+    expect(focused.body.focus).toEqual(["ㅃ", "ㅖ"]);
+    for (const word of focused.body.words) expect(jamoKeys(word)).toMatch(/[ㅃㅖ]/);
+    const refused = await server.api("GET", "/api/practice/words?focus=zz");
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toBe("알 수 없는 자모나 전환입니다: zz");
+  });
+
+  test("long texts, their licences, and the seeded sentences", async () => {
+    const catalogue = await server.api("GET", "/api/practice/texts");
+    expect(catalogue.body.long.length).toBeGreaterThanOrEqual(10);
+    for (const text of catalogue.body.long) {
+      expect(text.licence).toContain("퍼블릭 도메인");
+      expect(text.paragraphs).toBeGreaterThanOrEqual(3);
+    }
+    const azaleas = await server.api("GET", "/api/practice/texts/kim-sowol-azaleas");
+    expect(azaleas.body).toMatchObject({ title: "진달래꽃", author: "김소월" });
+    expect(azaleas.body.paragraphs[0]).toContain("나 보기가 역겨워");
+    const missing = await server.api("GET", "/api/practice/texts/nothing");
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe("긴 글을 찾을 수 없습니다.");
+    const sentences = await server.api("GET", "/api/practice/sentences?count=5");
+    expect(sentences.body.sentences).toHaveLength(5);
+    expect((await server.api("GET", "/api/practice/sentences?count=500")).status).toBe(422);
+  });
+});

@@ -1,0 +1,154 @@
+import { Elysia } from "elysia";
+import { accountsApi } from "../accounts";
+import type { ModuleContext } from "../kernel/define-module";
+import { unprocessable } from "../kernel/errors";
+import { apiResponses, loginRequired } from "../kernel/http";
+import { writeLimits } from "../kernel/write-limits";
+import { mergeGuestResults, progressOf, recordResult, statisticsOf } from "./api";
+import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND } from "./content";
+import { KEY_UNITS } from "./dubeolsik";
+import { TRANSITIONS } from "./keystroke-model";
+import {
+  CatalogueSchema,
+  LongTextParams,
+  LongTextSchema,
+  MergeBody,
+  MergedSchema,
+  ProgressQuery,
+  ProgressSchema,
+  RecordedSchema,
+  ResultBody,
+  SentencesQuery,
+  SentencesSchema,
+  StatisticsSchema,
+  WordsQuery,
+  WordsSchema,
+} from "./model";
+
+const bearer = [{ bearerAuth: [] }];
+const FOCUS_UNITS = new Set<string>([...KEY_UNITS, ...TRANSITIONS]);
+
+/** `focus=ㅃ,ㅖ,dokkaebi`: the units 맞춤 연습 concentrates on; an unknown one is refused. */
+function focusOf(text: string | undefined): string[] {
+  const units = (text ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter((u) => u.length > 0);
+  const unknown = units.find((u) => !FOCUS_UNITS.has(u));
+  if (unknown !== undefined) throw unprocessable(`알 수 없는 자모나 전환입니다: ${unknown}`);
+  return [...new Set(units)];
+}
+
+/** `/api/practice`: results, statistics and progress (members), and what there is to practise (everyone). */
+export function practiceRoutes(ctx: ModuleContext) {
+  const { guards } = accountsApi(ctx);
+  return new Elysia({ name: "practice.routes", prefix: "/practice", detail: { tags: ["practice"] } })
+    .use(writeLimits(ctx))
+    .post(
+      "/results",
+      async ({ body, headers }) => {
+        const user = await guards.requireUser(headers);
+        return recordResult(ctx, user.id, body);
+      },
+      {
+        // A 자리 연습 drill takes 20 s: three a minute for ten minutes is 30; offline results arrive in a burst.
+        writeLimit: { name: "practice.result", account: 120, address: 600, body: 32 * 1024 },
+        body: ResultBody,
+        response: apiResponses({ 200: RecordedSchema }, { ...loginRequired(), 422: true }),
+        detail: {
+          summary: "연습 기록 저장",
+          description:
+            "끝낸 연습 하나를 타건 요약(자모와 전환마다 타수, 오타, 시간)과 함께 저장합니다. client_id가 같은 기록은 한 번만 " +
+            "저장됩니다(오프라인 기록을 다시 보내도 안전): 두 번째부터는 stored: false와 처음 저장된 내용을 돌려줍니다. " +
+            "경험치는 서울 날짜로 하루 첫 30분의 연습에만, 1분마다 방 게임 참가 보상(10 + 속도 × 정확도 / 1000)만큼 " +
+            "줍니다. 코인, 포인트, 메달은 없고 랭킹에 들지 않습니다. 1,500타/분보다 빠른 기록은 422로 거절합니다.",
+          security: bearer,
+        },
+      },
+    )
+    .post(
+      "/merge",
+      async ({ body, headers }) => {
+        const user = await guards.requireUser(headers);
+        return mergeGuestResults(ctx, user.id, body.results);
+      },
+      {
+        writeLimit: { name: "practice.merge", account: 10, address: 100, body: 512 * 1024 },
+        body: MergeBody,
+        response: apiResponses({ 200: MergedSchema }, { ...loginRequired(), 422: true }),
+        detail: {
+          summary: "손님 연습 기록 옮기기",
+          description:
+            "로그인(또는 가입)한 회원에게, 손님일 때 브라우저에 남긴 연습 기록(최대 200개)을 옮깁니다. 기록마다 client_id로 " +
+            "한 번만 저장되고, 경험치는 주지 않습니다. 규칙에 맞지 않는 기록은 버리고 그 수를 rejected로 알려줍니다.",
+          security: bearer,
+        },
+      },
+    )
+    .get("/stats", async ({ headers }) => statisticsOf(ctx, (await guards.requireUser(headers)).id), {
+      response: apiResponses({ 200: StatisticsSchema }, loginRequired()),
+      detail: {
+        summary: "내 자모 통계",
+        description:
+          "최근 30일(서울 날짜)의 두벌식 자모와 space마다 타수, 오타율, 속도(타/분), 어려운 전환(도깨비불: 받침 뒤 모음, " +
+          "겹받침, Shift 자모)의 같은 수치, 가장 약한 자모, 오늘 연습한 시간과 경험치, 연속 연습 일수를 돌려줍니다.",
+        security: bearer,
+      },
+    })
+    .get(
+      "/progress",
+      async ({ headers, query }) =>
+        progressOf(ctx, (await guards.requireUser(headers)).id, {
+          days: query.days ?? 30,
+          unit: focusOf(query.unit)[0],
+        }),
+      {
+        query: ProgressQuery,
+        response: apiResponses({ 200: ProgressSchema }, { ...loginRequired(), 422: true }),
+        detail: {
+          summary: "연습 진행",
+          description:
+            "최근 days일(기본 30, 최대 365) 동안 날짜와 종류마다 연습 수, 평균 속도와 정확도, 연습 시간을 돌려줍니다. " +
+            "unit(자모나 전환)을 주면 그 자리의 날짜별 타수, 오타율, 속도도 돌려줍니다.",
+          security: bearer,
+        },
+      },
+    )
+    .get("/texts", () => ({ long: longTextCatalogue() }), {
+      response: apiResponses({ 200: CatalogueSchema }, {}),
+      detail: {
+        summary: "긴 글 목록",
+        description: "긴 글(퍼블릭 도메인 한국 문학) 목록: 제목, 지은이, 해, 출처와 라이선스, 문단 수와 글자 수.",
+      },
+    })
+    .get("/texts/:id", ({ params }) => longText(params.id), {
+      params: LongTextParams,
+      response: apiResponses({ 200: LongTextSchema }, { 404: TEXT_NOT_FOUND, 422: true }),
+      detail: { summary: "긴 글", description: "긴 글 하나를 문단과 함께 돌려줍니다 (시는 연마다 한 문단)." },
+    })
+    .get(
+      "/words",
+      ({ query }) => {
+        const focus = focusOf(query.focus);
+        return { words: pickWords(ctx.random, query.count ?? 30, focus), focus };
+      },
+      {
+        query: WordsQuery,
+        response: apiResponses({ 200: WordsSchema }, { 422: true }),
+        detail: {
+          summary: "낱말 연습 낱말",
+          description:
+            "낱말 목록(5,000개 이상)에서 count개(기본 30, 최대 100)를 무작위로 고릅니다. focus(쉼표로 나눈 자모나 dokkaebi, " +
+            "double_final, shift)를 주면 그것이 많이 든 낱말부터 골라 맞춤 연습을 만듭니다.",
+        },
+      },
+    )
+    .get("/sentences", async ({ query }) => ({ sentences: await pickSentences(ctx, query.count ?? 10) }), {
+      query: SentencesQuery,
+      response: apiResponses({ 200: SentencesSchema }, { 422: true }),
+      detail: {
+        summary: "짧은 글",
+        description: "방 게임의 한국어 문장에서 count개(기본 10, 최대 30)를 무작위로 고릅니다.",
+      },
+    });
+}

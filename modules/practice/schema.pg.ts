@@ -1,0 +1,5 @@
+import { pgKit } from "../../db/schema-kit";
+import { definePracticeTables } from "./tables";
+
+// PostgreSQL's tables, for drizzle-kit (drizzle.pg.config.ts) and the store (see tables.ts).
+export const { results, jamoDays, days } = pgKit.once(definePracticeTables);
