@@ -31,6 +31,9 @@ export const SHARED_WITH_WEB = [
   "modules/kernel/session-end.ts",
   "modules/kernel/text-rules.ts",
   "modules/kernel/typing.ts",
+  "modules/practice/dubeolsik.ts",
+  "modules/practice/keystroke-model.ts",
+  "modules/practice/rules.ts",
 ];
 
 const TEST_FILE = /(\.test|^test-[a-z-]+|^testing(-[a-z]+)?|-testing|-suite)\.tsx?$/;

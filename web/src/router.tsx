@@ -14,6 +14,7 @@ import { homeRoutes } from "./routes/home";
 import { loginRoutes } from "./routes/login";
 import { passwordForgotRoutes } from "./routes/password-forgot";
 import { passwordResetRoutes } from "./routes/password-reset";
+import { practiceRoutes } from "./routes/practice";
 import { profileRoutes } from "./routes/profile";
 import { rankingRoutes } from "./routes/ranking";
 import { registerRoutes } from "./routes/register";
@@ -33,6 +34,7 @@ const routeTree = rootRoute.addChildren([
   ...duelRoutes,
   ...rankingRoutes,
   ...dailyRoutes,
+  ...practiceRoutes,
   ...profileRoutes,
   ...replayRoutes,
   ...adminRoutes,

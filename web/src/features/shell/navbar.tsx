@@ -10,6 +10,7 @@ import { useSiteConfig } from "./site-config";
 const MAIN_LINKS = [
   { to: "/", label: "홈", exact: true },
   { to: "/daily", label: "오늘의 문장" },
+  { to: "/practice", label: "타자 연습" },
   { to: "/ranking", label: "랭킹" },
   { to: "/board", label: "자유게시판" },
   { to: "/duel", label: "1:1 타자 대결" },

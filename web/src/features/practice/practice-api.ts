@@ -1,0 +1,111 @@
+/**
+ * The practice calls (modules/practice README "HTTP"), and what a guest keeps in the browser instead: their results
+ * with keystroke summaries (the latest 200), added up into the same statistics the server gives a member, and
+ * moved to the account once they are signed in.
+ */
+
+import type { ResultInput } from "../../../../modules/practice/api";
+import { KEY_UNITS } from "../../../../modules/practice/dubeolsik";
+import {
+  addTallies,
+  figuresOf,
+  type Tally,
+  TRANSITIONS,
+  type UnitFigures,
+  weakest,
+} from "../../../../modules/practice/keystroke-model";
+import { api } from "../../lib/api";
+
+export type { ResultInput };
+
+export interface Statistics {
+  jamo: UnitFigures[];
+  transitions: UnitFigures[];
+  weakest: string[];
+  totals: {
+    results: number;
+    practice_days: number;
+    streak: number;
+    today_minutes: number;
+    today_paid_minutes: number;
+    today_experience: number;
+  };
+}
+
+export interface Recorded {
+  id: number;
+  stored: boolean;
+  experience: number;
+}
+
+export interface LongTextAbout {
+  id: string;
+  title: string;
+  author: string;
+  year: number;
+  licence: string;
+  source: string;
+  paragraphs: number;
+  characters: number;
+}
+
+export const practiceApi = {
+  record: (result: ResultInput) => api.post<Recorded>("/api/practice/results", result),
+  merge: (results: ResultInput[]) =>
+    api.post<{ stored: number; duplicates: number; rejected: number }>("/api/practice/merge", { results }),
+  stats: () => api.get<Statistics>("/api/practice/stats"),
+  words: (count: number, focus: readonly string[] = []) =>
+    api.get<{ words: string[] }>("/api/practice/words", {
+      query: focus.length > 0 ? { count, focus: focus.join(",") } : { count },
+    }),
+  sentences: (count: number) =>
+    api.get<{ sentences: { id: number; text: string }[] }>("/api/practice/sentences", { query: { count } }),
+  texts: () => api.get<{ long: LongTextAbout[] }>("/api/practice/texts"),
+  text: (id: string) =>
+    api.get<{ id: string; title: string; paragraphs: string[] }>(`/api/practice/texts/${encodeURIComponent(id)}`),
+};
+
+const GUEST_RESULTS = "practice_guest_results";
+const KEPT = 200;
+
+export function guestResults(): ResultInput[] {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(GUEST_RESULTS) ?? "[]");
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+export function keepGuestResult(result: ResultInput) {
+  localStorage.setItem(GUEST_RESULTS, JSON.stringify([...guestResults(), result].slice(-KEPT)));
+}
+
+export const clearGuestResults = () => localStorage.removeItem(GUEST_RESULTS);
+
+const ZERO: Tally = { hits: 0, errors: 0, time_ms: 0, timed: 0 };
+
+/** A guest's statistics, from the summaries kept in the browser (the server's arithmetic, on all of them). */
+export function guestStatistics(): Statistics {
+  const results = guestResults();
+  const units = new Map<string, Tally>();
+  const add = (unit: string, tally: Tally) => units.set(unit, addTallies(units.get(unit) ?? ZERO, tally));
+  for (const result of results) {
+    for (const { jamo, ...tally } of result.summary.jamo) add(jamo, tally);
+    for (const { kind, ...tally } of result.summary.transitions) add(kind, tally);
+  }
+  const jamo = KEY_UNITS.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO));
+  return {
+    jamo,
+    transitions: TRANSITIONS.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO)),
+    weakest: weakest(jamo, 5).map((f) => f.unit),
+    totals: {
+      results: results.length,
+      practice_days: 0,
+      streak: 0,
+      today_minutes: 0,
+      today_paid_minutes: 0,
+      today_experience: 0,
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { DRILLS } from "../../../../modules/practice/dubeolsik";
+import { drillLines, MAX_LINE, position, sessionFigures, textLines, wordLines } from "./practice-lines";
+
+describe("practice lines", () => {
+  test("a drill is lines of the row's jamo, apart", () => {
+    const lines = drillLines(DRILLS[3]!, () => 0);
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toBe("ㅃ ㅃ ㅃ ㅃ ㅃ ㅃ ㅃ ㅃ");
+  });
+
+  test("words in fives; verse lines kept; prose cut after sentences and at spaces", () => {
+    expect(wordLines(["가", "나", "다", "라", "마", "바"])).toEqual(["가 나 다 라 마", "바"]);
+    expect(textLines(["나 보기가 역겨워\n가실 때에는"])).toEqual(["나 보기가 역겨워", "가실 때에는"]);
+    const prose = textLines([`첫 문장이다. 둘째 문장은 ${"아주 ".repeat(20)}길다.`]);
+    expect(prose[0]).toBe("첫 문장이다.");
+    for (const line of prose) expect(Array.from(line).length).toBeLessThanOrEqual(MAX_LINE);
+  });
+
+  test("figures: a syllable still composing is no error; speed never above the keys typed", () => {
+    const live = sessionFigures([{ target: "가나", typed: "가나" }], { target: "다리", typed: "달" }, 60_000);
+    expect(live.errors).toBe(0);
+    expect(live.accuracy).toBe(100);
+    const wrong = sessionFigures([{ target: "가나", typed: "가너" }], null, 60_000);
+    expect(wrong.errors).toBe(1);
+    expect(wrong.accuracy).toBe(50);
+    expect(wrong.wpm).toBeLessThanOrEqual(wrong.keystrokes);
+  });
+
+  test("the position counts characters of all lines", () => {
+    expect(position(["가나", "다라마"], 1, "다")).toEqual({ done: 3, total: 5 });
+  });
+});

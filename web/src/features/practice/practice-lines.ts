@@ -1,0 +1,119 @@
+/**
+ * A practice as lines to type (한컴타자연습's way: one line at a time, Enter goes on) and its score by the server's
+ * own typing rules (modules/kernel/typing.ts). Pure: the page and its tests use it.
+ */
+import {
+  accuracyFromDistance,
+  editDistance,
+  keystrokes,
+  liveFigures,
+  normalizeAnswer,
+  typingSpeed,
+} from "../../../../modules/kernel/typing";
+import { DRILLS, type Drill } from "../../../../modules/practice/dubeolsik";
+
+/** A line longer than this is cut at a space: it has to fit the box on a phone. */
+export const MAX_LINE = 48;
+export const WORDS_PER_LINE = 5;
+export const DRILL_LINES = 6;
+export const DRILL_GROUPS = 8;
+
+/** A 자리 연습 drill: lines of jamo, each group a jamo typed on its own (spaces keep the IME from joining them). */
+export function drillLines(drill: Drill, random: () => number = Math.random): string[] {
+  return Array.from({ length: DRILL_LINES }, () =>
+    Array.from({ length: DRILL_GROUPS }, () => drill.jamo[Math.floor(random() * drill.jamo.length)]).join(" "),
+  );
+}
+
+export const drillById = (id: string) => DRILLS.find((d) => d.id === id) ?? DRILLS[0]!;
+
+/** Words in lines of five. */
+export function wordLines(words: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < words.length; i += WORDS_PER_LINE) lines.push(words.slice(i, i + WORDS_PER_LINE).join(" "));
+  return lines;
+}
+
+/** A text's paragraphs as lines: verse lines as they are, prose cut after sentences and then at spaces. */
+export function textLines(paragraphs: readonly string[]): string[] {
+  return paragraphs.flatMap((paragraph) =>
+    paragraph
+      .split("\n")
+      .flatMap((line) => line.split(/(?<=[.?!])\s+/))
+      .flatMap(cutAtSpaces)
+      .filter((line) => line.trim().length > 0),
+  );
+}
+
+function cutAtSpaces(line: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const word of line.trim().split(/\s+/)) {
+    if (current && Array.from(`${current} ${word}`).length > MAX_LINE) {
+      out.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+export interface LineScore {
+  target: string;
+  typed: string;
+}
+
+export interface SessionFigures {
+  wpm: number;
+  accuracy: number;
+  errors: number;
+  /** Keystrokes typed (타수 rule). */
+  keystrokes: number;
+}
+
+/**
+ * The figures of the lines done and the line in progress, over `activeMs` of typing: accuracy on all characters
+ * compared so far (the one still being composed is not an error yet), speed = the text's keystrokes typed × accuracy
+ * ÷ minutes, never above the keystrokes actually typed (the server refuses that).
+ */
+export function sessionFigures(
+  done: readonly LineScore[],
+  current: LineScore | null,
+  activeMs: number,
+): SessionFigures {
+  let errors = 0;
+  let compared = 0;
+  let targetStrokes = 0;
+  let typedStrokes = 0;
+  for (const line of done) {
+    const typed = normalizeAnswer(line.typed);
+    errors += editDistance(typed, normalizeAnswer(line.target));
+    compared += Array.from(normalizeAnswer(line.target)).length;
+    targetStrokes += keystrokes(normalizeAnswer(line.target));
+    typedStrokes += keystrokes(typed);
+  }
+  if (current?.typed) {
+    const live = liveFigures(current.typed, current.target, 1);
+    errors += live.error_count;
+    compared += Array.from(current.typed.normalize("NFC")).length;
+    const typedPart = current.typed.normalize("NFC");
+    targetStrokes += keystrokes(Array.from(current.target).slice(0, Array.from(typedPart).length).join(""));
+    typedStrokes += keystrokes(typedPart);
+  }
+  const accuracy = compared > 0 ? accuracyFromDistance(errors, compared) : 100;
+  const seconds = activeMs / 1000;
+  const raw = typingSpeed(typedStrokes, 100, seconds);
+  return {
+    wpm: Math.min(typingSpeed(targetStrokes, accuracy, seconds), raw),
+    accuracy,
+    errors,
+    keystrokes: typedStrokes,
+  };
+}
+
+/** Characters of the whole practice and how many are behind the player: the position shown while typing. */
+export function position(lines: readonly string[], index: number, typed: string) {
+  const total = lines.reduce((n, line) => n + Array.from(line).length, 0);
+  const before = lines.slice(0, index).reduce((n, line) => n + Array.from(line).length, 0);
+  return { done: Math.min(total, before + Array.from(typed.normalize("NFC")).length), total };
+}

@@ -1,0 +1,614 @@
+/**
+ * /practice — 타자 연습 (issue 28; modules/practice README): choose a kind, type it line by line with the text
+ * coloured as it goes, the live figures and the on-screen keyboard, then see the result and the per-jamo
+ * statistics. Members' results and statistics are on the server; a guest's stay in this browser and move to the
+ * account once they are signed in (the first visit of this page as a member).
+ */
+import { useAtomValue } from "jotai";
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { DRILLS } from "../../../../modules/practice/dubeolsik";
+import {
+  KeystrokeTally,
+  nextKey,
+  TRANSITION_NAMES,
+  type Transition,
+  type UnitFigures,
+} from "../../../../modules/practice/keystroke-model";
+import { KIND_NAMES, type PracticeKind } from "../../../../modules/practice/rules";
+import { isApiError } from "../../lib/api";
+import { accuracyTone, percent } from "../../lib/figures";
+import { useDocumentTitle } from "../../lib/title";
+import { useNow } from "../../lib/use-now";
+import { isSendingEnter } from "../../ui/answer-box";
+import { ErrorNotice } from "../../ui/error-notice";
+import { TypedSentence } from "../../ui/typing-panel";
+import { currentUserAtom } from "../session/atoms";
+import { HeatKeyboard, KeyboardGuide, nextKeyText } from "./keyboard";
+import {
+  clearGuestResults,
+  guestResults,
+  guestStatistics,
+  keepGuestResult,
+  type LongTextAbout,
+  practiceApi,
+  type ResultInput,
+  type Statistics,
+} from "./practice-api";
+import {
+  drillById,
+  drillLines,
+  type LineScore,
+  position,
+  type SessionFigures,
+  sessionFigures,
+  textLines,
+  wordLines,
+} from "./practice-lines";
+
+const WORD_COUNT = 30;
+const SENTENCE_COUNT = 8;
+/** 맞춤 연습 drills this many of the weakest jamo; before there is enough to judge, the usual hard spots. */
+const FOCUS_COUNT = 3;
+const DEFAULT_FOCUS = ["shift", "dokkaebi", "double_final"];
+const KEYBOARD_SHOWN = "practice_keyboard_shown";
+
+interface Plan {
+  kind: PracticeKind;
+  textId: string;
+  title: string;
+  lines: string[];
+  /** 긴 글 can be paused. */
+  pausable: boolean;
+}
+
+interface Outcome {
+  figures: SessionFigures;
+  seconds: number;
+  saved: "member" | "guest" | "failed";
+  experience: number;
+  /** Why the server did not store it. */
+  failure?: string;
+}
+
+const unitName = (unit: string) => (unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit));
+
+export function PracticePage() {
+  useDocumentTitle("타자 연습");
+  const user = useAtomValue(currentUserAtom);
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { stats, refresh } = useStatistics(user?.id ?? null, setNotice);
+
+  async function start(make: () => Promise<Plan>) {
+    setNotice(null);
+    try {
+      const next = await make();
+      setOutcome(null);
+      setPlan(next);
+    } catch (error) {
+      setNotice(isApiError(error) ? error.detail : "연습을 준비하지 못했습니다.");
+    }
+  }
+
+  async function finished(result: ResultInput | null, figures: SessionFigures, seconds: number) {
+    setPlan(null);
+    if (!result) return;
+    let saved: Outcome["saved"] = "guest";
+    let experience = 0;
+    let failure: string | undefined;
+    if (user) {
+      try {
+        experience = (await practiceApi.record(result)).experience;
+        saved = "member";
+      } catch (error) {
+        saved = "failed";
+        failure = isApiError(error) ? error.detail : undefined;
+      }
+    } else keepGuestResult(result);
+    setOutcome({ figures, seconds, saved, experience, failure });
+    refresh();
+  }
+
+  return (
+    <div className="practice-page">
+      <header>
+        <h1 className="practice-title">타자 연습</h1>
+        <p className="practice-muted">
+          자리 연습부터 긴 글까지 혼자 연습합니다. 치는 동안 자모마다 속도와 오타를 재어 약한 자모를 찾고, 맞춤 연습이
+          그 자모를 모아 연습시킵니다. 회원은 하루 첫 30분의 연습에 경험치를 받습니다(코인, 포인트, 랭킹은 없음).
+        </p>
+      </header>
+      <ErrorNotice text={notice} />
+      {plan ? (
+        <Runner key={`${plan.textId}-${plan.lines[0]}`} plan={plan} onDone={finished} />
+      ) : (
+        <>
+          {outcome && <OutcomeCard outcome={outcome} signedIn={user !== null} />}
+          <Chooser start={start} weakest={stats?.weakest ?? []} />
+        </>
+      )}
+      {stats && <StatisticsPanel stats={stats} signedIn={user !== null} />}
+    </div>
+  );
+}
+
+/** Members' statistics from the server (a guest's from this browser), and the guest's results moved at sign-in. */
+function useStatistics(userId: number | null, setNotice: (text: string | null) => void) {
+  const [stats, setStats] = useState<Statistics | null>(null);
+  const refresh = useCallback(() => {
+    if (userId === null) {
+      setStats(guestStatistics());
+      return;
+    }
+    practiceApi.stats().then(setStats, () => setStats(null));
+  }, [userId]);
+  useEffect(() => {
+    let live = true;
+    const kept = guestResults();
+    if (userId === null || kept.length === 0) {
+      refresh();
+      return;
+    }
+    practiceApi.merge(kept).then(
+      (merged) => {
+        clearGuestResults();
+        if (live && merged.stored > 0) setNotice(`손님일 때 한 연습 기록 ${merged.stored}개를 계정으로 옮겼습니다.`);
+        if (live) refresh();
+      },
+      () => live && refresh(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, refresh, setNotice]);
+  return { stats, refresh };
+}
+
+function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => void; weakest: string[] }) {
+  const [texts, setTexts] = useState<LongTextAbout[]>([]);
+  const [textId, setTextId] = useState("");
+  useEffect(() => {
+    practiceApi.texts().then(
+      (catalogue) => {
+        setTexts(catalogue.long);
+        setTextId((id) => id || (catalogue.long[0]?.id ?? ""));
+      },
+      () => setTexts([]),
+    );
+  }, []);
+  const focus = weakest.length > 0 ? weakest.slice(0, FOCUS_COUNT) : DEFAULT_FOCUS;
+  const chosen = texts.find((t) => t.id === textId);
+  return (
+    <section className="practice-card" aria-labelledby="practice-choose-title">
+      <h2 id="practice-choose-title" className="practice-card-title">
+        연습 고르기
+      </h2>
+      <div className="practice-kinds">
+        <div className="practice-kind">
+          <h3>{KIND_NAMES.keys}</h3>
+          <p className="practice-muted">글쇠 줄마다 자모 하나씩: 손가락 자리를 익힙니다.</p>
+          <div className="practice-buttons">
+            {DRILLS.map((drill) => (
+              <button
+                key={drill.id}
+                type="button"
+                className="btn btn-ghost btn-small"
+                onClick={() =>
+                  start(async () => ({
+                    kind: "keys",
+                    textId: `keys:${drill.id}`,
+                    title: `${KIND_NAMES.keys}: ${drill.name}`,
+                    lines: drillLines(drillById(drill.id)),
+                    pausable: false,
+                  }))
+                }
+              >
+                {drill.name}
+              </button>
+            ))}
+          </div>
+        </div>
+        <div className="practice-kind">
+          <h3>{KIND_NAMES.words}</h3>
+          <p className="practice-muted">낱말 {WORD_COUNT}개를 다섯 개씩 칩니다.</p>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={() =>
+              start(async () => ({
+                kind: "words",
+                textId: "words",
+                title: KIND_NAMES.words,
+                lines: wordLines((await practiceApi.words(WORD_COUNT)).words),
+                pausable: false,
+              }))
+            }
+          >
+            낱말 연습 시작
+          </button>
+        </div>
+        <div className="practice-kind">
+          <h3>{KIND_NAMES.short}</h3>
+          <p className="practice-muted">속담과 짧은 문장 {SENTENCE_COUNT}개.</p>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={() =>
+              start(async () => ({
+                kind: "short",
+                textId: "short",
+                title: KIND_NAMES.short,
+                lines: (await practiceApi.sentences(SENTENCE_COUNT)).sentences.map((s) => s.text),
+                pausable: false,
+              }))
+            }
+          >
+            짧은 글 시작
+          </button>
+        </div>
+        <div className="practice-kind">
+          <h3>{KIND_NAMES.long}</h3>
+          <label className="practice-label" htmlFor="practice-long-text">
+            긴 글 고르기
+          </label>
+          <select id="practice-long-text" className="input" value={textId} onChange={(e) => setTextId(e.target.value)}>
+            {texts.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title} — {t.author}
+              </option>
+            ))}
+          </select>
+          {chosen && (
+            <p className="practice-muted practice-small">
+              {chosen.year}년 · {chosen.characters.toLocaleString("ko-KR")}자 · {chosen.licence}
+            </p>
+          )}
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            disabled={!textId}
+            onClick={() =>
+              start(async () => {
+                const text = await practiceApi.text(textId);
+                return {
+                  kind: "long",
+                  textId: `long:${text.id}`,
+                  title: `${KIND_NAMES.long}: ${text.title}`,
+                  lines: textLines(text.paragraphs),
+                  pausable: true,
+                };
+              })
+            }
+          >
+            긴 글 시작
+          </button>
+        </div>
+        <div className="practice-kind">
+          <h3>{KIND_NAMES.adaptive}</h3>
+          <p className="practice-muted" data-testid="practice-focus">
+            {weakest.length > 0
+              ? `약한 자모 ${focus.map(unitName).join(", ")}가 많이 든 낱말을 칩니다.`
+              : "아직 약한 자모를 가릴 기록이 없어 Shift 자모, 도깨비불, 겹받침이 든 낱말을 칩니다."}
+          </p>
+          <button
+            type="button"
+            className="btn btn-primary btn-small"
+            onClick={() =>
+              start(async () => ({
+                kind: "adaptive",
+                textId: "adaptive",
+                title: KIND_NAMES.adaptive,
+                lines: wordLines((await practiceApi.words(20, focus)).words),
+                pausable: false,
+              }))
+            }
+          >
+            맞춤 연습 시작
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function useKeyboardShown(): [boolean, () => void] {
+  const [shown, setShown] = useState(() => localStorage.getItem(KEYBOARD_SHOWN) !== "0");
+  const toggle = () =>
+    setShown((was) => {
+      localStorage.setItem(KEYBOARD_SHOWN, was ? "0" : "1");
+      return !was;
+    });
+  return [shown, toggle];
+}
+
+/** The typing of one practice: line by line, timed while keys are pressed and not paused. */
+function Runner({
+  plan,
+  onDone,
+}: {
+  plan: Plan;
+  onDone: (result: ResultInput | null, figures: SessionFigures, seconds: number) => void;
+}) {
+  const tally = useRef(new KeystrokeTally());
+  const [index, setIndex] = useState(0);
+  const [typed, setTyped] = useState("");
+  const [done, setDone] = useState<LineScore[]>([]);
+  const [paused, setPaused] = useState(false);
+  const clock = useRef({ activeMs: 0, since: null as number | null });
+  const [keyboardShown, toggleKeyboard] = useKeyboardShown();
+  const running = clock.current.since !== null;
+  // Re-renders the live figures while the clock runs.
+  useNow(250, running);
+  const input = useRef<HTMLInputElement>(null);
+  const target = plan.lines[index] ?? "";
+
+  useEffect(() => {
+    tally.current.setTarget(plan.lines[0] ?? "");
+  }, [plan]);
+
+  const activeMs = () =>
+    clock.current.activeMs + (clock.current.since === null ? 0 : performance.now() - clock.current.since);
+
+  function type(value: string) {
+    if (paused) return;
+    const at = performance.now();
+    if (clock.current.since === null) clock.current.since = at;
+    tally.current.input(value, at);
+    setTyped(value);
+  }
+
+  function finish(lines: LineScore[]) {
+    const ms = activeMs();
+    clock.current = { activeMs: ms, since: null };
+    const figures = sessionFigures(lines, null, ms);
+    const result: ResultInput | null =
+      figures.keystrokes > 0
+        ? {
+            client_id: crypto.randomUUID(),
+            kind: plan.kind,
+            text_id: plan.textId,
+            layout: "dubeolsik",
+            wpm: figures.wpm,
+            accuracy: figures.accuracy,
+            keystrokes: figures.keystrokes,
+            error_count: figures.errors,
+            duration_ms: Math.max(1_000, Math.round(ms)),
+            finished_at: new Date().toISOString(),
+            summary: tally.current.summary(),
+          }
+        : null;
+    onDone(result, figures, ms / 1000);
+  }
+
+  function nextLine() {
+    if (!typed) return;
+    const lines = [...done, { target, typed }];
+    setDone(lines);
+    setTyped("");
+    if (index + 1 >= plan.lines.length) {
+      finish(lines);
+      return;
+    }
+    tally.current.setTarget(plan.lines[index + 1]!);
+    setIndex(index + 1);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (!isSendingEnter(event)) return;
+    event.preventDefault();
+    nextLine();
+  }
+
+  function togglePause() {
+    if (paused) {
+      setPaused(false);
+      requestAnimationFrame(() => input.current?.focus());
+      return;
+    }
+    clock.current = { activeMs: activeMs(), since: null };
+    tally.current.pause();
+    setPaused(true);
+  }
+
+  const live = sessionFigures(done, { target, typed }, Math.max(1, activeMs()));
+  const where = position(plan.lines, index, typed);
+  const upcoming = plan.lines.slice(index + 1, index + 3);
+  const next = nextKey(typed, target);
+
+  return (
+    <section className="practice-card practice-runner" aria-labelledby="practice-run-title">
+      <div className="practice-run-head">
+        <h2 id="practice-run-title" className="practice-card-title">
+          {plan.title}
+        </h2>
+        <div className="practice-buttons">
+          {plan.pausable && (
+            <button type="button" className="btn btn-ghost btn-small" onClick={togglePause}>
+              {paused ? "이어 하기" : "일시 정지"}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={toggleKeyboard}
+            aria-pressed={keyboardShown}
+          >
+            {keyboardShown ? "자판 숨기기" : "자판 보이기"}
+          </button>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => finish(done)}>
+            그만하기
+          </button>
+        </div>
+      </div>
+      <dl className="live-stats" aria-label="실시간 기록">
+        <div className="live-stat">
+          <dt>현재 속도</dt>
+          <dd data-testid="practice-speed">{live.wpm}타/분</dd>
+        </div>
+        <div className="live-stat">
+          <dt>정확도</dt>
+          <dd className={`acc-${accuracyTone(live.accuracy)}`} data-testid="practice-accuracy">
+            {percent(live.accuracy)}
+          </dd>
+        </div>
+        <div className="live-stat">
+          <dt>위치</dt>
+          <dd data-testid="practice-position">
+            {index + 1}/{plan.lines.length}줄 · {where.done}/{where.total}자
+          </dd>
+        </div>
+      </dl>
+      <div className="practice-text" data-testid="practice-line">
+        <TypedSentence text={target} typed={typed} active={!paused} />
+      </div>
+      {upcoming.length > 0 && (
+        <ol className="practice-upcoming" aria-label="다음 줄">
+          {upcoming.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text, the line number is the identity
+            <li key={index + 1 + i}>{line}</li>
+          ))}
+        </ol>
+      )}
+      {paused && (
+        <p className="practice-paused" role="status">
+          잠시 멈췄습니다. 시간은 가지 않습니다.
+        </p>
+      )}
+      <input
+        ref={input}
+        className="input practice-input"
+        value={typed}
+        onChange={(e) => type(e.target.value)}
+        onKeyDown={onKeyDown}
+        disabled={paused}
+        placeholder="위의 줄을 그대로 치고 Enter"
+        aria-label="연습 입력"
+        autoComplete="off"
+        autoCorrect="off"
+        spellCheck={false}
+        // biome-ignore lint/a11y/noAutofocus: the practice has just started; typing is the only thing to do
+        autoFocus
+      />
+      <p className="practice-guide" data-testid="practice-next">
+        {nextKeyText(next)}
+      </p>
+      {keyboardShown && <KeyboardGuide next={next} />}
+    </section>
+  );
+}
+
+function OutcomeCard({ outcome, signedIn }: { outcome: Outcome; signedIn: boolean }) {
+  const { figures } = outcome;
+  return (
+    <section
+      className="practice-card"
+      role="status"
+      data-testid="practice-result"
+      aria-labelledby="practice-result-title"
+    >
+      <h2 id="practice-result-title" className="practice-card-title">
+        연습 결과
+      </h2>
+      <dl className="practice-figures">
+        <div>
+          <dt>속도</dt>
+          <dd>{figures.wpm}타/분</dd>
+        </div>
+        <div>
+          <dt>정확도</dt>
+          <dd className={`acc-${accuracyTone(figures.accuracy)}`}>{percent(figures.accuracy)}</dd>
+        </div>
+        <div>
+          <dt>시간</dt>
+          <dd>{outcome.seconds.toFixed(1)}초</dd>
+        </div>
+      </dl>
+      {outcome.saved === "member" && (
+        <p className="practice-muted">
+          기록을 저장했습니다.
+          {outcome.experience > 0 ? ` 경험치 +${outcome.experience}` : " 오늘 경험치를 받는 30분은 다 채웠습니다."}
+        </p>
+      )}
+      {outcome.saved === "failed" && (
+        <p className="practice-muted">기록을 저장하지 못했습니다.{outcome.failure ? ` ${outcome.failure}` : ""}</p>
+      )}
+      {outcome.saved === "guest" && !signedIn && (
+        <p className="practice-muted">기록은 이 브라우저에 남았습니다. 로그인하면 계정으로 옮겨집니다.</p>
+      )}
+    </section>
+  );
+}
+
+const rate = (f: UnitFigures) => (f.hits === 0 ? "–" : `${(f.error_rate * 100).toFixed(1)}%`);
+
+function StatisticsPanel({ stats, signedIn }: { stats: Statistics; signedIn: boolean }) {
+  const typedUnits = stats.jamo.filter((f) => f.hits > 0);
+  return (
+    <section className="practice-card" aria-labelledby="practice-stats-title" data-testid="practice-stats">
+      <h2 id="practice-stats-title" className="practice-card-title">
+        내 자모 통계{signedIn ? " (최근 30일)" : " (이 브라우저)"}
+      </h2>
+      {signedIn && (
+        <p className="practice-muted">
+          연속 연습 {stats.totals.streak}일 · 오늘 {stats.totals.today_minutes}분 연습 · 오늘 경험치{" "}
+          {stats.totals.today_experience}
+        </p>
+      )}
+      {typedUnits.length === 0 ? (
+        <p className="practice-muted">아직 기록이 없습니다. 연습을 하면 자모마다 속도와 오타율이 쌓입니다.</p>
+      ) : (
+        <>
+          <p className="practice-muted" data-testid="practice-weakest">
+            약한 자모: {stats.weakest.length > 0 ? stats.weakest.map(unitName).join(", ") : "아직 없음"}
+          </p>
+          <HeatKeyboard figures={stats.jamo} />
+          <div className="practice-tables">
+            <table className="practice-table">
+              <caption>자모별 기록</caption>
+              <thead>
+                <tr>
+                  <th scope="col">자모</th>
+                  <th scope="col">타수</th>
+                  <th scope="col">오타율</th>
+                  <th scope="col">속도</th>
+                </tr>
+              </thead>
+              <tbody>
+                {typedUnits.map((f) => (
+                  <tr key={f.unit}>
+                    <th scope="row">{unitName(f.unit)}</th>
+                    <td>{f.hits}</td>
+                    <td>{rate(f)}</td>
+                    <td>{f.speed === null ? "–" : `${f.speed}타/분`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <table className="practice-table">
+              <caption>어려운 전환</caption>
+              <thead>
+                <tr>
+                  <th scope="col">전환</th>
+                  <th scope="col">타수</th>
+                  <th scope="col">오타율</th>
+                  <th scope="col">속도</th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.transitions.map((f) => (
+                  <tr key={f.unit}>
+                    <th scope="row">{unitName(f.unit)}</th>
+                    <td>{f.hits}</td>
+                    <td>{rate(f)}</td>
+                    <td>{f.speed === null ? "–" : `${f.speed}타/분`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
