@@ -5,6 +5,7 @@
  */
 
 import type { ResultInput } from "../../../../modules/practice/api";
+import type { LongText } from "../../../../modules/practice/content";
 import { KEY_UNITS } from "../../../../modules/practice/dubeolsik";
 import {
   addTallies,
@@ -38,16 +39,8 @@ export interface Recorded {
   experience: number;
 }
 
-export interface LongTextAbout {
-  id: string;
-  title: string;
-  author: string;
-  year: number;
-  licence: string;
-  source: string;
-  paragraphs: number;
-  characters: number;
-}
+/** A 긴 글 of the catalogue: everything but its paragraphs, which it counts. */
+export type LongTextAbout = Omit<LongText, "paragraphs"> & { paragraphs: number; characters: number };
 
 export const practiceApi = {
   record: (result: ResultInput) => api.post<Recorded>("/api/practice/results", result),

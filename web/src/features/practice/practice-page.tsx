@@ -564,51 +564,37 @@ function StatisticsPanel({ stats, signedIn }: { stats: Statistics; signedIn: boo
           </p>
           <HeatKeyboard figures={stats.jamo} />
           <div className="practice-tables">
-            <table className="practice-table">
-              <caption>자모별 기록</caption>
-              <thead>
-                <tr>
-                  <th scope="col">자모</th>
-                  <th scope="col">타수</th>
-                  <th scope="col">오타율</th>
-                  <th scope="col">속도</th>
-                </tr>
-              </thead>
-              <tbody>
-                {typedUnits.map((f) => (
-                  <tr key={f.unit}>
-                    <th scope="row">{unitName(f.unit)}</th>
-                    <td>{f.hits}</td>
-                    <td>{rate(f)}</td>
-                    <td>{f.speed === null ? "–" : `${f.speed}타/분`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table className="practice-table">
-              <caption>어려운 전환</caption>
-              <thead>
-                <tr>
-                  <th scope="col">전환</th>
-                  <th scope="col">타수</th>
-                  <th scope="col">오타율</th>
-                  <th scope="col">속도</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.transitions.map((f) => (
-                  <tr key={f.unit}>
-                    <th scope="row">{unitName(f.unit)}</th>
-                    <td>{f.hits}</td>
-                    <td>{rate(f)}</td>
-                    <td>{f.speed === null ? "–" : `${f.speed}타/분`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <FiguresTable caption="자모별 기록" heading="자모" rows={typedUnits} />
+            <FiguresTable caption="어려운 전환" heading="전환" rows={stats.transitions} />
           </div>
         </>
       )}
     </section>
+  );
+}
+
+function FiguresTable({ caption, heading, rows }: { caption: string; heading: string; rows: readonly UnitFigures[] }) {
+  return (
+    <table className="practice-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{heading}</th>
+          <th scope="col">타수</th>
+          <th scope="col">오타율</th>
+          <th scope="col">속도</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((f) => (
+          <tr key={f.unit}>
+            <th scope="row">{unitName(f.unit)}</th>
+            <td>{f.hits}</td>
+            <td>{rate(f)}</td>
+            <td>{f.speed === null ? "–" : `${f.speed}타/분`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
