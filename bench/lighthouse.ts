@@ -77,6 +77,8 @@ const DEFAULT_PAGES = [
   "/replay/{replay}",
   "/daily",
   "/daily@member",
+  "/practice",
+  "/practice@member",
   "/guilds",
   "/guilds/recruitment",
   "/guilds/recruitment/{recruitment}",
