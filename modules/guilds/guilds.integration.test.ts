@@ -245,17 +245,22 @@ describe("settings, problems, roles and kicks", () => {
       body: { problems: ["가는 말이 고와야 오는 말이 곱다", "아홉 글자 문제다"] },
     });
     expect(short).toMatchObject({ status: 422, body: { detail: "문제는 10자 이상이어야 합니다." } });
+    // The role before the list: a member's bad list is refused for who they are, not for the list.
+    for (const problems of ["가나다", ["하나"], ["가".repeat(501)]]) {
+      const byMember = await g.server.api("PUT", path, { token: member.token, body: { problems } });
+      expect(byMember).toMatchObject({ status: 403, body: { detail: GUILD_MSG.adminOnly } });
+    }
     expect(await g.ok(200, "GET", path, member.token)).toEqual({
       problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
     });
   });
 
   test("problem upload: only a JSON file holding an array of strings", async () => {
-    const { guild, admin, member } = await g.guildWithRoles("파일길드");
-    const upload = async (token: string, name: string, type: string, text: string) => {
+    const { guild, admin, member, outsider } = await g.guildWithRoles("파일길드");
+    const upload = async (token: string, name: string, type: string, text: string, guildId = guild.id) => {
       const form = new FormData();
       form.append("file", new File([text], name, { type }));
-      const res = await fetch(`${g.server.url}/api/guilds/${guild.id}/problems/file`, {
+      const res = await fetch(`${g.server.url}/api/guilds/${guildId}/problems/file`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}` },
         body: form,
@@ -281,7 +286,27 @@ describe("settings, problems, roles and kicks", () => {
     const broken = await upload(admin.token, "problems.json", "application/json", "[하나,");
     expect(broken).toEqual({ status: 422, body: { detail: GUILD_MSG.problemsFormat } });
     const byMember = await upload(member.token, "problems.json", "application/json", '["셋째 문제도 열 글자 넘게"]');
-    expect(byMember.status).toBe(403);
+    expect(byMember).toEqual({ status: 403, body: { detail: GUILD_MSG.adminOnly } });
+    // Who may upload is checked before the file is read: a bad file from a member or a non-member is a 403, and a
+    // bad file to no guild a 404, never the file's 422.
+    for (const [name, type, text] of [
+      ["problems.txt", "text/plain", '["하나"]'],
+      ["problems.json", "application/json", "[하나,"],
+      ["problems.json", "application/json", '["하나"]'],
+    ]) {
+      expect(await upload(member.token, name, type, text)).toEqual({
+        status: 403,
+        body: { detail: GUILD_MSG.adminOnly },
+      });
+      expect(await upload(outsider.token, name, type, text)).toEqual({
+        status: 403,
+        body: { detail: GUILD_MSG.notMember },
+      });
+      expect(await upload(admin.token, name, type, text, 999_999)).toEqual({
+        status: 404,
+        body: { detail: GUILD_MSG.guildNotFound },
+      });
+    }
     expect(await g.ok(200, "GET", `/api/guilds/${guild.id}/problems`, member.token)).toEqual({
       problems: ["가는 말이 고와야 오는 말이 곱다", "낮말은 새가 듣고 밤말은 쥐가 듣는다"],
     });

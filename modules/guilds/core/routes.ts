@@ -1,5 +1,4 @@
 import type { ModuleContext } from "../../kernel/define-module";
-import { unprocessable } from "../../kernel/errors";
 import { apiResponses, loginRequired } from "../../kernel/http";
 import { guildsApi } from "../api";
 import {
@@ -16,7 +15,7 @@ import {
   SettingsBody,
 } from "../model";
 import { actorOf, bearer, GUILD_NOT_FOUND, guildRoutes, inGuild, NOT_ADMIN, NOT_MEMBER, page } from "../routes-kit";
-import { checkProblemsFile, LIST_PAGE_SIZE } from "../rules";
+import { LIST_PAGE_SIZE } from "../rules";
 
 /** The guild itself: the list, creation, my guild, one guild, disbanding, the game settings and the problems. */
 export function guildCoreRoutes(ctx: ModuleContext) {
@@ -135,12 +134,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
     )
     .post(
       "/:id/problems/file",
-      async ({ params, body, headers }) => {
-        const who = await actor(headers);
-        const check = checkProblemsFile(body.file.name, body.file.type, await body.file.text());
-        if (!check.ok) throw unprocessable(check.error);
-        return core.setProblems(who, params.id, check.value);
-      },
+      async ({ params, body, headers }) => core.setProblemsFromFile(await actor(headers), params.id, body.file),
       {
         writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
         params: GuildParams,

@@ -5,6 +5,7 @@ import {
   checkDescription,
   checkGuildName,
   checkProblems,
+  checkProblemsFile,
   checkSettings,
   GUILD_MSG,
   nameKey,
@@ -23,6 +24,13 @@ import {
   requireRole,
 } from "../service-kit";
 import { presentActivity, presentGuild, presentMembers, presentMyInvitation } from "../view";
+
+/** An uploaded problem list, as a multipart `File` gives it. */
+export interface ProblemsFile {
+  name: string;
+  type: string;
+  text(): Promise<string>;
+}
 
 /** The guild itself: creation, the list, one guild, "my guild", disbanding, its game settings and problems. */
 export function createGuildCoreService({ store, events, now }: GuildsDeps) {
@@ -136,18 +144,32 @@ export function createGuildCoreService({ store, events, now }: GuildsDeps) {
     return { problems: parseProblems(guild.problems) };
   }
 
-  /** Admins only; replaces the list with the given JSON array of strings (spec §5's errors otherwise). */
+  /**
+   * Admins only; replaces the list with the given JSON array of strings (spec §5's errors otherwise). The role comes
+   * first: a member who may not change the list hears so, not what is wrong with it.
+   */
   async function setProblems(actor: Actor, guildId: number, value: unknown) {
-    const list = accept(checkProblems(value));
-    await store.unit(async (q) => {
+    const list = await store.unit(async (q) => {
       await requireRole(q, guildId, actor, admins, GUILD_MSG.adminOnly);
+      const list = accept(checkProblems(value));
       await q.updateGuild(guildId, { problems: JSON.stringify(list), updatedAt: date() });
+      return list;
     });
     events.emit("guilds.changed", { guildId });
     return { problems: list };
   }
 
-  return { create, list, get, my, disband, updateSettings, problems, setProblems };
+  /**
+   * `setProblems` from an uploaded file (a JSON array of strings). The role is checked before the file is read, so a
+   * member's upload is refused (403) whatever the file holds; `setProblems` checks it again with the write.
+   */
+  async function setProblemsFromFile(actor: Actor, guildId: number, file: ProblemsFile) {
+    await requireRole(store, guildId, actor, admins, GUILD_MSG.adminOnly);
+    const list = accept(checkProblemsFile(file.name, file.type, await file.text()));
+    return setProblems(actor, guildId, list);
+  }
+
+  return { create, list, get, my, disband, updateSettings, problems, setProblems, setProblemsFromFile };
 }
 
 /** The stored problems column (written only by `setProblems`, so always a JSON array of strings). */
