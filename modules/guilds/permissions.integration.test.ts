@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { GUILD_MSG } from "./rules";
 import { type GuildServer, startGuildServer, type TestUser } from "./test-support";
 
 /**
@@ -44,8 +45,15 @@ beforeAll(async () => {
 afterAll(() => g.server.stop());
 
 const tokenOf = (role: Role, fixture: Fixture = f) => (role === "anonymous" ? undefined : fixture[role].token);
+
+/** Every 403 the matrix was answered, with its `detail`: the last test finds each documented on its route. */
+const refusals: { method: string; path: string; detail: string }[] = [];
+function answered(method: string, path: string, res: { status: number; body: { detail?: unknown } }) {
+  if (res.status === 403) refusals.push({ method, path, detail: String(res.body.detail) });
+  return res.status;
+}
 const status = async (method: string, path: string, token?: string, body?: unknown) =>
-  (await g.server.api(method, path, { token, body })).status;
+  answered(method, path, await g.server.api(method, path, { token, body }));
 
 /** Runs one route for every role (in `order`) and checks the statuses as a row. */
 async function row(
@@ -151,12 +159,13 @@ test("admins only: settings, problems, roles, invitations", async () => {
     const form = new FormData();
     form.append("file", new File(['["파일로 올린 길드 게임 문제"]'], "problems.json", { type: "application/json" }));
     const token = tokenOf(r);
-    const res = await fetch(`${g.server.url}${base()}/problems/file`, {
+    const path = `${base()}/problems/file`;
+    const res = await fetch(`${g.server.url}${path}`, {
       method: "POST",
       headers: token ? { authorization: `Bearer ${token}` } : {},
       body: form,
     });
-    return res.status;
+    return answered("POST", path, { status: res.status, body: await res.json() });
   });
   await row("PUT /api/guilds/{id}/members/{memberId}/role", admins, (r) =>
     status("PUT", `${base()}/members/${f.plainMember.id}/role`, tokenOf(r), { role: "member" }),
@@ -228,3 +237,40 @@ test("creating: only a logged-in user in no guild; disbanding: the admin only", 
     ["anonymous", "outsider", "member", "moderator", "admin"],
   );
 });
+
+test("every 403 above is documented on its route word for word (/swagger/json), from the texts the server sends", async () => {
+  const spec = (await g.server.api("GET", "/swagger/json")).body;
+  const templates = Object.keys(spec.paths).filter((path) => path.startsWith("/api/guilds"));
+  const undocumented: string[] = [];
+  for (const { method, path, detail } of refusals) {
+    const template = templateOf(templates, path);
+    const described: string = spec.paths[template][method.toLowerCase()].responses["403"]?.description ?? "";
+    if (!described.includes(`"${detail}"`))
+      undocumented.push(`${method} ${template}: ${detail} (documented: ${described})`);
+  }
+  expect(new Set(refusals.map((r) => r.detail))).toEqual(
+    new Set([
+      GUILD_MSG.notMember,
+      GUILD_MSG.adminOnly,
+      GUILD_MSG.staffOnly,
+      GUILD_MSG.postEditForbidden,
+      GUILD_MSG.postDeleteForbidden,
+      GUILD_MSG.commentDeleteForbidden,
+      GUILD_MSG.invitationNotYours,
+    ]),
+  );
+  expect(undocumented).toEqual([]);
+});
+
+/** The OpenAPI path of a request path: of the templates it fits, the one with the most literal segments. */
+function templateOf(templates: string[], path: string): string {
+  const segments = path.split("/");
+  const fits = (template: string) => {
+    const parts = template.split("/");
+    return parts.length === segments.length && parts.every((part, i) => part.startsWith("{") || part === segments[i]);
+  };
+  const literal = (template: string) => template.split("/").filter((part) => !part.startsWith("{")).length;
+  const found = templates.filter(fits).sort((a, b) => literal(b) - literal(a))[0];
+  if (!found) throw new Error(`no documented route for ${path}`);
+  return found;
+}

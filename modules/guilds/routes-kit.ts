@@ -3,6 +3,7 @@ import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { loginRequired } from "../kernel/http";
 import { writeLimits } from "../kernel/write-limits";
+import { GUILD_MSG } from "./rules";
 import type { Actor } from "./service-kit";
 
 /**
@@ -12,14 +13,22 @@ import type { Actor } from "./service-kit";
  */
 
 export const bearer = [{ bearerAuth: [] }];
-export const GUILD_NOT_FOUND = "길드를 찾을 수 없습니다";
-export const NOT_MEMBER = "이 길드의 회원이 아닙니다";
-export const NOT_ADMIN = "이 길드의 관리자가 아닙니다";
-export const NOT_STAFF = "이 길드의 관리자·부관리자가 아닙니다";
+export const GUILD_NOT_FOUND = GUILD_MSG.guildNotFound;
 
-/** A route of one guild: the login guard, the service's role check (403) and its guild lookup (404). */
-export const inGuild = (forbidden: string, notFound = GUILD_NOT_FOUND) =>
-  ({ ...loginRequired(forbidden), 404: notFound, 422: true }) as const;
+/**
+ * The 403 `detail`s of a route of one guild, taken from the texts the services send (`requireRole`): a non-member's,
+ * then a member's without the role. A route that refuses more (an author check, a kick's rules) adds its texts.
+ */
+export const MEMBERS_ONLY = [GUILD_MSG.notMember] as const;
+export const ADMINS_ONLY = [GUILD_MSG.notMember, GUILD_MSG.adminOnly] as const;
+export const STAFF_ONLY = [GUILD_MSG.notMember, GUILD_MSG.staffOnly] as const;
+
+/** A 403's description: each `detail` the route may send, word for word and quoted, so a client can match it. */
+export const refusalsText = (refusals: readonly string[]) => refusals.map((detail) => `"${detail}"`).join(" 또는 ");
+
+/** A route of one guild: the login guard, the service's refusals (403, every `detail`) and its guild lookup (404). */
+export const inGuild = (refusals: readonly string[], notFound: string = GUILD_NOT_FOUND) =>
+  ({ ...loginRequired(refusalsText(refusals)), 404: notFound, 422: true }) as const;
 
 export const page = (query: { page?: number; size?: number }, size: number) => ({
   page: query.page ?? 1,

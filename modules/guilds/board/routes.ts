@@ -13,10 +13,11 @@ import {
   DetailResponse,
   GuildParams,
 } from "../model";
-import { actorOf, bearer, guildRoutes, inGuild, NOT_MEMBER, page } from "../routes-kit";
-import { BOARD_PAGE_SIZE } from "../rules";
+import { actorOf, bearer, guildRoutes, inGuild, MEMBERS_ONLY, page } from "../routes-kit";
+import { BOARD_PAGE_SIZE, GUILD_MSG } from "../rules";
 
-const NOT_MODERATOR = "작성자나 이 길드의 관리자·부관리자가 아닙니다";
+/** An edit or a delete by someone else than the author or the staff: the member check, then the author check. */
+const notAuthor = (refusal: string) => [...MEMBERS_ONLY, refusal];
 
 /** The guild board, members only: posts and comments (authors and staff edit and delete). */
 export function guildBoardRoutes(ctx: ModuleContext) {
@@ -31,7 +32,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
       {
         params: GuildParams,
         query: BoardListQuery,
-        response: apiResponses({ 200: t.Array(BoardPostSchema) }, inGuild(NOT_MEMBER)),
+        response: apiResponses({ 200: t.Array(BoardPostSchema) }, inGuild(MEMBERS_ONLY)),
         detail: { summary: "길드 게시판 목록", description: "길드 회원만. 최신순(기본 50개).", security: bearer },
       },
     )
@@ -46,7 +47,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.board_post", account: 10, address: 200 },
         params: GuildParams,
         body: BoardPostBody,
-        response: apiResponses({ 201: BoardPostSchema }, inGuild(NOT_MEMBER)),
+        response: apiResponses({ 201: BoardPostSchema }, inGuild(MEMBERS_ONLY)),
         detail: {
           summary: "길드 게시글 쓰기",
           description: "길드 회원만. 제목과 내용을 모두 입력해야 합니다.",
@@ -59,7 +60,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
       async ({ params, headers }) => service.boardGet(await actor(headers), params.id, params.postId),
       {
         params: BoardPostParams,
-        response: apiResponses({ 200: BoardPostSchema }, inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다")),
+        response: apiResponses({ 200: BoardPostSchema }, inGuild(MEMBERS_ONLY, "길드 또는 게시글을 찾을 수 없습니다")),
         detail: { summary: "길드 게시글 보기", description: "길드 회원만.", security: bearer },
       },
     )
@@ -70,7 +71,10 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.board_edit", account: 30, address: 300 },
         params: BoardPostParams,
         body: BoardPostBody,
-        response: apiResponses({ 200: BoardPostSchema }, inGuild(NOT_MODERATOR, "길드 또는 게시글을 찾을 수 없습니다")),
+        response: apiResponses(
+          { 200: BoardPostSchema },
+          inGuild(notAuthor(GUILD_MSG.postEditForbidden), "길드 또는 게시글을 찾을 수 없습니다"),
+        ),
         detail: {
           summary: "길드 게시글 수정",
           description: "작성자나 길드 관리자·부관리자만.",
@@ -84,7 +88,10 @@ export function guildBoardRoutes(ctx: ModuleContext) {
       {
         writeLimit: { name: "guilds.board_delete", account: 60, address: 300 },
         params: BoardPostParams,
-        response: apiResponses({ 200: DetailResponse }, inGuild(NOT_MODERATOR, "길드 또는 게시글을 찾을 수 없습니다")),
+        response: apiResponses(
+          { 200: DetailResponse },
+          inGuild(notAuthor(GUILD_MSG.postDeleteForbidden), "길드 또는 게시글을 찾을 수 없습니다"),
+        ),
         detail: {
           summary: "길드 게시글 삭제",
           description: "작성자나 길드 관리자·부관리자만(소프트 삭제).",
@@ -99,7 +106,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         params: BoardPostParams,
         response: apiResponses(
           { 200: t.Array(CommentSchema) },
-          inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다"),
+          inGuild(MEMBERS_ONLY, "길드 또는 게시글을 찾을 수 없습니다"),
         ),
         detail: { summary: "길드 게시글 댓글", description: "길드 회원만. 오래된 순.", security: bearer },
       },
@@ -115,7 +122,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.comment", account: 20, address: 300 },
         params: BoardPostParams,
         body: CommentBody,
-        response: apiResponses({ 201: CommentSchema }, inGuild(NOT_MEMBER, "길드 또는 게시글을 찾을 수 없습니다")),
+        response: apiResponses({ 201: CommentSchema }, inGuild(MEMBERS_ONLY, "길드 또는 게시글을 찾을 수 없습니다")),
         detail: { summary: "길드 댓글 쓰기", description: "길드 회원만. 빈 댓글은 안 됩니다.", security: bearer },
       },
     )
@@ -128,7 +135,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         params: CommentParams,
         response: apiResponses(
           { 200: DetailResponse },
-          inGuild(NOT_MODERATOR, "길드, 게시글 또는 댓글을 찾을 수 없습니다"),
+          inGuild(notAuthor(GUILD_MSG.commentDeleteForbidden), "길드, 게시글 또는 댓글을 찾을 수 없습니다"),
         ),
         detail: {
           summary: "길드 댓글 삭제",

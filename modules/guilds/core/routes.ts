@@ -14,7 +14,7 @@ import {
   ProblemsSchema,
   SettingsBody,
 } from "../model";
-import { actorOf, bearer, GUILD_NOT_FOUND, guildRoutes, inGuild, NOT_ADMIN, NOT_MEMBER, page } from "../routes-kit";
+import { ADMINS_ONLY, actorOf, bearer, GUILD_NOT_FOUND, guildRoutes, inGuild, MEMBERS_ONLY, page } from "../routes-kit";
 import { LIST_PAGE_SIZE } from "../rules";
 
 /** The guild itself: the list, creation, my guild, one guild, disbanding, the game settings and the problems. */
@@ -87,7 +87,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
     .delete("/:id", async ({ params, headers }) => core.disband(await actor(headers), params.id), {
       writeLimit: { name: "guilds.disband", account: 5, address: 100, windowMs: 60 * 60_000 },
       params: GuildParams,
-      response: apiResponses({ 200: DetailResponse }, inGuild(NOT_ADMIN)),
+      response: apiResponses({ 200: DetailResponse }, inGuild(ADMINS_ONLY)),
       detail: {
         summary: "길드 해산",
         description: "길드 관리자만. 기록은 남고(소프트 삭제) 모든 회원이 탈퇴 처리됩니다.",
@@ -101,7 +101,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.settings", account: 30, address: 300 },
         params: GuildParams,
         body: SettingsBody,
-        response: apiResponses({ 200: GuildSchema }, inGuild(NOT_ADMIN)),
+        response: apiResponses({ 200: GuildSchema }, inGuild(ADMINS_ONLY)),
         detail: {
           summary: "길드 설정",
           description:
@@ -112,7 +112,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
     )
     .get("/:id/problems", async ({ params, headers }) => core.problems(await actor(headers), params.id), {
       params: GuildParams,
-      response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_MEMBER)),
+      response: apiResponses({ 200: ProblemsSchema }, inGuild(MEMBERS_ONLY)),
       detail: { summary: "길드 문제 목록", description: "길드 회원만 봅니다.", security: bearer },
     })
     .put(
@@ -123,7 +123,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
         params: GuildParams,
         body: ProblemsBody,
-        response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
+        response: apiResponses({ 200: ProblemsSchema }, inGuild(ADMINS_ONLY)),
         detail: {
           summary: "길드 문제 저장",
           description:
@@ -139,7 +139,7 @@ export function guildCoreRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.problems", account: 30, address: 300, body: 512 * 1024 },
         params: GuildParams,
         body: ProblemsFileBody,
-        response: apiResponses({ 200: ProblemsSchema }, inGuild(NOT_ADMIN)),
+        response: apiResponses({ 200: ProblemsSchema }, inGuild(ADMINS_ONLY)),
         detail: {
           summary: "길드 문제 파일 올리기",
           description: "길드 관리자만. multipart의 file: 문자열 배열을 담은 JSON 파일. 목록을 통째로 바꿉니다.",

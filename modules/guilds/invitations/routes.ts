@@ -11,9 +11,10 @@ import {
   SentInvitationSchema,
   SentInvitationsSchema,
 } from "../model";
-import { actorOf, bearer, guildRoutes, inGuild, NOT_ADMIN } from "../routes-kit";
+import { ADMINS_ONLY, actorOf, bearer, guildRoutes, inGuild } from "../routes-kit";
+import { GUILD_MSG } from "../rules";
 
-const INVITATION_NOT_YOURS = "본인 이메일로 온 초대가 아닙니다";
+const NOT_YOURS = [GUILD_MSG.invitationNotYours];
 
 /** Invitations by e-mail: the invited account answers; the guild's admins send them and see the pending ones. */
 export function guildInvitationsRoutes(ctx: ModuleContext) {
@@ -30,7 +31,7 @@ export function guildInvitationsRoutes(ctx: ModuleContext) {
         response: apiResponses(
           { 200: GuildSchema },
           {
-            ...inGuild(INVITATION_NOT_YOURS, "초대(또는 그 길드)를 찾을 수 없습니다"),
+            ...inGuild(NOT_YOURS, "초대(또는 그 길드)를 찾을 수 없습니다"),
             409: "이미 처리된 초대이거나, 이미 길드에 가입했거나, 길드가 가득 찼습니다",
           },
         ),
@@ -49,14 +50,14 @@ export function guildInvitationsRoutes(ctx: ModuleContext) {
         params: InvitationParams,
         response: apiResponses(
           { 200: DetailResponse },
-          { ...inGuild(INVITATION_NOT_YOURS, "초대를 찾을 수 없습니다"), 409: "이미 처리된 초대입니다" },
+          { ...inGuild(NOT_YOURS, "초대를 찾을 수 없습니다"), 409: "이미 처리된 초대입니다" },
         ),
         detail: { summary: "길드 초대 거절", description: "초대받은 이메일의 계정만 거절합니다.", security: bearer },
       },
     )
     .get("/:id/invitations", async ({ params, headers }) => service.sentInvitations(await actor(headers), params.id), {
       params: GuildParams,
-      response: apiResponses({ 200: t.Array(SentInvitationSchema) }, inGuild(NOT_ADMIN)),
+      response: apiResponses({ 200: t.Array(SentInvitationSchema) }, inGuild(ADMINS_ONLY)),
       detail: { summary: "보낸 초대(대기 중)", description: "길드 관리자만.", security: bearer },
     })
     .post(
@@ -73,7 +74,7 @@ export function guildInvitationsRoutes(ctx: ModuleContext) {
         body: InvitesBody,
         response: apiResponses(
           { 201: SentInvitationsSchema },
-          { ...inGuild(NOT_ADMIN), 409: "이미 초대했거나 이미 회원인 이메일이 있습니다" },
+          { ...inGuild(ADMINS_ONLY), 409: "이미 초대했거나 이미 회원인 이메일이 있습니다" },
         ),
         detail: {
           summary: "이메일로 초대",

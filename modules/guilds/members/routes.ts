@@ -11,7 +11,25 @@ import {
   MyRoleSchema,
   RoleBody,
 } from "../model";
-import { actorOf, bearer, GUILD_NOT_FOUND, guildRoutes, inGuild, NOT_MEMBER } from "../routes-kit";
+import {
+  ADMINS_ONLY,
+  actorOf,
+  bearer,
+  GUILD_NOT_FOUND,
+  guildRoutes,
+  inGuild,
+  MEMBERS_ONLY,
+  STAFF_ONLY,
+} from "../routes-kit";
+import { GUILD_MSG } from "../rules";
+
+/** A kick's refusals: the role check, then `kickRefusal`'s rules for staff. */
+const KICK_REFUSALS = [
+  ...STAFF_ONLY,
+  GUILD_MSG.cannotKickSelf,
+  GUILD_MSG.adminNotKickable,
+  GUILD_MSG.moderatorKicksMembersOnly,
+];
 
 /** Who is in a guild: leaving, the member list, one's own role, role changes and kicks. */
 export function guildMembersRoutes(ctx: ModuleContext) {
@@ -24,7 +42,7 @@ export function guildMembersRoutes(ctx: ModuleContext) {
       params: GuildParams,
       response: apiResponses(
         { 200: DetailResponse },
-        { ...inGuild(NOT_MEMBER), 409: "마지막 관리자는 떠날 수 없습니다" },
+        { ...inGuild(MEMBERS_ONLY), 409: "마지막 관리자는 떠날 수 없습니다" },
       ),
       detail: {
         summary: "길드 탈퇴",
@@ -34,7 +52,7 @@ export function guildMembersRoutes(ctx: ModuleContext) {
     })
     .get("/:id/members", async ({ params, headers }) => service.members(await actor(headers), params.id), {
       params: GuildParams,
-      response: apiResponses({ 200: MemberListSchema }, inGuild(NOT_MEMBER)),
+      response: apiResponses({ 200: MemberListSchema }, inGuild(MEMBERS_ONLY)),
       detail: { summary: "길드 회원 목록", description: "길드 회원만 봅니다.", security: bearer },
     })
     .get("/:id/members/me", async ({ params, headers }) => service.myRole(await actor(headers), params.id), {
@@ -56,7 +74,7 @@ export function guildMembersRoutes(ctx: ModuleContext) {
         body: RoleBody,
         response: apiResponses(
           { 200: MemberSchema },
-          inGuild("이 길드의 관리자가 아니거나 대상이 관리자입니다", "길드 또는 회원을 찾을 수 없습니다"),
+          inGuild([...ADMINS_ONLY, GUILD_MSG.adminRoleLocked], "길드 또는 회원을 찾을 수 없습니다"),
         ),
         detail: {
           summary: "회원 역할 변경",
@@ -72,10 +90,7 @@ export function guildMembersRoutes(ctx: ModuleContext) {
         // A guild holds up to 100 members: clearing it out is bulk work.
         writeLimit: { name: "guilds.kick", account: 100, address: 300 },
         params: MemberParams,
-        response: apiResponses(
-          { 200: KickSchema },
-          inGuild("이 회원을 추방할 권한이 없습니다", "길드 또는 회원을 찾을 수 없습니다"),
-        ),
+        response: apiResponses({ 200: KickSchema }, inGuild(KICK_REFUSALS, "길드 또는 회원을 찾을 수 없습니다")),
         detail: {
           summary: "회원 추방",
           description:

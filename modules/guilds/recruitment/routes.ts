@@ -19,7 +19,7 @@ import {
   RecruitmentSchema,
   ViewSchema,
 } from "../model";
-import { actorOf, bearer, guildRoutes, inGuild, NOT_STAFF, page } from "../routes-kit";
+import { actorOf, bearer, guildRoutes, inGuild, page, STAFF_ONLY } from "../routes-kit";
 import { LIST_PAGE_SIZE } from "../rules";
 
 /** The public recruitment board (posts, views, applying) and the applications staff decide on. */
@@ -44,7 +44,7 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
       {
         writeLimit: { name: "guilds.recruitment", account: 5, address: 100 },
         body: RecruitmentBody,
-        response: apiResponses({ 201: RecruitmentSchema }, inGuild(NOT_STAFF)),
+        response: apiResponses({ 201: RecruitmentSchema }, inGuild(STAFF_ONLY)),
         detail: {
           summary: "모집글 쓰기",
           description: "그 길드의 관리자와 부관리자만 씁니다. 모든 필드가 필요합니다(제목 100자, 내용 2,000자 이내).",
@@ -110,7 +110,7 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
       {
         params: GuildParams,
         query: ApplicationListQuery,
-        response: apiResponses({ 200: t.Array(ApplicationSchema) }, inGuild(NOT_STAFF)),
+        response: apiResponses({ 200: t.Array(ApplicationSchema) }, inGuild(STAFF_ONLY)),
         detail: { summary: "가입 신청 목록", description: "길드 관리자와 부관리자만. 최신순.", security: bearer },
       },
     )
@@ -123,7 +123,7 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
         response: apiResponses(
           { 200: MemberSchema },
           {
-            ...inGuild(NOT_STAFF, "길드 또는 가입 신청을 찾을 수 없습니다"),
+            ...inGuild(STAFF_ONLY, "길드 또는 가입 신청을 찾을 수 없습니다"),
             409: "이미 처리된 신청이거나, 신청자가 다른 길드에 가입했거나, 길드가 가득 찼습니다",
           },
         ),
@@ -142,7 +142,7 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
         params: ApplicationParams,
         response: apiResponses(
           { 200: DetailResponse },
-          { ...inGuild(NOT_STAFF, "길드 또는 가입 신청을 찾을 수 없습니다"), 409: "이미 처리된 신청입니다" },
+          { ...inGuild(STAFF_ONLY, "길드 또는 가입 신청을 찾을 수 없습니다"), 409: "이미 처리된 신청입니다" },
         ),
         detail: { summary: "가입 신청 거절", description: "길드 관리자와 부관리자만.", security: bearer },
       },
