@@ -62,8 +62,6 @@ const { orThrow } = refusalErrors({
  * directory.
  */
 export class GuildGames {
-  /** The guilds whose game runs on this process. */
-  private readonly games = new Map<number, GuildGameHost>();
   private stopped = false;
 
   constructor(
@@ -87,16 +85,9 @@ export class GuildGames {
     const round = await claimGame(this.ctx, guildGame.id, guildId, owner.epoch);
     const guild = await guildsApi(this.ctx).store.guild(guildId);
     if (!guild) throw new Error(`guild ${guildId} not found`);
-    const host = this.newGame(guild, round, owner);
-    return {
-      input: (input) => host.input(input as GuildGameInput),
-      finish: () => host.finish(),
-      drain: () => host.drain(),
-      giveUp: () => {
-        host.giveUp();
-        if (this.games.get(guildId) === host) this.games.delete(guildId);
-      },
-    };
+    // The host is the directory's entry itself (`hostOf` reads it back): input forwarded from another process was
+    // made by a guild runtime for this mode (JSON of the same types).
+    return this.newGame(guild, round, owner);
   }
 
   private newGame(guild: GuildOfGame, round: number, owner: GameOwnerLease): GuildGameHost {
@@ -124,14 +115,13 @@ export class GuildGames {
       log: this.ctx.log,
       owner,
     });
-    this.games.set(guild.id, host);
     if (this.stopped) host.stop();
     return host;
   }
 
-  /** The host of a guild whose game exists; null when nobody entered its room since the server started. */
+  /** The host of a guild's game when it runs on this process (the directory's entry); null otherwise. */
   hostOf(guildId: number): GuildGameHost | null {
-    return this.games.get(guildId) ?? null;
+    return guildHostOf(this.directory.localGame(guildGame.id, String(guildId)));
   }
 
   /**
@@ -198,9 +188,15 @@ export class GuildGames {
     return this.directory.input(guildGame.id, String(guildId), input);
   }
 
-  /** Shutdown (the rounds were finished by then); the directory gives the games run here back afterwards. */
+  /**
+   * Shutdown (the rounds were finished by then). The games run here are stopped by the directory's `stop`, which
+   * the kernel runs right after every runtime's (module-runtime.ts); a game opened meanwhile stops at once.
+   */
   stop() {
     this.stopped = true;
-    for (const host of this.games.values()) host.stop();
   }
 }
+
+/** A directory entry of the guild game as its host: the opener above makes every such entry a `GameHost`. */
+const guildHostOf = (game: OwnedGame | null): GuildGameHost | null =>
+  game instanceof GameHost ? (game as GuildGameHost) : null;
