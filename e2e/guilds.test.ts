@@ -3,7 +3,8 @@
  * an invitation by e-mail accepted from /guilds/my in a second browser, recruitment (post, apply, approve), chat in
  * the guild room between two members, a role change and a kick (the kicked member's room ends at once), the guild
  * board (post and comment), a non-member refused, a bad guild id, the game tab's start, the game's lanes typed through
- * the IME with a member watching, and 375 px without a horizontal scroll.
+ * the IME with a member watching, a link that opens the room watching (`?watch=1`), and 375 px without a horizontal
+ * scroll.
  *
  * Set GUILDS_SCREENSHOTS=/some/dir to also save screenshots of the pages (for a human look).
  */
@@ -534,6 +535,35 @@ describe("guilds in the browser", () => {
     await w.getByRole("button", { name: "관전하기" }).waitFor();
     expect(await w.getByTestId("guild-watchers").count()).toBe(0);
     expect(await scrollWidth(w)).toBe(PHONE.width);
+  });
+
+  test("a link with ?watch=1 opens the guild room watching; 참가하기 drops it and plays; 관전하기 sets it again", async () => {
+    const admin = await e2e.createUser(uniqueUser("링크"));
+    const watcher = await e2e.createUser(uniqueUser("링크관전"));
+    const other = await e2e.createUser(uniqueUser("링크참가"));
+    const guild = await guildWith(admin, [watcher, other]);
+    const [a, w, o] = await Promise.all([signedIn(admin), signedIn(watcher), signedIn(other)]);
+    await openRoom(a, guild.id);
+    await w.goto(`${e2e.url}/guilds/${guild.id}/room?watch=1`);
+    // Anything but 1 plays: the route keeps only a valid role.
+    await o.goto(`${e2e.url}/guilds/${guild.id}/room?watch=yes`);
+    for (const page of [a, w, o]) await page.getByRole("tab", { name: "길드 게임" }).click();
+    // Joined as a watcher straight away: the server lists them apart on everyone's screen.
+    await w.getByRole("status").getByText("관전 중").waitFor();
+    for (const page of [a, w, o]) await page.getByTestId("guild-watchers").getByText(watcher.username).waitFor();
+    await o.getByRole("button", { name: "관전하기" }).waitFor();
+    expect(await a.getByTestId("guild-watchers").textContent()).toBe(`관전 1명: ${watcher.username}`);
+
+    await w.getByRole("button", { name: "참가하기" }).click();
+    await w.getByRole("button", { name: "관전하기" }).waitFor();
+    await a.getByTestId("guild-watchers").waitFor({ state: "detached" });
+    expect(new URL(w.url()).pathname).toBe(`/guilds/${guild.id}/room`);
+    expect(new URL(w.url()).searchParams.has("watch")).toBe(false);
+
+    await w.getByRole("button", { name: "관전하기" }).click();
+    await a.getByTestId("guild-watchers").getByText(watcher.username).waitFor();
+    expect(new URL(w.url()).searchParams.get("watch")).toBe("1");
+    await w.getByRole("status").getByText("관전 중").waitFor();
   });
 
   test("guild game: an answer typed implausibly fast is not counted and ends that player's input", async () => {

@@ -5,6 +5,7 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 // Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
 import "../features/guilds/guilds.css";
+import { watchSearch } from "../ui/watch-search";
 import { requireLogin } from "./guards";
 import { rootRoute } from "./root";
 
@@ -37,9 +38,11 @@ const recruitmentPostRoute = createRoute({
   path: "/guilds/recruitment/$id",
   component: lazyRouteComponent(() => import("../features/guilds/recruitment-post-page"), "RecruitmentPostPage"),
 });
+/** `?watch=1`: enter the room watching its game (관전하기 sets it, 참가하기 drops it). */
 const guildRoomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/guilds/$guildId/room",
+  validateSearch: watchSearch,
   beforeLoad: requireLogin(GUILD_LOGIN),
   component: lazyRouteComponent(() => import("../features/guilds/guild-room-page"), "GuildRoomPage"),
 });

@@ -3,12 +3,13 @@
  * admins' start controls (a random or a chosen problem), the countdown, the problem with the typing input (progress
  * sent as typed, Enter submits; only the exact text counts), every participant's lane (the rooms' `RaceLanes`: the
  * correct prefix's share, live 타/분, the place), the watchers apart, and the results. A member may watch instead of
- * playing (관전하기) and come back (참가하기).
+ * playing (관전하기, the page's `?watch=1`) and come back (참가하기); the role shown is the game state's.
  */
 import { useEffect, useRef, useState } from "react";
 import { useSecondsLeft } from "../../lib/use-now";
 import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
+import { RoleSwitch } from "../../ui/role-switch";
 import { TypingPanel } from "../../ui/typing-panel";
 import { RaceLanes } from "../rooms/race-lanes";
 import { guildLanes, isWatching } from "./game-lanes";
@@ -23,28 +24,6 @@ const STATUS_TEXT: Record<GuildGameState["status"], string> = {
 };
 
 const RANDOM = "";
-
-/** The page's role in the game: "관전 중" with 참가하기 while watching, 관전하기 while playing. */
-function RoleSwitch({ watching, onWatch }: { watching: boolean; onWatch: (on: boolean) => void }) {
-  if (watching) {
-    return (
-      <div className="role-bar role-watching" role="status">
-        <span className="role-label">관전 중</span>
-        <span className="role-text">입력 없이 길드 게임을 지켜보는 중입니다.</span>
-        <button type="button" className="btn btn-small btn-primary" onClick={() => onWatch(false)}>
-          참가하기
-        </button>
-      </div>
-    );
-  }
-  return (
-    <div className="role-bar">
-      <button type="button" className="btn btn-small btn-ghost" onClick={() => onWatch(true)}>
-        관전하기
-      </button>
-    </div>
-  );
-}
 
 /** The members watching, listed apart from the participants' lanes. */
 function Watchers({ game }: { game: GuildGameState }) {
@@ -134,7 +113,6 @@ export function GuildGamePanel({
   problems,
   myUserId,
   emitGame,
-  onWatch,
 }: {
   game: GuildGameState | null;
   results: GuildGameResults | null;
@@ -145,7 +123,6 @@ export function GuildGamePanel({
   problems: string[];
   myUserId: number | null;
   emitGame: EmitGame;
-  onWatch: (on: boolean) => void;
 }) {
   const [typed, setTyped] = useState("");
   // When the problem appeared here (local clock): the live speed and the submission's elapsed_time count from it.
@@ -191,7 +168,7 @@ export function GuildGamePanel({
         </span>
         {secondsLeft !== null && <span className="guild-game-timer">남은 시간 {secondsLeft}초</span>}
       </div>
-      <RoleSwitch watching={watching} onWatch={onWatch} />
+      <RoleSwitch watching={watching} watchingText="입력 없이 길드 게임을 지켜보는 중입니다." />
       <ErrorNotice text={notice} />
       {isAdmin && !running && (
         <StartControls

@@ -2,13 +2,15 @@
  * /guilds/{guildId}/room (spec §2 "Guild room"): two tabs, the guild chat and the guild game, the member list, and
  * for guild admins the settings, problems and invite panels. A non-numeric id shows "잘못된 길드 ID입니다."; a
  * non-member is refused by the server's join; a member removed meanwhile (kicked, left, disbanded) leaves at once.
+ * `?watch=1` enters the room watching the game (`ui/watch-search.ts`); the page is not remounted when it changes.
  */
-import { Link, useParams } from "@tanstack/react-router";
+import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useState } from "react";
 import { GUILD_MSG } from "../../../../modules/guilds/rules";
 import { connectionStateAtom } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
+import type { WatchSearch } from "../../ui/watch-search";
 import { currentUserAtom } from "../session/atoms";
 import { GuildChat } from "./guild-chat";
 import { GuildGamePanel } from "./guild-game-panel";
@@ -20,9 +22,10 @@ type Tab = "chat" | "game";
 
 export function GuildRoomPage() {
   const { guildId: param } = useParams({ strict: false }) as { guildId?: string };
+  const { watch } = useSearch({ strict: false }) as WatchSearch;
   const guildId = param && /^[1-9]\d{0,9}$/.test(param) ? Number(param) : null;
   if (guildId === null) return <BadGuildId />;
-  return <GuildRoom key={guildId} guildId={guildId} />;
+  return <GuildRoom key={guildId} guildId={guildId} spectate={watch === 1} />;
 }
 
 function BadGuildId() {
@@ -30,10 +33,10 @@ function BadGuildId() {
   return <GuildProblem title={GUILD_MSG.badGuildId} />;
 }
 
-function GuildRoom({ guildId }: { guildId: number }) {
+function GuildRoom({ guildId, spectate }: { guildId: number; spectate: boolean }) {
   const user = useAtomValue(currentUserAtom);
   const connected = useAtomValue(connectionStateAtom) === "open";
-  const room = useGuildRoom(guildId, user?.id ?? null);
+  const room = useGuildRoom(guildId, user?.id ?? null, spectate);
   const [tab, setTab] = useState<Tab>("chat");
   const status = room.game?.status;
   useDocumentTitle(room.room ? `${room.room.guild.name} 길드 방` : "길드 방");
@@ -116,7 +119,6 @@ function GuildRoom({ guildId }: { guildId: number }) {
               problems={problems}
               myUserId={user?.id ?? null}
               emitGame={room.emitGame}
-              onWatch={room.watch}
             />
           </div>
         </div>

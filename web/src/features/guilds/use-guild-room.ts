@@ -2,7 +2,8 @@
  * One guild room's live state: joins through the app's one socket (again after every reconnect), leaves on unmount,
  * and keeps the room's state (`guild:joined`, sent again after every change), the chat (the last 100 lines plus
  * system and error lines), the guild game (`guild_game:*`), and a removal (kick, leave, disband) that ends the page.
- * `watch(true)` joins again to watch the game without playing (`spectate`), `watch(false)` to play.
+ * `spectate` (the page's `?watch=1`) joins to watch the game without playing; when it changes the room is joined
+ * again with the other role.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_KEPT, GUILD_MSG } from "../../../../modules/guilds/rules";
@@ -69,7 +70,7 @@ const trimmed = (lines: ChatLine[]) => (lines.length > CHAT_KEPT * 2 ? lines.sli
 const sameGuild = (payload: { guild_id?: number | string } | null | undefined, guildId: number) =>
   !!payload && Number(payload.guild_id) === guildId;
 
-export function useGuildRoom(guildId: number, myUserId: number | null) {
+export function useGuildRoom(guildId: number, myUserId: number | null, spectate: boolean) {
   const [room, setRoom] = useState<GuildJoined | null>(null);
   const [lines, setLines] = useState<ChatLine[]>([]);
   const [game, setGame] = useState<GuildGameState | null>(null);
@@ -81,7 +82,7 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const joinedOnce = useRef(false);
   /** The role this page asks for, on every (re)join: watching the game, or playing it. */
-  const spectate = useRef(false);
+  const asked = useRef(spectate);
   const me = useRef(myUserId);
   me.current = myUserId;
 
@@ -150,7 +151,7 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
   // another route moves first, and the join waits for the new connection (lib/socket.ts `route`).
   useEffect(() => {
     const stopJoining = socketManager.joinOn({ guild: guildId }, () =>
-      socketManager.emit("guild:join", { guild_id: guildId, spectate: spectate.current }),
+      socketManager.emit("guild:join", { guild_id: guildId, spectate: asked.current }),
     );
     return () => {
       stopJoining();
@@ -198,16 +199,14 @@ export function useGuildRoom(guildId: number, myUserId: number | null) {
     [guildId],
   );
 
-  /** Watch the game (or play it again): the server moves this socket's seat; the game's state says the role. */
-  const watch = useCallback(
-    (on: boolean) => {
-      spectate.current = on;
-      if (!socketManager.getSocket().connected) return setGameNotice(GUILD_MSG.noSocket);
-      setGameNotice(null);
-      socketManager.emit("guild:join", { guild_id: guildId, spectate: on });
-    },
-    [guildId],
-  );
+  // Another role asked for (관전하기, 참가하기): the server moves this socket's seat; the game's state says the role.
+  useEffect(() => {
+    if (asked.current === spectate) return;
+    asked.current = spectate;
+    if (!socketManager.getSocket().connected) return setGameNotice(GUILD_MSG.noSocket);
+    setGameNotice(null);
+    socketManager.emit("guild:join", { guild_id: guildId, spectate });
+  }, [guildId, spectate]);
 
-  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame, watch };
+  return { room, lines, game, results, countdown, gameNotice, rejected, failure, sendMessage, act, emitGame };
 }

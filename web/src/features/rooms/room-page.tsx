@@ -1,8 +1,9 @@
-import { Link, useNavigate } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useState } from "react";
 import { connectionStateAtom } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
+import { RoleSwitch } from "../../ui/role-switch";
 import { ChatPanel } from "./chat-panel";
 import { GamePanel } from "./game-panel";
 import { DoorIcon, SearchIcon } from "./icons";
@@ -30,31 +31,6 @@ function RoomUnavailable({ failure }: { failure: RoomFailure }) {
         방 목록으로
       </Link>
     </section>
-  );
-}
-
-/** The room's role: "관전 중" with 참가하기 for a spectator, 관전하기 for a player (the URL's `?watch=1` says which). */
-function RoleSwitch({ roomId, spectating }: { roomId: string; spectating: boolean }) {
-  const navigate = useNavigate();
-  const to = (watch: boolean) =>
-    navigate({ to: "/rooms/$roomId", params: { roomId }, search: watch ? { watch: 1 } : {}, replace: true });
-  if (spectating) {
-    return (
-      <div className="role-bar role-watching" role="status">
-        <span className="role-label">관전 중</span>
-        <span className="role-text">입력 없이 경주를 지켜보는 중입니다.</span>
-        <button type="button" className="btn btn-small btn-primary" onClick={() => to(false)}>
-          참가하기
-        </button>
-      </div>
-    );
-  }
-  return (
-    <div className="role-bar">
-      <button type="button" className="btn btn-small btn-ghost" onClick={() => to(true)}>
-        관전하기
-      </button>
-    </div>
   );
 }
 
@@ -87,7 +63,7 @@ export function RoomPage({ roomId, spectate = false }: { roomId: string; spectat
       <div className="room-body">
         <ParticipantsPanel room={state.room} mySessionId={state.sessionId} />
         <div className="room-main">
-          <RoleSwitch roomId={roomId} spectating={spectate} />
+          <RoleSwitch watching={spectate} watchingText="입력 없이 경주를 지켜보는 중입니다." />
           <GamePanel state={state} typed={answering ? typed : ""} />
           <ChatPanel
             messages={state.messages}
