@@ -1,4 +1,12 @@
-import { type Check, charLength, checkText, tooLongMessage } from "../kernel/text-rules";
+import {
+  type Check,
+  charLength,
+  checkText,
+  checkTextList,
+  type TextListRules,
+  textListMessages,
+  tooLongMessage,
+} from "../kernel/text-rules";
 
 /**
  * Guild limits, defaults and messages (spec part 1 §5, §6, §8, §9 and product-rules "Guilds"), shared by the server
@@ -40,6 +48,13 @@ export const PROBLEM_MAX_LENGTH = 500;
  * keystrokes of its problem (the 타수 rule of kernel/typing.ts), proportionally less below; a member is rewarded
  * for at most `REWARDED_GUILD_GAMES_PER_DAY` guild games per Seoul day (later ones are stored, unrewarded).
  */
+/** A problem list's bounds: the kernel's rule of text lists (shared with private rooms' own sentences). */
+export const PROBLEM_RULES: TextListRules = {
+  minLength: PROBLEM_MIN_LENGTH,
+  maxLength: PROBLEM_MAX_LENGTH,
+  maxCount: PROBLEMS_MAX,
+};
+const problemMessages = textListMessages("문제는", PROBLEM_RULES);
 export const FULL_REWARD_KEYSTROKES = 60;
 export const REWARDED_GUILD_GAMES_PER_DAY = 30;
 export const INVITES_PER_REQUEST = 20;
@@ -102,9 +117,9 @@ export const GUILD_MSG = {
   countdownRange: "시작 카운트다운은 1~10초 사이여야 합니다.",
   endCountdownRange: "종료 카운트다운은 30~300초 사이여야 합니다.",
   maxMembersBelowCount: "최대 인원을 현재 회원 수보다 적게 설정할 수 없습니다.",
-  problemTooLong: `문제는 ${PROBLEM_MAX_LENGTH}자 이내여야 합니다.`,
-  problemTooShort: `문제는 ${PROBLEM_MIN_LENGTH}자 이상이어야 합니다.`,
-  tooManyProblems: `문제는 ${PROBLEMS_MAX}개까지 등록할 수 있습니다.`,
+  problemTooLong: problemMessages.tooLong,
+  problemTooShort: problemMessages.tooShort,
+  tooManyProblems: problemMessages.tooMany,
   // invitations
   inviteNone: "초대할 이메일을 입력해주세요.",
   inviteEmailInvalid: "올바른 이메일 주소를 입력해주세요.",
@@ -198,14 +213,13 @@ export const isPlayableProblem = (problem: string) => problemLength(problem) >= 
  * is a list holding a problem shorter than `PROBLEM_MIN_LENGTH` (nothing is stored).
  */
 export function checkProblems(value: unknown): Check<string[]> {
-  if (!Array.isArray(value) || !value.every((p) => typeof p === "string")) return fail(GUILD_MSG.problemsFormat);
-  const problems = (value as string[]).map((p) => p.trim()).filter((p) => p.length > 0);
-  if (problems.length > PROBLEMS_MAX) return fail(GUILD_MSG.tooManyProblems);
-  if (problems.some((p) => charLength(p) > PROBLEM_MAX_LENGTH || CONTROL.test(p))) {
-    return fail(GUILD_MSG.problemTooLong);
-  }
-  if (!problems.every(isPlayableProblem)) return fail(GUILD_MSG.problemTooShort);
-  return ok(problems);
+  const check = checkTextList(value, PROBLEM_RULES, {
+    format: GUILD_MSG.problemsFormat,
+    tooMany: GUILD_MSG.tooManyProblems,
+    tooLong: GUILD_MSG.problemTooLong,
+    tooShort: GUILD_MSG.problemTooShort,
+  });
+  return check.ok ? check : fail(check.error);
 }
 
 /** A problems file: JSON by name or type, holding an array of strings. */
