@@ -33,6 +33,7 @@ function toStored(ctx: ModuleContext, result: ResultInput): StoredResult {
     implausible: result.implausible ?? false,
     // An implausible result is never verified, whatever the caller says.
     verified: (result.verified ?? false) && !(result.implausible ?? false),
+    ranked: result.ranked ?? true,
     itemId: result.itemId ?? null,
     replay:
       result.replay && result.replay.steps.length > 0

@@ -21,6 +21,8 @@ export interface ResultRecordedEvent {
   implausible: boolean;
   /** The steps showed the answer typed: only verified results are ranked. */
   verified: boolean;
+  /** False: the game never counts in the rankings (a private room's: product-rules "Playing together"). */
+  ranked: boolean;
   /** The result's replay, null when it has none. */
   replayKey: string | null;
   itemId: number | null;

@@ -188,6 +188,23 @@ describe("recordResult", () => {
     expect(rows.find((r) => r.playerKey === `u_${other}`)).toMatchObject({ games: 1, silverMedals: 0 });
   });
 
+  test("a result of an unranked game (a private room) is a record like any other, never in the aggregates", async () => {
+    const userId = await insertMember(ctx, "친선");
+    const game = race("friends", 1, clock.now());
+    const events = collect(ctx, "games.result_recorded");
+    const outcome = await recordResult(
+      ctx,
+      game,
+      memberResult(userId, "친선", { wpm: 350, accuracy: 99, position: 1, verified: true, ranked: false }),
+    );
+
+    expect(outcome.recorded).toBe(true);
+    expect((await resultsOfUser(ctx, userId)).map((r) => r.wpm)).toEqual([350]);
+    expect(events.map((e) => [e.playerKey, e.verified, e.ranked])).toEqual([[`u_${userId}`, true, false]]);
+    const rows = await dailyStats(ctx, { fromDay: day, toDay: day });
+    expect(rows.find((r) => r.playerKey === `u_${userId}`)).toBeUndefined();
+  });
+
   test("a member deleted meanwhile keeps the result without user id (no error)", async () => {
     const outcome = await recordResult(
       ctx,

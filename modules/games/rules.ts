@@ -54,6 +54,12 @@ export interface ResultInput {
    * result nobody vouched for is stored, counted and rewarded, but never ranked.
    */
   verified?: boolean;
+  /**
+   * The game counts in the rankings (the default). False for games whose places were agreed among friends (a
+   * private room, product-rules "Playing together"): the result is stored, counted in the records and the account
+   * like any other, and never added to the aggregates the rankings read.
+   */
+  ranked?: boolean;
   /** The result's steps as its replay (README "Replays"); none, or no steps: the result has no replay. */
   replay?: ReplayInput | null;
   /** The mode's item (the sentence id of a race, the problem of a guild game). */
@@ -145,6 +151,7 @@ export function checkResult(result: ResultInput) {
     isCount(result.errorCount) &&
     (result.itemId == null || Number.isInteger(result.itemId)) &&
     (result.verified === undefined || typeof result.verified === "boolean") &&
+    (result.ranked === undefined || typeof result.ranked === "boolean") &&
     (result.replay == null ||
       (REPLAY_KEY.test(result.replay.key) &&
         typeof result.replay.sentence === "string" &&

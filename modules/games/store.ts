@@ -119,9 +119,11 @@ export interface OwnedSource {
 
 /** A result as stored: the Seoul day it counts for and its time are decided by the service. */
 export interface StoredResult
-  extends Omit<ResultInput, "createdAt" | "implausible" | "itemId" | "verified" | "replay"> {
+  extends Omit<ResultInput, "createdAt" | "implausible" | "itemId" | "verified" | "ranked" | "replay"> {
   implausible: boolean;
   verified: boolean;
+  /** False: never in the aggregates (a private room's game). Not a column: the aggregates are what it decides. */
+  ranked: boolean;
   itemId: number | null;
   /** Written with the result, in its transaction; null: the result has no steps. */
   replay: StoredReplay | null;
@@ -308,8 +310,8 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     }
     const personalBest = await storeReplay(tx, game, result, inserted);
     const replayKey = result.replay?.key ?? null;
-    // Ranked results only (counted and verified): the aggregates are what the rankings count.
-    if (!result.implausible && result.verified) {
+    // Ranked results only (counted and verified, of a ranked game): the aggregates are what the rankings count.
+    if (!result.implausible && result.verified && result.ranked) {
       await writes.addToDailyStats(tx, {
         day: result.day,
         mode: game.mode,

@@ -73,11 +73,11 @@ export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
 
 /**
  * Adds a recorded result to its periods (SQL, then the Redis boards): ranked results only — implausible and
- * unverified ones (sent without steps; README "What counts") and the results of modes left out of the rankings
- * (`UNRANKED_MODES`: 오늘의 문장) never count.
+ * unverified ones (sent without steps; README "What counts"), the results of modes left out of the rankings
+ * (`UNRANKED_MODES`: 오늘의 문장) and of unranked games (a private room's, `ranked: false`) never count.
  */
 export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
-  if (event.implausible || !event.verified || !countsInRankings(event.mode)) return;
+  if (event.implausible || !event.verified || !event.ranked || !countsInRankings(event.mode)) return;
   const { store, boards } = rankingsRuntime(ctx);
   const keys = periodKeysOf(event.createdAt);
   await store.addResult(keys, countedResult(event));
