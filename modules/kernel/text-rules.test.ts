@@ -24,7 +24,10 @@ describe("shared text rules", () => {
   test("a list of texts: cleaned, empty ones dropped, bounded in count and length, the broken entry named", () => {
     const rules = { minLength: 3, maxLength: 5, maxCount: 2 };
     const messages = { format: "형식", required: "하나는", ...textListMessages("문장은", rules) };
-    expect(messages).toMatchObject({ tooLong: "문장은 5자 이내여야 합니다.", tooShort: "문장은 3자 이상이어야 합니다." });
+    expect(messages).toMatchObject({
+      tooLong: "문장은 5자 이내여야 합니다.",
+      tooShort: "문장은 3자 이상이어야 합니다.",
+    });
     expect(checkTextList([" 가나다 ", "", "  ", "라마바사"], rules, messages)).toEqual({
       ok: true,
       value: ["가나다", "라마바사"],
