@@ -27,6 +27,8 @@ export interface RewardInput {
   position: number | null;
   /** Players with an accepted result in this game. */
   participants: number;
+  /** False in a game whose places pay nothing (a private room's): the participation reward only. Default true. */
+  ranked?: boolean;
 }
 
 /**
@@ -34,10 +36,11 @@ export interface RewardInput {
  * experience = 10 + speed × accuracy / 1000 (+ 30/20/10 for positions 1–3) (rounded);
  * coins 30/20/10 for positions 1–3, else 5; points = round(speed × accuracy / 1000);
  * a medal for positions 1–3; a win (first place) extends the win streak. The position parts (bonuses, medal,
- * win) only in a ranked game (≥ 2 participants): a lone player gets the participation reward.
+ * win) only in a ranked game (≥ 2 participants, and not a private room's): a lone player, and every player of a
+ * private room, gets the participation reward.
  */
-export function computeRewards({ wpm, accuracy, position, participants }: RewardInput): GameRewardDelta {
-  const medal = medalFor(position, participants);
+export function computeRewards({ wpm, accuracy, position, participants, ranked = true }: RewardInput): GameRewardDelta {
+  const medal = ranked ? medalFor(position, participants) : null;
   const rank = medal ? MEDALS.indexOf(medal) : -1;
   const performance = (wpm * accuracy) / 1000;
   return {

@@ -28,10 +28,10 @@ const player = (id: string, userId: number | null = null): RacePlayer => ({
 });
 
 /** Drives the mode the way the host does: ticks whenever `nextTickAt` is due while the fake clock moves. */
-function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}) {
+function harness(pool = [HELLO], settings: Partial<RaceSettings> = {}, owner?: { playerId: string; auto: boolean }) {
   const clock = new FakeClock();
   const random = seededRandom(7);
-  let state: RaceState = sentenceRace.setup({ roomId: 1, pool, settings });
+  let state: RaceState = sentenceRace.setup({ roomId: 1, pool, settings, owner });
   let effects: RaceEffect[] = [];
   const ctx = () => ({ now: clock.now(), random });
   const apply = (t: Transition<RaceState, RaceEffect>) => {
@@ -771,5 +771,156 @@ describe("steps (game:progress)", () => {
     old.advance(3_000);
     old.submit("a", { typedText: "안녕하세요" });
     expect(old.state.status).toBe("in_progress");
+  });
+});
+
+describe('a private room: its owner starts the rounds, players ask for another (README "Private rooms")', () => {
+  const owner = player("owner", 1);
+  const friend = player("friend", 2);
+  const guest = player("guest");
+  const privateRoom = (auto = false) => harness([HELLO], { ranked: false }, { playerId: owner.id, auto });
+
+  test("with the owner in the room nothing starts by itself; 다음 라운드 starts the countdown at once", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join(friend);
+    expect(h.state).toMatchObject({ status: "waiting", nextGameAt: null, owner: { present: true } });
+    h.advance(60_000);
+    expect(h.state.status).toBe("waiting");
+    h.take();
+    expect(h.submit(owner.id, { type: "start" })).toMatchObject({ ok: true });
+    expect(h.state.status).toBe("countdown");
+    expect(types(h.take())).toEqual(["state", "countdown_message", "countdown_number"]);
+    expect(h.submit(owner.id, { type: "start" })).toEqual({
+      ok: false,
+      error: RACE_MESSAGES.roundInPlay,
+      code: "round_in_play",
+    });
+    h.advance(3_000);
+    expect(h.state.status).toBe("in_progress");
+  });
+
+  test("nobody to race, or a public room: the start is refused", () => {
+    const h = privateRoom();
+    h.join({ ...owner, spectator: true });
+    expect(h.submit(owner.id, { type: "start" })).toMatchObject({ ok: false, code: "no_players" });
+    const open = harness();
+    open.join(friend);
+    expect(open.submit(friend.id, { type: "start" })).toMatchObject({
+      ok: false,
+      error: RACE_MESSAGES.publicRoom,
+      code: "unsupported",
+    });
+    expect(open.submit(friend.id, { type: "ready" })).toMatchObject({ ok: false, code: "unsupported" });
+  });
+
+  test("while the owner is away (or watching elsewhere) rounds start by themselves; back, the start is theirs again", () => {
+    const h = privateRoom();
+    h.join(friend);
+    const start = h.clock.now();
+    expect(h.state.nextGameAt).toBe(start + 5_000);
+    h.join(owner);
+    expect(h.state.nextGameAt).toBeNull();
+    h.leave(owner.id);
+    expect(h.state).toMatchObject({ nextGameAt: h.clock.now() + 5_000, owner: { present: false } });
+    // A watching owner is in the room: the start is theirs.
+    h.join({ ...owner, spectator: true });
+    expect(h.state).toMatchObject({ nextGameAt: null, owner: { present: true } });
+  });
+
+  test("automatic rounds on: the usual wait between rounds; off again: the owner starts them", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join(friend);
+    h.take();
+    expect(h.submit(owner.id, { type: "owner", playerId: owner.id, present: true, auto: true })).toMatchObject({
+      ok: true,
+    });
+    expect(types(h.take())).toEqual(["owner", "state"]);
+    expect(h.state.nextGameAt).toBe(h.clock.now() + 5_000);
+    h.advance(5_000 + 3_000);
+    expect(h.state.status).toBe("in_progress");
+    h.submit(owner.id, { type: "owner", playerId: owner.id, present: true, auto: false });
+    h.advance(60_000 + 5_000);
+    expect(h.state).toMatchObject({ status: "waiting", nextGameAt: null });
+  });
+
+  test("handed over: the new owner starts the rounds", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join(friend);
+    h.submit(owner.id, { type: "owner", playerId: friend.id, present: true, auto: false });
+    expect(h.state.owner).toEqual({ playerId: friend.id, present: true, auto: false });
+    h.leave(owner.id); // the old owner leaving changes nothing: the new one is here
+    expect(h.state.nextGameAt).toBeNull();
+  });
+
+  test("다시 하기: each racer once; when every racer present asked, the next round starts at once", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join(friend);
+    h.join(guest);
+    h.submit(owner.id, { type: "start" });
+    h.advance(3_000);
+    h.advance(6_000);
+    h.submit(owner.id, { typedText: HELLO.text });
+    h.submit(friend.id, { typedText: HELLO.text });
+    h.submit(guest.id, { typedText: "안녕" });
+    expect(h.state.status).toBe("finished");
+    h.take();
+    expect(h.submit(friend.id, { type: "ready" })).toMatchObject({ ok: true });
+    expect(h.submit(friend.id, { type: "ready" })).toMatchObject({ ok: true });
+    expect(h.state.ready).toEqual([friend.id]);
+    expect(types(h.take())).toEqual(["ready"]);
+    h.advance(5_000); // the results go, the room waits: the owner is here and starts the rounds
+    expect(h.state).toMatchObject({ status: "waiting", nextGameAt: null, ready: [friend.id] });
+    h.submit(guest.id, { type: "ready" });
+    h.take();
+    h.submit(owner.id, { type: "ready" }); // a racing owner asking too: everyone is in
+    expect(h.state).toMatchObject({ status: "countdown", ready: [] });
+    expect(types(h.take())).toEqual(["state", "countdown_message", "countdown_number", "ready"]);
+    expect(h.submit(friend.id, { type: "ready" })).toMatchObject({ ok: false, code: "round_in_play" });
+  });
+
+  test("the one racer who had not asked leaves: the others are all ready, the round starts", () => {
+    const h = privateRoom();
+    h.join({ ...owner, spectator: true });
+    h.join(friend);
+    h.join(guest);
+    h.submit(friend.id, { type: "ready" });
+    expect(h.state.status).toBe("waiting");
+    h.leave(guest.id);
+    expect(h.state.status).toBe("countdown");
+  });
+
+  test("a spectator cannot ask for another round", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join({ ...friend, spectator: true });
+    expect(h.submit(friend.id, { type: "ready" })).toMatchObject({
+      ok: false,
+      error: RACE_MESSAGES.spectatorNotReady,
+      code: "spectating",
+    });
+  });
+
+  test("places pay nothing: the participation reward, no medal, no win, however many raced", () => {
+    const h = privateRoom();
+    h.join(owner);
+    h.join(friend);
+    h.submit(owner.id, { type: "start" });
+    h.advance(3_000);
+    h.advance(6_000);
+    h.submit(owner.id, { typedText: HELLO.text });
+    h.submit(friend.id, { typedText: HELLO.text });
+    const finished = h.take().find((e) => e.type === "finished");
+    const game = finished?.type === "finished" ? finished.game : null;
+    expect(game?.ranked).toBe(false);
+    expect(
+      game?.standings.map((s) => [s.position, s.rewards?.coins, s.rewards?.medal, s.rewards?.won, s.winStreak]),
+    ).toEqual([
+      [1, 5, null, false, 0],
+      [2, 5, null, false, 0],
+    ]);
   });
 });

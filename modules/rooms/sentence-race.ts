@@ -44,6 +44,11 @@ export interface RaceSettings {
   minReactionMs: number;
   /** Sentences not repeated within this many games. */
   recentSentences: number;
+  /**
+   * Places pay (position bonuses, medals, win streaks) and results count in the rankings: false in a private room,
+   * whose games pay the participation reward only (product-rules "Playing together").
+   */
+  ranked: boolean;
 }
 
 export const DEFAULT_RACE_SETTINGS: RaceSettings = {
@@ -61,6 +66,7 @@ export const DEFAULT_RACE_SETTINGS: RaceSettings = {
   maxPlausibleSpeed: 1_500,
   minReactionMs: 200,
   recentSentences: 5,
+  ranked: true,
 };
 
 export interface Sentence {
@@ -97,6 +103,16 @@ export interface RaceResult {
   steps: readonly RaceStep[];
 }
 
+/**
+ * Who starts a private room's rounds (README "Private rooms"): its owner's player id, whether the owner is in the
+ * room (as a racer or a spectator) and whether rounds start by themselves anyway (`auto`). Null in a public room.
+ */
+export interface RoomOwner {
+  playerId: string;
+  present: boolean;
+  auto: boolean;
+}
+
 export interface RaceState {
   roomId: number;
   settings: RaceSettings;
@@ -123,6 +139,9 @@ export interface RaceState {
   steps: Readonly<Record<string, readonly RaceStep[]>>;
   /** Consecutive first places of the players present (guests have no stored streak); forgotten on leave. */
   streaks: Readonly<Record<string, number>>;
+  owner: RoomOwner | null;
+  /** Players who asked for another round ("다시 하기", a private room's rematch), cleared when one starts. */
+  ready: readonly string[];
 }
 
 export interface StandingEntry extends RaceResult {
@@ -133,6 +152,8 @@ export interface StandingEntry extends RaceResult {
 
 export interface FinishedGame {
   roomId: number;
+  /** Whether places paid and the results count in the rankings (`RaceSettings.ranked`). */
+  ranked: boolean;
   sentence: Sentence;
   startedAt: number;
   finishedAt: number;
@@ -167,7 +188,11 @@ export type RaceEffect =
   | { type: "submitted"; result: RaceResult }
   | { type: "progress"; playerId: string; progress: number; wpm: number }
   | { type: "implausible"; attempt: RejectedAttempt }
-  | { type: "finished"; game: FinishedGame };
+  | { type: "finished"; game: FinishedGame }
+  /** A private room's owner, or whether its rounds start by themselves, changed. */
+  | { type: "owner" }
+  /** Someone asked for another round (or the marks were cleared by the round starting). */
+  | { type: "ready" };
 
 export interface SubmitMove {
   type?: "submit";
@@ -184,7 +209,17 @@ export interface ProgressMove {
   typedText: string;
 }
 
-export type RaceMove = SubmitMove | ProgressMove;
+/**
+ * A private room's moves (README "Private rooms"). `start` and `owner` are the room's, not a player's: the room
+ * checks that its owner asked (the host plays them under a member's id, which the race does not look at). `ready`
+ * is the player's own "다시 하기".
+ */
+export type RoomMove =
+  | { type: "start" }
+  | { type: "owner"; playerId: string; present: boolean; auto: boolean }
+  | { type: "ready" };
+
+export type RaceMove = SubmitMove | ProgressMove | RoomMove;
 
 export interface GameStateView {
   room_id: number;
@@ -206,9 +241,21 @@ export const RACE_MESSAGES = {
   empty: "입력한 내용이 없습니다.",
   implausible: "비정상적으로 빠른 입력이 감지되어 결과가 인정되지 않았습니다.",
   spectating: "관전 중에는 입력할 수 없습니다. 게임에 참여하려면 '참가하기'를 눌러주세요.",
+  publicRoom: "공개 방의 라운드는 저절로 시작됩니다.",
+  roundInPlay: "라운드가 이미 진행 중입니다.",
+  noPlayers: "참가자가 없어 라운드를 시작할 수 없습니다.",
+  spectatorNotReady: "관전 중에는 다시 하기를 누를 수 없습니다. 게임에 참여하려면 '참가하기'를 눌러주세요.",
   countdownStarting: "게임이 곧 시작됩니다!",
   endingSoon: "게임 종료까지 얼마 남지 않았습니다!",
 } as const;
+
+/** A room's race: its id, sentences, settings and, in a private room, its owner (who starts the rounds). */
+export interface RaceSetup {
+  roomId: number;
+  pool?: readonly Sentence[];
+  settings?: Partial<RaceSettings>;
+  owner?: { playerId: string; auto: boolean };
+}
 
 type T = Transition<RaceState, RaceEffect>;
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -237,26 +284,51 @@ const NO_GAME = {
   steps: {},
 } satisfies Partial<RaceState>;
 
+/**
+ * Whether rounds start by themselves: always in a public room; in a private room when its owner turned automatic
+ * rounds on, or while the owner is not in the room (a group is never stuck waiting for someone who left).
+ */
+export const startsByItself = (state: RaceState) => !state.owner || state.owner.auto || !state.owner.present;
+
 function toWaiting(state: RaceState, now: number): RaceState {
   return {
     ...state,
     status: "waiting",
     ...NO_GAME,
-    nextGameAt: state.players.length > 0 ? now + state.settings.waitMs : null,
+    nextGameAt: state.players.length > 0 && startsByItself(state) ? now + state.settings.waitMs : null,
   };
+}
+
+/**
+ * While waiting, the next round is scheduled exactly when someone plays and rounds start by themselves: a racer
+ * arriving, the owner leaving or turning automatic rounds on schedules it; the owner coming back (with automatic
+ * rounds off) takes the start back into their hands.
+ */
+function reschedule(state: RaceState, now: number): T {
+  if (state.status !== "waiting") return same(state);
+  const wanted = state.players.length > 0 && startsByItself(state);
+  if (wanted === (state.nextGameAt !== null)) return same(state);
+  return { state: { ...state, nextGameAt: wanted ? now + state.settings.waitMs : null }, effects: [{ type: "state" }] };
 }
 
 function startCountdown(state: RaceState, now: number): T {
   const seconds = state.settings.countdownSeconds;
+  const cleared: RaceEffect[] = state.ready.length > 0 ? [{ type: "ready" }] : [];
   return {
     state: {
       ...state,
+      ready: [],
       status: "countdown",
       nextGameAt: null,
       countdownEndsAt: now + seconds * 1000,
       countdownNumber: seconds,
     },
-    effects: [{ type: "state" }, { type: "countdown_message", seconds }, { type: "countdown_number", number: seconds }],
+    effects: [
+      { type: "state" },
+      { type: "countdown_message", seconds },
+      { type: "countdown_number", number: seconds },
+      ...cleared,
+    ],
   };
 }
 
@@ -300,15 +372,22 @@ function standingsOf(state: RaceState): { standings: StandingEntry[]; streaks: R
     ...state.results.filter((r) => r.position === null),
   ];
   const streaks = streaksOfPresent(state);
+  const { ranked } = state.settings;
   const standings = ordered.map((result) => {
-    const won = result.position === 1 && isRankedGame(participants);
+    const won = ranked && result.position === 1 && isRankedGame(participants);
     const winStreak = won ? (state.streaks[result.playerId] ?? 0) + 1 : 0;
     // A player who answered and then left is shown with the streak but not remembered.
     if (isPresent(state, result.playerId)) streaks[result.playerId] = winStreak;
     const rewards =
       result.userId === null
         ? null
-        : computeRewards({ wpm: result.wpm, accuracy: result.accuracy, position: result.position, participants });
+        : computeRewards({
+            wpm: result.wpm,
+            accuracy: result.accuracy,
+            position: result.position,
+            participants,
+            ranked,
+          });
     return { ...result, rewards, winStreak };
   });
   return { standings, streaks };
@@ -332,6 +411,7 @@ function finishRound(state: RaceState, now: number): T {
   const next: RaceState = { ...state, status: "finished", finishedAt: now, endsAt: null, streaks };
   const game: FinishedGame = {
     roomId: state.roomId,
+    ranked: state.settings.ranked,
     sentence: state.sentence!,
     startedAt: state.startedAt!,
     finishedAt: now,
@@ -514,6 +594,51 @@ function rejectAttempt(state: RaceState, attempt: RejectedAttempt, now: number):
   return { state: done.state, effects: [...effects, ...done.effects] };
 }
 
+/**
+ * The owner's "다음 라운드" (the room checked who asked): the countdown starts now, from the waiting phase or right
+ * after a round's results. Only in a private room, between rounds, with someone to race.
+ */
+function startNow(state: RaceState, now: number): MoveResult<RaceState, RaceEffect> {
+  if (!state.owner) return reject(RACE_MESSAGES.publicRoom, "unsupported");
+  if (state.status === "countdown" || state.status === "in_progress") {
+    return reject(RACE_MESSAGES.roundInPlay, "round_in_play");
+  }
+  if (state.players.length === 0) return reject(RACE_MESSAGES.noPlayers, "no_players");
+  return { ok: true, ...startCountdown(toWaiting(state, now), now) };
+}
+
+/** A private room's owner or automatic rounds changed (the room checked that its owner asked). */
+function setOwner(state: RaceState, owner: RoomOwner, now: number): MoveResult<RaceState, RaceEffect> {
+  if (!state.owner) return reject(RACE_MESSAGES.publicRoom, "unsupported");
+  const next = reschedule({ ...state, owner }, now);
+  return { ok: true, state: next.state, effects: [{ type: "owner" }, ...next.effects] };
+}
+
+/**
+ * A racer's "다시 하기" between rounds: marked ready (once), and when every racer present is ready the next round's
+ * countdown starts at once. A racing owner starts it with "다음 라운드" instead, so the marks tell them who is in.
+ */
+function markReady(state: RaceState, playerId: string, now: number): MoveResult<RaceState, RaceEffect> {
+  if (!state.owner) return reject(RACE_MESSAGES.publicRoom, "unsupported");
+  if (!isPresent(state, playerId)) return reject(RACE_MESSAGES.spectatorNotReady, "spectating");
+  if (state.status === "countdown" || state.status === "in_progress") {
+    return reject(RACE_MESSAGES.roundInPlay, "round_in_play");
+  }
+  if (state.ready.includes(playerId)) return ignored(state);
+  const next: RaceState = { ...state, ready: [...state.ready, playerId] };
+  if (!everyoneReady(next)) return { ok: true, state: next, effects: [{ type: "ready" }] };
+  return { ok: true, ...startCountdown(toWaiting(next, now), now) };
+}
+
+const everyoneReady = (state: RaceState) =>
+  state.players.length > 0 && state.players.every((p) => state.ready.includes(p.id));
+
+/** The owner came or went (as a racer or a spectator): whether rounds start by themselves may change. */
+function ownerPresence(state: RaceState, playerId: string, present: boolean): RaceState {
+  if (state.owner?.playerId !== playerId || state.owner.present === present) return state;
+  return { ...state, owner: { ...state.owner, present } };
+}
+
 /** The number on screen during the countdown; otherwise the countdown's length. */
 const countdownSecondsOf = (state: RaceState) =>
   state.status === "countdown" ? (state.countdownNumber ?? 0) : state.settings.countdownSeconds;
@@ -521,7 +646,7 @@ const countdownSecondsOf = (state: RaceState) =>
 export const sentenceRace = {
   id: "sentence_race",
 
-  setup(settings: { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> }): RaceState {
+  setup(settings: RaceSetup): RaceState {
     return {
       roomId: settings.roomId,
       settings: { ...DEFAULT_RACE_SETTINGS, ...settings.settings },
@@ -531,13 +656,25 @@ export const sentenceRace = {
       recent: [],
       ...NO_GAME,
       streaks: {},
+      owner: settings.owner ? { ...settings.owner, present: false } : null,
+      ready: [],
     };
   },
 
-  move: (state, playerId, move, ctx) =>
-    move.type === "progress"
-      ? recordProgress(state, playerId, move.typedText, ctx)
-      : submit(state, playerId, move, ctx),
+  move(state, playerId, move, ctx) {
+    switch (move.type) {
+      case "progress":
+        return recordProgress(state, playerId, move.typedText, ctx);
+      case "start":
+        return startNow(state, ctx.now);
+      case "owner":
+        return setOwner(state, { playerId: move.playerId, present: move.present, auto: move.auto }, ctx.now);
+      case "ready":
+        return markReady(state, playerId, ctx.now);
+      default:
+        return submit(state, playerId, move, ctx);
+    }
+  },
 
   tick(state, ctx) {
     switch (state.status) {
@@ -571,21 +708,30 @@ export const sentenceRace = {
   },
 
   onPlayerJoin(state, player, ctx) {
+    const seen = ownerPresence(state, player.id, true);
     // A spectator is no racer: not in the players, so it neither starts the loop nor holds a round.
-    if ((player as RacePlayer).spectator || state.players.some((p) => p.id === player.id)) return same(state);
-    const joined = { ...state, players: [...state.players, player as RacePlayer] };
-    if (state.status !== "waiting" || state.nextGameAt !== null) return same(joined);
-    return { state: { ...joined, nextGameAt: ctx.now + state.settings.waitMs }, effects: [{ type: "state" }] };
+    if ((player as RacePlayer).spectator || seen.players.some((p) => p.id === player.id)) {
+      return reschedule(seen, ctx.now);
+    }
+    return reschedule({ ...seen, players: [...seen.players, player as RacePlayer] }, ctx.now);
   },
 
   onPlayerLeave(state, playerId, ctx) {
-    if (!state.players.some((p) => p.id === playerId)) return same(state);
-    const players = state.players.filter((p) => p.id !== playerId);
-    const left = { ...state, players, streaks: streaksOfPresent({ ...state, players }) };
+    const seen = ownerPresence(state, playerId, false);
+    if (!seen.players.some((p) => p.id === playerId)) return reschedule(seen, ctx.now);
+    const players = seen.players.filter((p) => p.id !== playerId);
+    const ready = seen.ready.filter((id) => id !== playerId);
+    const left = { ...seen, players, ready, streaks: streaksOfPresent({ ...seen, players }) };
     if (left.status === "in_progress" && everyoneSubmitted(left)) return finishRound(left, ctx.now);
-    if (left.players.length > 0 || (left.status !== "waiting" && left.status !== "countdown")) return same(left);
-    // Nobody left before the sentence came out: stop the loop until someone joins.
-    return { state: toWaiting(left, ctx.now), effects: [{ type: "state" }] };
+    if (left.players.length === 0 && (left.status === "waiting" || left.status === "countdown")) {
+      // Nobody left before the sentence came out: stop the loop until someone joins.
+      return { state: toWaiting(left, ctx.now), effects: [{ type: "state" }] };
+    }
+    // The one who had not asked for another round left: the others may be all ready now.
+    if (left.ready.length > 0 && everyoneReady(left) && (left.status === "waiting" || left.status === "finished")) {
+      return startCountdown(toWaiting(left, ctx.now), ctx.now);
+    }
+    return reschedule(left, ctx.now);
   },
 
   onPlayerUpdate: (state, player) => same(renamePlayer(state, player.id, player.name)),
@@ -597,13 +743,7 @@ export const sentenceRace = {
 
   /** Shutdown: the round in play ends now with the results so far, exactly as when its time runs out. */
   finish: (state, ctx) => (state.status === "in_progress" ? finishRound(state, ctx.now) : same(state)),
-} satisfies GameMode<
-  RaceState,
-  { roomId: number; pool?: readonly Sentence[]; settings?: Partial<RaceSettings> },
-  RaceMove,
-  RaceEffect,
-  GameStateView
->;
+} satisfies GameMode<RaceState, RaceSetup, RaceMove, RaceEffect, GameStateView>;
 
 /** The sentence race as a value: hosts take the mode from their settings (a test may wrap it). */
 export type RaceMode = typeof sentenceRace;
