@@ -34,6 +34,7 @@ export const SHARED_WITH_WEB = [
   "modules/practice/dubeolsik.ts",
   "modules/practice/keystroke-model.ts",
   "modules/practice/rules.ts",
+  "modules/rooms/private-rules.ts",
 ];
 
 const TEST_FILE = /(\.test|^test-[a-z-]+|^testing(-[a-z]+)?|-testing|-suite)\.tsx?$/;

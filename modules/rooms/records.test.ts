@@ -61,6 +61,7 @@ function finishedGame(results: RaceResult[]): FinishedGame {
   );
   return {
     roomId: 77,
+    ranked: true,
     sentence: { id: 5, text: "문장" },
     startedAt: at,
     finishedAt: at + 20_000,

@@ -21,7 +21,8 @@ export interface ReplayTicket {
  * One accepted result (or an attempt refused as implausible, kept for the record only: its steps too, as its
  * replay, for moderation), at its acceptance time, with its steps as the replay under the ticket's key. A
  * counted result stored after its game was closed (late) is paid as played at once: the finish paid only the
- * results it found, and the account must count every counted result (profile README).
+ * results it found, and the account must count every counted result (profile README). `ranked` false (a private
+ * room's round): never in the rankings.
  */
 export async function recordRaceResult(
   ctx: ModuleContext,
@@ -29,6 +30,7 @@ export async function recordRaceResult(
   result: RaceResult,
   implausible = false,
   replay: ReplayTicket | null = null,
+  ranked = true,
 ) {
   const outcome = await recordResult(ctx, ref, {
     userId: result.userId,
@@ -41,6 +43,7 @@ export async function recordRaceResult(
     errorCount: result.errorCount,
     implausible,
     verified: result.verified,
+    ranked,
     replay: replay && { ...replay, steps: result.steps },
     itemId: result.sentenceId,
     createdAt: result.submittedAt,
@@ -73,12 +76,12 @@ export interface FinishedRecord {
 }
 
 /**
- * A finished round: the game closed with its medals (positions 1–3 of a ranked game, guests too), then each
- * member's rewards paid once. A retry after either step failed repeats both safely.
+ * A finished round: the game closed with its medals (positions 1–3 of a ranked game, guests too; none in a private
+ * room), then each member's rewards paid once. A retry after either step failed repeats both safely.
  */
 export async function finishRaceGame(ctx: ModuleContext, ref: GameRef, game: FinishedGame): Promise<FinishedRecord> {
   const medals = game.standings.flatMap((entry) => {
-    const medal = medalFor(entry.position, game.participants);
+    const medal = game.ranked ? medalFor(entry.position, game.participants) : null;
     return medal ? [{ playerKey: entry.sessionId, medal }] : [];
   });
   const outcome = await finishGame(ctx, ref, {

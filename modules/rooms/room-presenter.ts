@@ -5,6 +5,9 @@ import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResul
 import type { GameRef } from "../kernel/game-mode";
 import { LaneBoard, type LaneFigures } from "../kernel/race-steps";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
+import { type PrivateSettings, presentPrivate } from "./private-room";
+import { PRIVATE_MSG } from "./private-rules";
+import { poolThemeOf } from "./private-store";
 import { abandonGame, type FinishedRecord, finishRaceGame, recordRaceResult } from "./records";
 import {
   countsOf,
@@ -71,10 +74,15 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
   private readonly frame: CoalescedFrame;
   private host: RoomGame | null = null;
 
+  /**
+   * `room` is replaced when a private room's owner changes its texts; `privateRoom` (null: a public room) by every
+   * owner's action (RoomHost `act`).
+   */
   constructor(
-    private readonly room: RoomRow,
+    public room: RoomRow,
     private readonly env: PresenterEnv,
     scheduler: GameScheduler,
+    public privateRoom: PrivateSettings | null = null,
   ) {
     this.frame = new CoalescedFrame(scheduler, {
       everyMs: LANES_FRAME_MS,
@@ -144,6 +152,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
    * Decided here, by the host, because with several processes only the owner sees every member.
    */
   admit(host: RoomGame, player: RacePlayer, data: MemberData): InputResult | undefined {
+    // Checked where the room runs too: a process taking the room over re-seats the sockets it remembered.
+    if (this.privateRoom?.removed.includes(player.sessionId)) return refusal(PRIVATE_MSG.removed, "removed");
     // A spectator takes no place: it never fills the room nor its address's share of guests.
     if (player.spectator) return undefined;
     if (countsOf(host).total_participants >= this.room.maxUsers) return refusal(ROOM_MESSAGES.full, "room_full");
@@ -213,7 +223,25 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       case "finished":
         this.finish(host, effect.game);
         return;
+      case "owner":
+        this.announcePrivate(host);
+        return;
+      case "ready":
+        host.broadcast("room:rematch", this.rematchOf(host));
+        return;
     }
+  }
+
+  /** `room:private_update`: the private room's owner, code, automatic rounds or texts changed. */
+  announcePrivate(host: RoomGame) {
+    if (!this.privateRoom) return;
+    host.broadcast("room:private_update", presentPrivate(this.room, this.privateRoom));
+  }
+
+  /** Who asked for another round ("다시 하기"), by public session id, of how many racers. */
+  rematchOf(host: RoomGame) {
+    const ready = host.state.ready.flatMap((id) => host.member(id)?.player.sessionId ?? []);
+    return { room_id: this.room.id, ready, players: host.state.players.length };
   }
 
   /** The submission's announcement as of now (counts included), to send once the result is stored. */
@@ -279,7 +307,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     const replay = sentence?.id === result.sentenceId ? { key: newReplayKey(), sentence: sentence.text } : null;
     host.write({
       name: "record_result",
-      run: () => recordRaceResult(this.ctx, ref, result, implausible, replay),
+      run: () => recordRaceResult(this.ctx, ref, result, implausible, replay, host.state.settings.ranked),
       done: (outcome) => announce?.(outcome.replayKey),
       failed: () => announce?.(null),
     });
@@ -399,6 +427,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       session_id: member.player.sessionId,
       my_result: mine ? this.resultPayload(mine) : null,
       spectating: isSpectator(member),
+      private: this.privateRoom && presentPrivate(this.room, this.privateRoom),
     };
     if (member.data.kind === "user") {
       host.sendToSocket(socketId, "room:joined", {
@@ -412,6 +441,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         created_at: iso(member.joinedAt),
       });
     }
+    if (host.state.ready.length > 0) host.sendToSocket(socketId, "room:rematch", this.rematchOf(host));
     // A socket entering mid-round (or after it) draws the whole race at once, then follows the changes.
     const lanes = this.lanes.all();
     if (lanes.length > 0) {
@@ -519,7 +549,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
    * does not wait) when the countdown begins and is in place when the sentence is drawn.
    */
   beforeTick(_host: RoomGame, state: RaceState): RaceState {
-    const pool = this.env.pool(this.room.theme);
+    const pool = this.env.pool(poolThemeOf(this.room));
     return state.status === "countdown" ? withPool(state, pool) : state;
   }
 

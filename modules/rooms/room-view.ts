@@ -101,6 +101,8 @@ export function presentRoomRow(row: RoomRow) {
     theme: row.theme,
     language: row.language,
     created_at: row.createdAt.toISOString(),
+    /** Found through its invitation link only, never listed (README "Private rooms"). */
+    is_private: row.kind === "private",
   };
 }
 

@@ -3,6 +3,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { notFound } from "../kernel/errors";
 import { apiResponses } from "../kernel/http";
 import { RoomParams, RoomSchema } from "./model";
+import { privateRoomRoutes } from "./private-routes";
 import { presentIdleRoom } from "./room-view";
 import type { RoomsRuntime } from "./runtime";
 import { DEFAULT_RACE_SETTINGS } from "./sentence-race";
@@ -50,5 +51,6 @@ export function roomsRoutes(ctx: ModuleContext, runtime: () => RoomsRuntime | un
         detail: { summary: "방 정보", description: "방 하나의 현재 인원과 게임 상태." },
       },
     );
-  return new Elysia({ name: "rooms.routes" }).use(roomRoutes);
+  // The private rooms' routes first: `/rooms/private/…` is theirs, not a room id's.
+  return new Elysia({ name: "rooms.routes" }).use(privateRoomRoutes(ctx, runtime)).use(roomRoutes);
 }

@@ -10,8 +10,10 @@ import {
   type GameEmitter,
   type GameOwnerLease,
   type InputResult,
+  memberPlayerId,
   type OwnedGame,
   playerIdOf,
+  playerKeyOf,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { CachedRead } from "./cached-read";
@@ -24,6 +26,10 @@ import {
   spectatingOf,
   submissionCommand,
 } from "./members";
+import { isRoomAction, type RoomAction } from "./private-room";
+import { type PrivateLive, privateEntry, privateSettingsOf } from "./private-rooms";
+import { OWN_TEXTS } from "./private-rules";
+import { type PrivateRecord, poolThemeOf, privateRoomsStoreOf } from "./private-store";
 import { claimGame } from "./records";
 import { type HostEnv, memberOf, orThrow, RoomHost, refusalError } from "./room-host";
 import { LOBBY, type RoomList } from "./room-list";
@@ -57,7 +63,7 @@ export interface RoomsPlacement {
  * and its sentence pool are loaded, and a step reads the pool as loaded (`pool`), while a stale pool is reloaded
  * in the background for the next round. The mode's transitions never wait for the database.
  */
-export class RoomsRuntime implements HostEnv, ModuleRuntime {
+export class RoomsRuntime implements HostEnv, ModuleRuntime, PrivateLive {
   readonly emitter: GameEmitter;
   readonly socketEvents: SocketEvents;
   /** The rooms whose game runs on this process. */
@@ -79,9 +85,15 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
    * of a room keeps no grace there, and a room whose listing changed goes into the lobby's next coalesced update.
    */
   readonly lifecycle: RoomLifecycle = {
-    playerLeft: (host, member) => this.graceOver(member.player.id, Number(host.sourceId)),
+    playerLeft: (host, member) => {
+      this.graceOver(member.player.id, Number(host.sourceId));
+      if (host.size === 0) this.closeEmpty(Number(host.sourceId));
+    },
     listingChanged: (host) => this.roomChanged(Number(host.sourceId)),
   };
+  private sweepTimer: TimerHandle | null = null;
+  /** The sweep running now (resolved when none is). */
+  private sweeping: Promise<void> = Promise.resolve();
 
   constructor(
     readonly io: AppServer,
@@ -108,6 +120,7 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
   }
 
   start() {
+    this.scheduleSweep();
     return this.roomList.start();
   }
 
@@ -148,9 +161,16 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     return pool.current ?? [];
   }
 
+  /** HostEnv: a private room's own sentences changed; its next round plays the new ones. */
+  reloadPool(theme: string) {
+    const pool = this.poolOf(theme);
+    pool.forget();
+    pool.load().catch((error) => this.ctx.log.error("sentence pool reload failed", { theme, error: String(error) }));
+  }
+
   private async readPool(theme: string): Promise<Sentence[]> {
     const pool = await loadSentencePool(this.ctx.database, theme);
-    if (pool.length > 0) return pool;
+    if (pool.length > 0 || isOwnTexts(theme)) return pool;
     // A theme without sentences borrows from every theme rather than leaving its room idle.
     const others = new Set((await this.rows.value()).filter((r) => r.theme !== theme).map((r) => r.theme));
     const borrowed = await Promise.all([...others].map((other) => loadSentencePool(this.ctx.database, other)));
@@ -199,9 +219,12 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     }
   }
 
-  /** Resolves once no read of rooms or sentence pools is running (tests: a reload a step started is in place). */
+  /**
+   * Resolves once no read of rooms or sentence pools and no sweep of private rooms is running (tests: a reload a
+   * step started is in place, a sweep the clock started is done).
+   */
   async settled() {
-    await Promise.all([this.rows.settled(), ...[...this.pools.values()].map((pool) => pool.settled())]);
+    await Promise.all([this.rows.settled(), this.sweeping, ...[...this.pools.values()].map((pool) => pool.settled())]);
   }
 
   private async findRow(roomId: number): Promise<RoomRow | undefined> {
@@ -220,34 +243,117 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
    */
   private async open(roomId: number, owner: GameOwnerLease): Promise<OwnedGame> {
     const row = await this.findRow(roomId);
-    if (!row) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
-    const [round] = await Promise.all([
+    const record = row ? undefined : await this.privateRooms.byId(roomId);
+    const room = row ?? (record && !record.private.closedAt ? record.room : undefined);
+    if (!room) throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+    const [round, , privateRoom] = await Promise.all([
       claimGame(this.ctx, this.settings.mode.id, roomId, owner.epoch),
-      this.poolOf(row.theme).value(),
+      this.poolOf(poolThemeOf(room)).value(),
+      record ? privateSettingsOf(this.ctx, record) : null,
     ]);
-    const host = new RoomHost(row, this, round, owner);
+    const host = new RoomHost(room, this, round, owner, privateRoom);
     this.hosts.set(roomId, host);
     if (this.stopped) host.stop();
-    try {
-      this.roomList.opened(host.present());
-    } catch (error) {
-      this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
-    }
+    if (privateRoom) await this.privateRooms.touch([roomId], new Date(this.ctx.clock.now()));
+    else this.listOpened(host);
     return {
-      // Input forwarded from another process was made by a rooms runtime for this mode (JSON of the same types).
-      input: (input) => host.game.input(input as Parameters<RoomHost["game"]["input"]>[0]),
+      // Input forwarded from another process was made by a rooms runtime for this mode (JSON of the same types);
+      // an owner's action (a private room's) is the room's own command, for the host to act on.
+      input: (input) =>
+        input.type === "command" && isRoomAction(input.command)
+          ? this.act(host, input.command.roomAction)
+          : host.game.input(input as Parameters<RoomHost["game"]["input"]>[0]),
       finish: () => host.game.finish(),
       drain: () => host.game.drain(),
       giveUp: () => {
         host.giveUp();
         if (this.hosts.get(roomId) === host) this.hosts.delete(roomId);
-        this.roomList.gone([roomId]);
+        if (!host.privateRoom) this.roomList.gone([roomId]);
       },
     };
   }
 
+  private listOpened(host: RoomHost) {
+    try {
+      this.roomList.opened(host.present());
+    } catch (error) {
+      this.ctx.log.error("room cannot be listed", { room_id: host.room.id, error: String(error) });
+    }
+  }
+
+  // --- private rooms (README "Private rooms") -----------------------------------------------------------------
+
+  private get privateRooms() {
+    return privateRoomsStoreOf(this.ctx.database);
+  }
+
+  /**
+   * An owner's action (the routes checked the owner in storage), to the room wherever it runs; a room that runs
+   * nowhere is opened for it, and given back once it has acted if nobody is in it.
+   */
+  deliver(roomId: number, ownerId: number, action: RoomAction): InputResult | Promise<InputResult> {
+    const command = { roomAction: action };
+    return this.input(roomId, { type: "command", playerId: memberPlayerId(ownerId), command });
+  }
+
+  private act(host: RoomHost, action: RoomAction): InputResult {
+    const result = host.act(action);
+    if (action.kind === "close" || host.size === 0) this.closeEmpty(host.room.id, action.kind === "close");
+    return result;
+  }
+
+  /**
+   * A private room nobody is in is given back (its lease closed: a later input opens it anew from storage), once
+   * its writes are done, so the next owner never fences off a round this one is still storing. Public rooms stay.
+   */
+  private closeEmpty(roomId: number, closing = false) {
+    const host = this.hosts.get(roomId);
+    if (!host?.privateRoom) return;
+    host.game
+      .drain()
+      .then(() => {
+        if (this.hosts.get(roomId) !== host || (!closing && host.size > 0)) return;
+        this.hosts.delete(roomId);
+        host.stop();
+        host.owner.close();
+      })
+      .catch((error) => this.ctx.log.error("private room not given back", { room_id: roomId, error: String(error) }));
+  }
+
+  /**
+   * Every minute: the private rooms someone is in here are marked active, and every open private room nobody was
+   * seen in for 30 minutes is closed (one statement on the shared database: processes sweeping at once close each
+   * room once). A room run here with nobody in it is given back.
+   */
+  private scheduleSweep() {
+    if (this.stopped) return;
+    this.sweepTimer = this.ctx.clock.setTimeout(() => {
+      this.sweeping = this.sweep()
+        .catch((error) => this.ctx.log.error("private rooms sweep failed", { error: String(error) }))
+        .finally(() => this.scheduleSweep());
+    }, this.settings.privateSweepMs);
+  }
+
+  async sweep() {
+    const now = this.ctx.clock.now();
+    const busy = [...this.hosts.values()].filter((host) => host.privateRoom && host.size > 0);
+    await this.privateRooms.touch(
+      busy.map((host) => host.room.id),
+      new Date(now),
+    );
+    const closed = await this.privateRooms.closeIdle(new Date(now - this.settings.privateIdleMs), new Date(now));
+    if (closed.length > 0) this.ctx.log.info("idle private rooms closed", { rooms: closed.length });
+    for (const host of [...this.hosts.values()]) if (host.privateRoom && host.size === 0) this.closeEmpty(host.room.id);
+  }
+
   private idleCountdown() {
     return this.settings.race.countdownSeconds ?? DEFAULT_RACE_SETTINGS.countdownSeconds;
+  }
+
+  /** A private room as its link's page first shows it: live when it runs here, else as its row. */
+  privateView(record: PrivateRecord): RoomView {
+    const host = this.hosts.get(record.room.id);
+    return host?.privateRoom ? host.present() : presentIdleRoom(record.room, this.idleCountdown());
   }
 
   /** A room nobody runs, from the rows as last read (a feed's callback cannot wait for a read). */
@@ -259,6 +365,7 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
   /** One room, live (GET /api/rooms/{id}); null when there is no such room. */
   async room(roomId: number): Promise<RoomView | null> {
     const host = this.hosts.get(roomId);
+    if (host?.privateRoom) return null;
     if (host) return host.present();
     const row = await this.findRow(roomId);
     if (!row) return null;
@@ -321,7 +428,9 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
    */
   private presentForLobby(roomId: number): RoomView[] {
     try {
-      const room = this.hosts.get(roomId)?.present();
+      const host = this.hosts.get(roomId);
+      // A private room is never listed: it is found through its link only.
+      const room = host && !host.privateRoom ? host.present() : null;
       return room ? [room] : [];
     } catch (error) {
       this.ctx.log.error("room cannot be listed", { room_id: roomId, error: String(error) });
@@ -352,15 +461,21 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
    * looked up first (an unknown room is refused, `room_not_found`) and a member is shown with the account's current
    * name and figures, read first (the accounts store is async).
    */
-  join(socket: AppSocket, roomId: number, spectate = false): void | Promise<void> {
+  join(socket: AppSocket, roomId: number, spectate = false, code?: string): void | Promise<void> {
     const identity = socket.data.identity;
-    if (identity.kind === "guest" && this.hosts.has(roomId)) return this.enter(socket, roomId, null, spectate);
-    return this.joinAfterReads(socket, roomId, spectate);
+    const host = this.hosts.get(roomId);
+    if (identity.kind === "guest" && host && !host.privateRoom) return this.enter(socket, roomId, null, spectate);
+    return this.joinAfterReads(socket, roomId, spectate, code);
   }
 
-  private async joinAfterReads(socket: AppSocket, roomId: number, spectate: boolean) {
-    if (!this.hosts.has(roomId) && !(await this.findRow(roomId))) {
-      throw notFound(ROOM_MESSAGES.notFound, "room_not_found");
+  /**
+   * A public room must exist; a private one is entered with its current code, open, by someone its owner has not
+   * removed (read from storage on every entry: a new code or a removal counts at once, wherever the room runs).
+   */
+  private async joinAfterReads(socket: AppSocket, roomId: number, spectate: boolean, code: string | undefined) {
+    const host = this.hosts.get(roomId);
+    if (!(host && !host.privateRoom) && !(await this.findRow(roomId))) {
+      await privateEntry(this.ctx, roomId, code, playerKeyOf(socket.data.identity));
     }
     const identity = socket.data.identity;
     const account = identity.kind === "user" ? await accountsApi(this.ctx).service.findById(identity.userId) : null;
@@ -445,6 +560,16 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     }
   }
 
+  /** A racer's "다시 하기" after a round (a private room's rematch). */
+  rematch(socket: AppSocket, roomId: number): void | Promise<void> {
+    return this.fromRoom(socket, roomId, {
+      type: "move",
+      playerId: playerKey(socket),
+      socketId: socket.id,
+      move: { type: "ready" },
+    });
+  }
+
   /** A chat line (or a chat answer) of a socket in the room, to the room's game wherever it runs. */
   chat(socket: AppSocket, roomId: number, message: string, isGameAnswer: boolean): void | Promise<void> {
     return this.command(socket, roomId, { message, isGameAnswer });
@@ -486,6 +611,8 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
     this.unsubscribe();
     if (this.flushTimer) this.ctx.clock.clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    if (this.sweepTimer) this.ctx.clock.clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
     const drops: Promise<unknown>[] = [];
     for (const socket of this.io.of("/").sockets.values()) {
       const roomId = roomOfSocket(socket);
@@ -499,3 +626,4 @@ export class RoomsRuntime implements HostEnv, ModuleRuntime {
 }
 
 const playerKey = (socket: AppSocket) => playerIdOf(socket.data.identity);
+const isOwnTexts = (theme: string) => theme.startsWith(`${OWN_TEXTS}:`);

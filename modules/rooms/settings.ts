@@ -1,3 +1,4 @@
+import { PRIVATE_IDLE_MS } from "./private-rules";
 import { RACE_MESSAGES, type RaceMode, type RaceSettings, sentenceRace } from "./sentence-race";
 
 /** Tunables of the rooms module; defaults follow product-rules.md. Tests and the benchmark may override them. */
@@ -25,6 +26,10 @@ export interface RoomsSettings {
   guestsPerAddress: number;
   /** Sentence pools and the room table are re-read after this long (the CLI imports from another process). */
   cacheMs: number;
+  /** A private room with nobody in it this long closes (product-rules: 30 minutes). */
+  privateIdleMs: number;
+  /** How often each process marks its busy private rooms active and closes the idle ones. */
+  privateSweepMs: number;
 }
 
 export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
@@ -38,6 +43,8 @@ export const DEFAULT_ROOMS_SETTINGS: RoomsSettings = {
   chatWindowMs: 3_000,
   guestsPerAddress: 40,
   cacheMs: 30_000,
+  privateIdleMs: PRIVATE_IDLE_MS,
+  privateSweepMs: 60_000,
 };
 
 export const ROOM_MESSAGES = {

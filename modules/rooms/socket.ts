@@ -15,8 +15,16 @@ const RoomId = t.Union([
 ]);
 const toId = (value: number | string) => Number(value);
 
-/** `spectate: true` watches the room without playing (README "Spectators"). */
-export const JoinPayload = t.Object({ room_id: RoomId, spectate: t.Optional(t.Union([t.Boolean(), t.Null()])) });
+/**
+ * `spectate: true` watches the room without playing (README "Spectators"); `code` is a private room's invitation
+ * code (any text: a wrong one is answered in words, not as a malformed payload).
+ */
+export const JoinPayload = t.Object({
+  room_id: RoomId,
+  spectate: t.Optional(t.Union([t.Boolean(), t.Null()])),
+  code: t.Optional(t.Union([t.String({ maxLength: 64 }), t.Null()])),
+});
+export const RematchPayload = t.Object({ room_id: RoomId });
 export const LeavePayload = t.Object({ room_id: t.Optional(t.Union([RoomId, t.Null()])) });
 /** Longer than any chat message or sentence, so a huge string fails here and never reaches the game. */
 const TEXT_LIMIT = 1_000;
@@ -41,8 +49,8 @@ export function roomSocketEvents(runtime: RoomsRuntime): ClientHandlers<RoomsCli
   // Costs (the kernel's SOCKET_BUDGET): 5 for a join or leave (broadcast to the whole room, answered with its
   // state) and for the full room list; 1 for chat (its own limit comes first) and the one submission of a game;
   // ¼ for a step (PROGRESS_COST).
-  const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id, spectate }) =>
-    runtime.join(socket, toId(room_id), spectate === true),
+  const join = socketEvent(JoinPayload, { cost: 5 }, (socket, { room_id, spectate, code }) =>
+    runtime.join(socket, toId(room_id), spectate === true, code ?? undefined),
   );
   const leave = socketEvent(Anything, { cost: 5 }, (socket) => runtime.leave(socket));
   return {
@@ -64,6 +72,10 @@ export function roomSocketEvents(runtime: RoomsRuntime): ClientHandlers<RoomsCli
     ),
     "game:progress": socketEvent(ProgressPayload, { cost: PROGRESS_COST }, (socket, { room_id, typed_text }) =>
       runtime.progress(socket, toId(room_id), typed_text),
+    ),
+    // A private room's "다시 하기": the player asks for another round (broadcast to the room, so it costs a join's).
+    "room:rematch": socketEvent(RematchPayload, { cost: 2 }, (socket, { room_id }) =>
+      runtime.rematch(socket, toId(room_id)),
     ),
   };
 }

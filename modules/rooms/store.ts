@@ -1,8 +1,9 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, notLike, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SqlDatabase } from "../../db/database";
 import { isUniqueViolation } from "../../db/postgres";
 import { inTransaction, onePerDatabase, storeDb, tablesFor } from "../../db/store";
+import { OWN_TEXTS } from "./private-rules";
 import type { RoomRow } from "./schema";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
@@ -28,13 +29,17 @@ export function createRoomsStore(database: SqlDatabase) {
   const pg = database.dialect === "pg";
   const byCodePoint = (column: SQLiteColumn) => (pg ? sql`${column} COLLATE "C"` : sql`${column}`);
   const read = () => storeDb(database);
+  const isPublic = eq(rooms.kind, "public");
 
   return {
-    /** Every room, by id. */
-    listRooms: (): Promise<RoomRow[]> => read().select().from(rooms).orderBy(rooms.id),
+    /** Every public room, by id (private rooms are found by their code: private-store.ts). */
+    listRooms: (): Promise<RoomRow[]> => read().select().from(rooms).where(isPublic).orderBy(rooms.id),
 
     async findRoom(id: number): Promise<RoomRow | undefined> {
-      const [row] = await read().select().from(rooms).where(eq(rooms.id, id));
+      const [row] = await read()
+        .select()
+        .from(rooms)
+        .where(and(eq(rooms.id, id), isPublic));
       return row;
     },
 
@@ -81,11 +86,12 @@ export function createRoomsStore(database: SqlDatabase) {
         .where(eq(sentences.theme, theme))
         .orderBy(sentences.id),
 
-    /** Sentences per theme, themes in code point order. */
+    /** Sentences per theme, themes in code point order (private rooms' own sentences are nobody's theme). */
     sentenceCounts: (): Promise<{ theme: string; count: number }[]> =>
       read()
         .select({ theme: sentences.theme, count: count() })
         .from(sentences)
+        .where(notLike(sentences.theme, `${OWN_TEXTS}:%`))
         .groupBy(sentences.theme)
         .orderBy(asc(byCodePoint(sentences.theme))),
   };

@@ -7,9 +7,19 @@ import type { Static } from "@sinclair/typebox";
 import type { PublicRewards } from "../accounts";
 import type { ClientEvent } from "../kernel/socket";
 import type { Profile } from "./members";
+import type { PrivateRoomView } from "./private-room";
 import type { guestEntry, RoomSummary, RoomView, userEntry } from "./room-view";
 import type { GameStateView } from "./sentence-race";
-import type { ChatPayload, JoinPayload, LeavePayload, ProgressPayload, SubmissionPayload } from "./socket";
+import type {
+  ChatPayload,
+  JoinPayload,
+  LeavePayload,
+  ProgressPayload,
+  RematchPayload,
+  SubmissionPayload,
+} from "./socket";
+
+export type { PrivateRoomView } from "./private-room";
 
 /**
  * Fields the spec's client also sends (identity, whose answer it is): the server never reads them (identity comes
@@ -33,6 +43,8 @@ export interface RoomsClientEvents {
   "game:submission": ClientEvent<Static<typeof SubmissionPayload> & SpecClientFields & { is_game_answer?: boolean }>;
   /** What the answer box holds now, at most 10 a second while the round is in play (a step; README "Steps"). */
   "game:progress": ClientEvent<Static<typeof ProgressPayload>>;
+  /** A private room's "다시 하기" between rounds (README "Private rooms"). */
+  "room:rematch": ClientEvent<Static<typeof RematchPayload>>;
 }
 
 export type RoomUser = ReturnType<typeof userEntry>;
@@ -97,6 +109,8 @@ export interface JoinedPayload {
   my_result: Feedback | null;
   /** Joined with `spectate: true`: the socket watches (lanes, chat, results) and cannot type an answer. */
   spectating: boolean;
+  /** A private room's owner, link, automatic rounds and texts; null in a public room. */
+  private: PrivateRoomView | null;
   user?: { id: number; username: string } & Profile;
   nickname?: string;
   created_at?: string;
@@ -170,6 +184,19 @@ export interface CountdownNumber {
   number: number;
 }
 
+/** `room:rematch`: who asked for another round (public session ids), of how many racers. */
+export interface Rematch {
+  room_id: number;
+  ready: string[];
+  players: number;
+}
+
+/** `room:removed` (to the removed player's sockets) and `room:closed` (to the room): why the room is gone for them. */
+export interface RoomGone {
+  room_id: number;
+  message: string;
+}
+
 export interface RoomsServerEvents {
   "room:list": (payload: { rooms: RoomView[] }) => void;
   /** The lobby's coalesced changes: only the rooms that changed. */
@@ -192,6 +219,11 @@ export interface RoomsServerEvents {
   "game:personal_feedback": (payload: Feedback) => void;
   "game:results": (payload: GameResults) => void;
   "game:progress_update": (payload: ProgressUpdate) => void;
+  /** A private room's owner, link, automatic rounds or texts changed. */
+  "room:private_update": (payload: PrivateRoomView) => void;
+  "room:rematch": (payload: Rematch) => void;
+  "room:removed": (payload: RoomGone) => void;
+  "room:closed": (payload: RoomGone) => void;
 }
 
 declare module "../kernel/socket" {

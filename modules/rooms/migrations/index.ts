@@ -3,6 +3,7 @@ import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_ambiguous_sinister_six.sql" with { type: "text" };
 import m1 from "./0001_copy_results_to_games.sql" with { type: "text" };
 import m2 from "./0002_results_moved_to_games.sql" with { type: "text" };
+import m3 from "./0003_funny_inertia.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -11,5 +12,6 @@ export const migrations: MigrationBundle = {
     "0000_ambiguous_sinister_six": m0,
     "0001_copy_results_to_games": m1,
     "0002_results_moved_to_games": m2,
+    "0003_funny_inertia": m3,
   },
 };

@@ -73,6 +73,7 @@ function joined(game: GameState, now = T0, my_result: JoinedPayload["my_result"]
       session_id: "u_1",
       my_result,
       spectating: false,
+      private: null,
       user: { id: 1, username: "철수", level: 1, gold_medals: 0, silver_medals: 0, bronze_medals: 0 },
     },
   };
