@@ -1,4 +1,7 @@
-/** Area: typing rooms (issue 3). `/rooms` → `/` (spec part 1 §2); `/rooms/$roomId` is the room. */
+/**
+ * Area: typing rooms (issue 3). `/rooms` → `/` (spec part 1 §2); `/rooms/$roomId` is the room; `/r/$code` a private
+ * room's invitation link (issue 27).
+ */
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 // Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
 import "../features/rooms/rooms.css";
@@ -6,6 +9,11 @@ import { rootRoute } from "./root";
 
 /** The room's page, loaded when a room is first opened. */
 const RoomPage = lazyRouteComponent(() => import("../features/rooms/room-page"), "RoomPage");
+/** A private room's link (`/r/{code}`), loaded when one is first opened. */
+const PrivateRoomPage = lazyRouteComponent(() => import("../features/rooms/private-room-page"), "PrivateRoomPage");
+
+const watchSearch = (search: Record<string, unknown>): { watch?: 1 } =>
+  search.watch === 1 || search.watch === "1" || search.watch === true ? { watch: 1 } : {};
 
 const roomsIndexRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -19,9 +27,16 @@ const roomsIndexRoute = createRoute({
 const roomRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/rooms/$roomId",
-  validateSearch: (search: Record<string, unknown>): { watch?: 1 } =>
-    search.watch === 1 || search.watch === "1" || search.watch === true ? { watch: 1 } : {},
+  validateSearch: watchSearch,
   component: RoomRouteComponent,
+});
+
+/** A private room's invitation link: anyone may open it (guests too); `?watch=1` watches. */
+const privateRoomRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/r/$code",
+  validateSearch: watchSearch,
+  component: PrivateRoomRouteComponent,
 });
 
 /** Keyed by the id so moving from one room to another leaves the first and starts the second fresh. */
@@ -35,4 +50,14 @@ RoomRouteComponent.preload = async () => {
   await RoomPage.preload?.();
 };
 
-export const roomsRoutes = [roomsIndexRoute, roomRoute] as const;
+/** Not keyed by the code: a new code the owner makes while the player is inside is the same room (the page says so). */
+function PrivateRoomRouteComponent() {
+  const { code } = privateRoomRoute.useParams();
+  const { watch } = privateRoomRoute.useSearch();
+  return <PrivateRoomPage code={code} spectate={watch === 1} />;
+}
+PrivateRoomRouteComponent.preload = async () => {
+  await PrivateRoomPage.preload?.();
+};
+
+export const roomsRoutes = [roomsIndexRoute, roomRoute, privateRoomRoute] as const;

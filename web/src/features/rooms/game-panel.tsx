@@ -80,15 +80,18 @@ function FeedbackCard({
   );
 }
 
-function NextGame({ at }: { at: number | null }) {
+function NextGame({ at, waitingText }: { at: number | null; waitingText?: string }) {
   const now = useNow(250, at !== null);
-  if (at === null) return <p className="stage-text">참가자를 기다리는 중입니다.</p>;
+  if (at === null) return <p className="stage-text">{waitingText ?? "참가자를 기다리는 중입니다."}</p>;
   const left = Math.max(0, Math.ceil((at - now) / 1000));
   return <p className="stage-text">{left > 0 ? `다음 게임이 ${left}초 후 시작됩니다.` : "곧 게임이 시작됩니다."}</p>;
 }
 
-/** The stage above the chat: waiting, the countdown, the sentence with its timer, results. */
-export function GamePanel({ state, typed }: { state: RoomState; typed: string }) {
+/**
+ * The stage above the chat: waiting, the countdown, the sentence with its timer, results. `waitingText`: what a
+ * room with no next game scheduled says (a private room waits for its owner).
+ */
+export function GamePanel({ state, typed, waitingText }: { state: RoomState; typed: string; waitingText?: string }) {
   const { game, timing } = state;
   if (!game) {
     return (
@@ -108,7 +111,7 @@ export function GamePanel({ state, typed }: { state: RoomState; typed: string })
           <span className="countdown-text">곧 문장이 나옵니다. 준비하세요!</span>
         </div>
       )}
-      {game.status === "waiting" && <NextGame at={state.nextGameLocal} />}
+      {game.status === "waiting" && <NextGame at={state.nextGameLocal} waitingText={waitingText} />}
       {(game.status === "in_progress" || game.status === "finished") && sentence && (
         <>
           <div className="stage-head">

@@ -5,6 +5,7 @@ import { api } from "../../lib/api";
 import { connectionStateAtom, socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
 import { countdownLeft, isFull, listBadge, occupancy } from "./figures";
+import { PrivateRoomsSection } from "./private-rooms-section";
 import { initialRoomList, roomListReducer, roomsOf } from "./room-list";
 import type { RoomSummary as Room } from "./types";
 
@@ -126,6 +127,7 @@ export function HomePage() {
           {connected ? `지금 ${players}명이 타자 중` : "실시간 연결 중..."}
         </p>
       </div>
+      <PrivateRoomsSection />
       {list.status === "failed" && list.rooms.length === 0 && (
         <div className="notice notice-error home-error" role="alert">
           {ROOM_LIST_FAILED}

@@ -1,5 +1,13 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { Room } from "./types";
+
+/** Someone listed in the panel, as the owner's actions name them. */
+export interface ListedPlayer {
+  sessionId: string;
+  /** A member's id; null for a guest. */
+  userId: number | null;
+  name: string;
+}
 
 function Medals({ gold, silver, bronze }: { gold: number; silver: number; bronze: number }) {
   return (
@@ -20,8 +28,21 @@ function Medals({ gold, silver, bronze }: { gold: number; silver: number; bronze
   );
 }
 
-/** Members with level and medals, then guests with the "익명" tag; a side panel on desktop, folded on phones. */
-export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; mySessionId: string | null }) {
+/**
+ * Members with level and medals, then guests with the "익명" tag; a side panel on desktop, folded on phones.
+ * `actions`: what the viewer may do to each other player (a private room's owner: remove, hand over).
+ */
+export function ParticipantsPanel({
+  room,
+  mySessionId,
+  actions,
+}: {
+  room: Room | null;
+  mySessionId: string | null;
+  actions?: (player: ListedPlayer) => ReactNode;
+}) {
+  const actionsOf = (player: ListedPlayer) =>
+    actions && player.sessionId !== mySessionId ? <span className="p-actions">{actions(player)}</span> : null;
   const [open, setOpen] = useState(false);
   const users = room?.users ?? [];
   const guests = room?.anonymous_users ?? [];
@@ -62,6 +83,7 @@ export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; my
                 <Medals gold={u.gold_medals} silver={u.silver_medals} bronze={u.bronze_medals} />
               </span>
             </span>
+            {actionsOf({ sessionId: u.session_id, userId: u.id, name: u.username })}
           </li>
         ))}
         {guests.map((g) => (
@@ -78,6 +100,7 @@ export function ParticipantsPanel({ room, mySessionId }: { room: Room | null; my
                 <span className="tag tag-anon">익명</span>
               </span>
             </span>
+            {actionsOf({ sessionId: g.session_id, userId: null, name: g.nickname })}
           </li>
         ))}
         {total === 0 && <li className="participants-empty muted">아직 아무도 없습니다.</li>}

@@ -1,10 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import {
+  askedRematch,
+  betweenRounds,
   CHAT_BUFFER,
   type ChatEntry,
   canAnswer,
   FADE_MS,
   initialRoomState,
+  isOwner,
   myMedal,
   RATE_NOTICE_MS,
   type RoomAction,
@@ -15,7 +18,7 @@ import {
   SYSTEM_TTL_MS,
   trimMessages,
 } from "./room-state";
-import type { ChatPayload, GameResult, GameState, JoinedPayload, Room } from "./types";
+import type { ChatPayload, GameResult, GameState, JoinedPayload, PrivateRoomView, Room } from "./types";
 
 const T0 = Date.parse("2025-01-01T00:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -393,5 +396,48 @@ describe("lanes and spectators", () => {
     const state = run([watching]);
     expect(state.spectating).toBe(true);
     expect(canAnswer(state)).toBe(false);
+  });
+});
+
+describe("a private room", () => {
+  const link: PrivateRoomView = {
+    room_id: 1,
+    code: "A".repeat(22),
+    invite_path: `/r/${"A".repeat(22)}`,
+    owner: { id: 1, username: "방장" },
+    auto_start: false,
+    texts: { kind: "own", count: 2 },
+  };
+  const privateJoin = (game: GameState): RoomAction => {
+    const action = joined(game);
+    if (action.type === "joined") action.payload = { ...action.payload, private: link };
+    return action;
+  };
+
+  test("the join says who owns it; an update replaces its link and settings", () => {
+    let state = run([privateJoin(gameState("waiting", T0))]);
+    expect(isOwner(state, 1)).toBe(true);
+    expect(isOwner(state, 2)).toBe(false);
+    expect(isOwner(run([joined(gameState("waiting", T0))]), 1)).toBe(false); // a public room has no owner
+    state = run(
+      [{ type: "private", payload: { ...link, code: "B".repeat(22), owner: { id: 2, username: "새방장" } } }],
+      state,
+    );
+    expect(state.privateRoom?.code).toBe("B".repeat(22));
+    expect(isOwner(state, 2)).toBe(true);
+  });
+
+  test("다시 하기 between rounds: marks as the server says them, spent when the next round counts down", () => {
+    let state = run([privateJoin(playing(T0))]);
+    expect(betweenRounds(state)).toBe(false);
+    state = run([{ type: "state", payload: gameState("finished", T0 + 10_000), now: T0 + 10_000 }], state);
+    expect(betweenRounds(state)).toBe(true);
+    state = run([{ type: "rematch", payload: { room_id: 1, ready: ["u_1"], players: 2 } }], state);
+    expect(askedRematch(state)).toBe(true);
+    expect(state.rematch?.players).toBe(2);
+    state = run([{ type: "state", payload: gameState("countdown", T0 + 12_000), now: T0 + 12_000 }], state);
+    expect(state.rematch).toBeNull();
+    expect(askedRematch(state)).toBe(false);
+    expect(betweenRounds(run([joined(gameState("waiting", T0))]))).toBe(false); // a public room has no rematch
   });
 });

@@ -12,7 +12,9 @@ import type {
   GameState,
   JoinedPayload,
   Lane,
+  PrivateRoomView,
   ProgressUpdate,
+  Rematch,
   Room,
   SubmissionComplete,
   UsersUpdate,
@@ -80,6 +82,10 @@ export interface RoomState {
   results: GameResults | null;
   /** The round's lanes as `game:progress_update` last said them, in the order they first came. */
   lanes: Lane[];
+  /** A private room's owner, link, automatic rounds and texts (null in a public room). */
+  privateRoom: PrivateRoomView | null;
+  /** Who asked for another round since the last one ("다시 하기", a private room's rematch). */
+  rematch: Rematch | null;
   messages: ChatEntry[];
   seq: number;
 }
@@ -102,12 +108,16 @@ export const initialRoomState: RoomState = {
   completed: null,
   results: null,
   lanes: [],
+  privateRoom: null,
+  rematch: null,
   messages: [],
   seq: 0,
 };
 
 export type RoomAction =
-  | { type: "room"; room: Room }
+  | { type: "room"; room: Room; privateRoom?: PrivateRoomView }
+  | { type: "private"; payload: PrivateRoomView }
+  | { type: "rematch"; payload: Rematch }
   | { type: "joined"; payload: JoinedPayload; now: number }
   | { type: "state"; payload: GameState; now: number }
   | { type: "chat"; payload: ChatPayload; now: number }
@@ -209,7 +219,8 @@ function applyGame(state: RoomState, game: GameState, now: number, fromJoin = fa
     case "waiting":
       return { ...next, countdown: null, endCountdown: null };
     case "countdown":
-      return { ...next, countdown: game.countdown_seconds, endCountdown: null };
+      // A new round: the marks asking for it are spent.
+      return { ...next, countdown: game.countdown_seconds, endCountdown: null, rematch: null };
     case "in_progress": {
       const newGame = previous?.status !== "in_progress" || previous.sentence?.id !== game.sentence?.id;
       let reset = next;
@@ -302,7 +313,11 @@ function refusalNotice(state: RoomState, text: string, now: number): RoomState {
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   switch (action.type) {
     case "room":
-      return state.joined ? state : { ...state, room: action.room };
+      return state.joined ? state : { ...state, room: action.room, privateRoom: action.privateRoom ?? null };
+    case "private":
+      return { ...state, privateRoom: action.payload };
+    case "rematch":
+      return { ...state, rematch: action.payload.ready.length > 0 ? action.payload : null };
     case "joined": {
       const { payload, now } = action;
       const joined: RoomState = {
@@ -317,6 +332,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         myName: payload.user?.username ?? payload.nickname ?? null,
         feedback: payload.my_result,
         pendingSentenceId: null,
+        privateRoom: payload.private ?? null,
+        rematch: null,
       };
       return applyGame(joined, payload.game_state, now, true);
     }
@@ -426,3 +443,18 @@ export function canAnswer(state: RoomState): boolean {
   if (state.feedback?.sentence_id === game.sentence.id) return false;
   return state.pendingSentenceId !== game.sentence.id;
 }
+
+/** Whether the signed-in member owns this private room (their id against the room's owner). */
+export const isOwner = (state: RoomState, userId: number | null | undefined) =>
+  userId != null && state.privateRoom?.owner.id === userId;
+
+/**
+ * Between two rounds of a private room (a round was played and the next has not started): the owner may start the
+ * next one, a racer may ask for it ("다시 하기").
+ */
+export const betweenRounds = (state: RoomState) =>
+  state.privateRoom !== null && (state.game?.status === "finished" || state.game?.status === "waiting");
+
+/** Whether this player has asked for another round. */
+export const askedRematch = (state: RoomState) =>
+  state.sessionId !== null && (state.rematch?.ready.includes(state.sessionId) ?? false);

@@ -13,12 +13,16 @@ import { socketManager } from "../../lib/socket";
 import { appStore } from "../../lib/store";
 import { currentUserAtom, session } from "../session/atoms";
 import { canAnswer, initialRoomState, type RoomAction, roomReducer, roundSentenceId } from "./room-state";
-import type { Room, SocketError, UsersUpdate } from "./types";
+import type { PrivateRoomInfo, PrivateRoomView, Room, SocketError, UsersUpdate } from "./types";
 
 /** Cleanup of faded system messages runs this often (spec §9). */
 const CLEANUP_MS = 100;
 
-export type RoomFailure = { kind: "not_found" } | { kind: "full"; message: string };
+/** Why the room page shows no room: none there, full, or a private room that is gone for this player (in words). */
+export type RoomFailure = { kind: "not_found" } | { kind: "full"; message: string } | { kind: "gone"; message: string };
+
+/** A private room's refusals of a join: closed, a replaced code, a removed player (the server's words). */
+const GONE_CODES = new Set(["room_closed", "invalid_code", "removed"]);
 
 /** Room events and how each becomes a reducer action (`now` is the local arrival time). */
 const EVENTS = {
@@ -49,6 +53,8 @@ const EVENTS = {
   "room:user_left": (payload) => ({ type: "counts", payload }),
   "room:anonymous_joined": (payload) => ({ type: "counts", payload }),
   "room:anonymous_left": (payload) => ({ type: "counts", payload }),
+  "room:private_update": (payload) => ({ type: "private", payload }),
+  "room:rematch": (payload) => ({ type: "rematch", payload }),
 } satisfies { [E in ServerEventName]?: (payload: ServerPayload<E>, now: number) => RoomAction };
 type RoomEvent = keyof typeof EVENTS;
 
@@ -72,12 +78,20 @@ export interface RoomOptions {
   onRefused?: (text: string) => void;
   /** Enter as a spectator (`spectate: true`): watch the lanes, never answer. */
   spectate?: boolean;
+  /** A private room's invitation code (its link `/r/{code}`): sent with every join. */
+  code?: string;
+  /** The owner made a new code: the page's address follows it, so a reload still opens the room. */
+  onCodeChange?: (code: string) => void;
 }
 
 export function useRoom(roomId: number, options: RoomOptions = {}) {
   const spectate = options.spectate === true;
   const onRefused = useRef(options.onRefused);
   onRefused.current = options.onRefused;
+  const onCodeChange = useRef(options.onCodeChange);
+  onCodeChange.current = options.onCodeChange;
+  /** The code every (re)join sends: the link's, then each new one the owner makes while the player is inside. */
+  const code = useRef(options.code);
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [failure, setFailure] = useState<RoomFailure | null>(null);
   const user = useAtomValue(currentUserAtom);
@@ -95,12 +109,15 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
       return;
     }
     const controller = new AbortController();
-    api.get<Room>(`/api/rooms/${roomId}`, { signal: controller.signal }).then(
-      (room) => dispatch({ type: "room", room }),
-      (error) => {
-        if (isApiError(error) && error.status === 404) setFailure({ kind: "not_found" });
-      },
-    );
+    const signal = controller.signal;
+    const first = code.current
+      ? api
+          .get<PrivateRoomInfo>(`/api/rooms/invite/${code.current}`, { signal })
+          .then((info) => dispatch({ type: "room", room: info.room, privateRoom: info.private }))
+      : api.get<Room>(`/api/rooms/${roomId}`, { signal }).then((room) => dispatch({ type: "room", room }));
+    first.catch((error) => {
+      if (isApiError(error) && error.status === 404) setFailure({ kind: "not_found" });
+    });
     return () => controller.abort();
   }, [roomId]);
 
@@ -112,16 +129,27 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
         if (!payload || Number(payload.room_id) !== roomId) return;
         dispatch(toAction(payload, Date.now()));
         if (event === "room:users_update") followRename(payload as UsersUpdate);
+        if (event === "room:private_update") followCode((payload as PrivateRoomView).code);
       };
       return socketManager.subscribe(event, handler as ServerEvents[E]);
     };
+    const followCode = (next: string) => {
+      if (next === code.current) return;
+      code.current = next;
+      onCodeChange.current?.(next);
+    };
+    const gone = (payload: { room_id: number; message: string } | undefined) => {
+      if (Number(payload?.room_id) === roomId) setFailure({ kind: "gone", message: payload!.message });
+    };
     const offs = (Object.keys(EVENTS) as RoomEvent[]).map(listen);
+    offs.push(socketManager.subscribe("room:removed", gone), socketManager.subscribe("room:closed", gone));
     offs.push(
       socketManager.subscribe("error", (error: SocketError) => {
         const message = error?.message ?? "";
         if (error?.event && JOIN_EVENTS.has(error.event)) {
           if (error.code === "room_not_found") return setFailure({ kind: "not_found" });
           if (error.code === "room_full") return setFailure({ kind: "full", message });
+          if (GONE_CODES.has(error.code ?? "")) return setFailure({ kind: "gone", message });
         }
         if (error?.event === "game:submission") {
           dispatch({ type: "submit_refused", code: error.code });
@@ -143,7 +171,7 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
     const join = () => {
       // Whoever is signed in now (a login or logout may have just changed it), not as of the last render.
       const current = appStore.get(currentUserAtom);
-      const role = spectate ? { spectate: true } : {};
+      const role = { ...(spectate ? { spectate: true } : {}), ...(code.current ? { code: code.current } : {}) };
       if (current)
         socketManager.emit("join_room", { room_id: roomId, user_id: current.id, username: current.username, ...role });
       else socketManager.emit("join_anonymous", { room_id: roomId, ...role });
@@ -250,5 +278,8 @@ export function useRoom(roomId: number, options: RoomOptions = {}) {
     [roomId, sender],
   );
 
-  return { state, failure, send, progress };
+  /** "다시 하기": this player asks for another round (a private room, between rounds). */
+  const rematch = useCallback(() => socketManager.emit("room:rematch", { room_id: roomId }), [roomId]);
+
+  return { state, failure, send, progress, rematch };
 }
