@@ -779,6 +779,13 @@ describe('a private room: its owner starts the rounds, players ask for another (
   const friend = player("friend", 2);
   const guest = player("guest");
   const privateRoom = (auto = false) => harness([HELLO], { ranked: false }, { playerId: owner.id, auto });
+  /** The owner starts a round and each racer sends the answer given (in order). */
+  const playRound = (h: ReturnType<typeof harness>, answers: [RacePlayer, string][]) => {
+    h.submit(owner.id, { type: "start" });
+    h.advance(3_000);
+    h.advance(6_000);
+    for (const [racer, typedText] of answers) h.submit(racer.id, { typedText });
+  };
 
   test("with the owner in the room nothing starts by itself; 다음 라운드 starts the countdown at once", () => {
     const h = privateRoom();
@@ -860,12 +867,11 @@ describe('a private room: its owner starts the rounds, players ask for another (
     h.join(owner);
     h.join(friend);
     h.join(guest);
-    h.submit(owner.id, { type: "start" });
-    h.advance(3_000);
-    h.advance(6_000);
-    h.submit(owner.id, { typedText: HELLO.text });
-    h.submit(friend.id, { typedText: HELLO.text });
-    h.submit(guest.id, { typedText: "안녕" });
+    playRound(h, [
+      [owner, HELLO.text],
+      [friend, HELLO.text],
+      [guest, "안녕"],
+    ]);
     expect(h.state.status).toBe("finished");
     h.take();
     expect(h.submit(friend.id, { type: "ready" })).toMatchObject({ ok: true });
@@ -908,11 +914,10 @@ describe('a private room: its owner starts the rounds, players ask for another (
     const h = privateRoom();
     h.join(owner);
     h.join(friend);
-    h.submit(owner.id, { type: "start" });
-    h.advance(3_000);
-    h.advance(6_000);
-    h.submit(owner.id, { typedText: HELLO.text });
-    h.submit(friend.id, { typedText: HELLO.text });
+    playRound(h, [
+      [owner, HELLO.text],
+      [friend, HELLO.text],
+    ]);
     const finished = h.take().find((e) => e.type === "finished");
     const game = finished?.type === "finished" ? finished.game : null;
     expect(game?.ranked).toBe(false);

@@ -15,6 +15,11 @@ export interface TextsChoice {
   lines: string;
 }
 
+const MODES: [TextsChoice["mode"], string][] = [
+  ["own", "직접 넣은 문장"],
+  ["theme", "타자마당 문장"],
+];
+
 export const initialTexts: TextsChoice = { mode: "own", theme: PRIVATE_THEMES[0].theme, lines: "" };
 
 /** The request's fields for a choice, checked with the server's own rule (modules/rooms/private-rules.ts). */
@@ -49,24 +54,17 @@ export function TextsEditor({ value, onChange }: { value: TextsChoice; onChange:
     <fieldset className="texts-editor">
       <legend className="field-label">문장</legend>
       <div className="texts-modes">
-        <label className="texts-mode">
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === "own"}
-            onChange={() => onChange({ ...value, mode: "own" })}
-          />
-          직접 넣은 문장
-        </label>
-        <label className="texts-mode">
-          <input
-            type="radio"
-            name={`${id}-mode`}
-            checked={value.mode === "theme"}
-            onChange={() => onChange({ ...value, mode: "theme" })}
-          />
-          타자마당 문장
-        </label>
+        {MODES.map(([mode, label]) => (
+          <label key={mode} className="texts-mode">
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={value.mode === mode}
+              onChange={() => onChange({ ...value, mode })}
+            />
+            {label}
+          </label>
+        ))}
       </div>
       {value.mode === "theme" ? (
         <label className="field">
