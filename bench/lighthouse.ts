@@ -17,7 +17,8 @@
  * origin's localStorage ("token", "refresh_token"), where the web client keeps them (Lighthouse's own reset before
  * a load clears the caches, cache storage, service workers and file systems, not localStorage, so the script empties
  * it before each run: every run is a first visit); a page without an account runs with both keys removed.
- * `{guild}`, `{post}`, `{recruitment}` and `{member}` in a path are the ids made.
+ * `{guild}`, `{post}`, `{recruitment}` and `{member}` in a path are the ids made, `{invite}` the link's code of a
+ * private room the member made.
  *
  * Lighthouse times the page's real main-thread work (then simulates a slow phone and network from it), so other
  * processes on the machine lower the scores: before each run the script waits (at most --quiet-wait seconds,
@@ -62,12 +63,14 @@ const ACCOUNT_PASSWORD = "Lighthouse-bench-9";
 /** Every route of the app (web/src/routes/*.tsx), as the visitor each is meant for. */
 const DEFAULT_PAGES = [
   "/",
+  "/@member",
   "/login",
   "/register",
   "/password-forgot",
   "/password-forgot/reset?token=lighthouse",
   "/password-reset@reset",
   "/rooms/1",
+  "/r/{invite}",
   "/board",
   "/board/{post}",
   "/board/write@member",
@@ -319,6 +322,14 @@ async function prepareData(server: Started): Promise<Record<string, number | str
     token,
   );
   ids.post = post.id;
+  const privateRoom = await apiCall<{ private: { code: string } }>(
+    server.url,
+    "POST",
+    "/rooms/private",
+    { name: "측정 비공개 방", max_users: 8, texts: ["가는 말이 고와야 오는 말이 곱다"] },
+    token,
+  );
+  ids.invite = privateRoom.private.code;
   ids.replay = await playDaily(server.url, token);
   return ids;
 }
