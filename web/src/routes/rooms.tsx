@@ -5,15 +5,13 @@
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 // Styles load with the shell: Bun does not load the CSS of a lazily imported chunk.
 import "../features/rooms/rooms.css";
+import { watchSearch } from "../ui/watch-search";
 import { rootRoute } from "./root";
 
 /** The room's page, loaded when a room is first opened. */
 const RoomPage = lazyRouteComponent(() => import("../features/rooms/room-page"), "RoomPage");
 /** A private room's link (`/r/{code}`), loaded when one is first opened. */
 const PrivateRoomPage = lazyRouteComponent(() => import("../features/rooms/private-room-page"), "PrivateRoomPage");
-
-const watchSearch = (search: Record<string, unknown>): { watch?: 1 } =>
-  search.watch === 1 || search.watch === "1" || search.watch === true ? { watch: 1 } : {};
 
 const roomsIndexRoute = createRoute({
   getParentRoute: () => rootRoute,
