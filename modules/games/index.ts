@@ -48,6 +48,7 @@ export { keepReplay, pruneReplays, REPLAY_RULES, type ReplayView, replayOf } fro
 export { gamesRoutes } from "./routes";
 export {
   type FinishInput,
+  isRankedResult,
   MEDAL_MIN_COUNTED_RESULTS,
   type MedalGrant,
   newReplayKey,

@@ -68,6 +68,14 @@ export interface ResultInput {
   createdAt?: number;
 }
 
+/**
+ * Whether a stored result counts toward the rankings (product-rules "Live race and replays", "Playing together"):
+ * neither implausible nor unverified, and of a ranked game. The one rule behind games' daily aggregates and the
+ * rankings' periods (the rankings also leave out modes of their own, `UNRANKED_MODES`).
+ */
+export const isRankedResult = (result: { implausible?: boolean; verified?: boolean; ranked?: boolean }) =>
+  result.implausible !== true && result.verified === true && result.ranked !== false;
+
 /** A result's replay as a mode hands it over: the key it drew (`newReplayKey`), what was typed, the steps. */
 export interface ReplayInput {
   key: string;

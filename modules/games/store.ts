@@ -26,6 +26,7 @@ import {
   averages,
   type FinishInput,
   grantableMedals,
+  isRankedResult,
   type MedalGrant,
   type ResultInput,
   resultDay,
@@ -311,7 +312,7 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
     const personalBest = await storeReplay(tx, game, result, inserted);
     const replayKey = result.replay?.key ?? null;
     // Ranked results only (counted and verified, of a ranked game): the aggregates are what the rankings count.
-    if (!result.implausible && result.verified && result.ranked) {
+    if (isRankedResult(result)) {
       await writes.addToDailyStats(tx, {
         day: result.day,
         mode: game.mode,

@@ -1,4 +1,4 @@
-import { dailyStats, type ResultRecordedEvent } from "../games";
+import { dailyStats, isRankedResult, type ResultRecordedEvent } from "../games";
 import type { ModuleContext } from "../kernel/define-module";
 import { memberPlayerKey } from "../kernel/game-host";
 import { DAY_MS } from "../kernel/seoul-time";
@@ -77,7 +77,7 @@ export const countedResult = (event: ResultRecordedEvent): CountedResult => ({
  * (`UNRANKED_MODES`: 오늘의 문장) and of unranked games (a private room's, `ranked: false`) never count.
  */
 export async function addRecordedResult(ctx: ModuleContext, event: ResultRecordedEvent) {
-  if (event.implausible || !event.verified || !event.ranked || !countsInRankings(event.mode)) return;
+  if (!isRankedResult(event) || !countsInRankings(event.mode)) return;
   const { store, boards } = rankingsRuntime(ctx);
   const keys = periodKeysOf(event.createdAt);
   await store.addResult(keys, countedResult(event));
