@@ -60,6 +60,10 @@ export const DEFAULT_DUEL_RULES: DuelRules = {
 export interface DuelPlayer extends GamePlayer {
   /** The public id shown to others (`u_<id>`, `g_<hash>`): the spec's `sid`. */
   key: string;
+  /** A member's duel rating when the duel was made (shown to watchers); absent for guests. */
+  rating?: number;
+  /** A member of the duel's host who only watches (README "Watching"): never a side, never typing. */
+  watcher?: true;
 }
 
 export interface DuelSettings {
@@ -181,6 +185,9 @@ export interface DuelStateView {
   blue_sid: string;
   red_nickname: string;
   blue_nickname: string;
+  /** Each side's rating when the duel was made (rounded); null for a guest. */
+  red_rating: number | null;
+  blue_rating: number | null;
   red_ready: boolean;
   blue_ready: boolean;
   red_lives: number;
@@ -255,6 +262,8 @@ export function remainingSeconds(state: DuelState, now: number): number {
   return Math.max(0, Math.ceil((state.endsAt - now) / 1000));
 }
 
+const ratingOf = (player: DuelPlayer) => (player.rating === undefined ? null : Math.round(player.rating));
+
 export function duelView(state: DuelState, now: number): DuelStateView {
   const at = state.status === "finished" ? (state.endedAt ?? now) : now;
   return {
@@ -264,6 +273,8 @@ export function duelView(state: DuelState, now: number): DuelStateView {
     blue_sid: state.blue.player.key,
     red_nickname: state.red.player.name,
     blue_nickname: state.blue.player.name,
+    red_rating: ratingOf(state.red.player),
+    blue_rating: ratingOf(state.blue.player),
     red_ready: state.red.ready,
     blue_ready: state.blue.ready,
     red_lives: state.red.lives,

@@ -5,7 +5,7 @@ import { sharedScheduler } from "../kernel/game-host";
 import { rankingsSettled } from "../rankings";
 import { duelStore } from "./api";
 import { duelRuntime } from "./index";
-import { closeAndWait, type DuelClient, openDuelClient } from "./test-support";
+import { closeAndWait, type DuelClient, duelists, matchAcrossGap, openDuelClient, startDuel } from "./test-support";
 
 /**
  * Real server (either engine: TEST_DATABASE=postgres), real socket.io clients. The server runs on a FakeClock: the
@@ -17,6 +17,7 @@ let clock: FakeClock;
 beforeAll(async () => {
   clock = new FakeClock(Date.UTC(2026, 4, 4, 3, 0, 0));
   server = await startTestServer({ clock });
+  people = duelists(server, "결투자");
 });
 
 afterAll(async () => {
@@ -28,17 +29,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-let count = 0;
-async function member() {
-  count++;
-  const user = await server.createUser(`결투자${count}`, { email: `duelist${count}-${Date.now()}@example.com` });
-  const client = await openDuelClient(server, { token: user.token });
-  return Object.assign(client, { user });
-}
-
-async function guest() {
-  return openDuelClient(server, { client_id: `duel-guest-${++count}-${Date.now()}` });
-}
+let people: ReturnType<typeof duelists>;
+const member = () => people.member();
+const guest = () => people.guest();
 
 /** Both find a match; each learns its side. Returns [red, blue]. */
 async function match<A extends DuelClient, B extends DuelClient>(a: A, b: B): Promise<[A | B, A | B]> {
@@ -50,19 +43,7 @@ async function match<A extends DuelClient, B extends DuelClient>(a: A, b: B): Pr
 }
 
 /** Both ready, the countdown 3-2-1, the start. */
-async function start(red: DuelClient, blue: DuelClient) {
-  // Events of this duel only (the same clients may have played earlier duels).
-  const ofThis = (p: { session_id: string }) => p.session_id === red.sessionId;
-  await red.send("duel_player_ready");
-  await blue.send("duel_player_ready");
-  expect((await red.next("duel:countdown", (p) => ofThis(p) && p.countdown === 3)).countdown).toBe(3);
-  clock.advance(1_000);
-  expect((await blue.next("duel:countdown", (p) => ofThis(p) && p.countdown === 2)).countdown).toBe(2);
-  clock.advance(1_000);
-  clock.advance(1_000);
-  const [started] = await Promise.all([red.next("duel:game_start", ofThis), blue.next("duel:game_start", ofThis)]);
-  return started.state;
-}
+const start = (red: DuelClient, blue: DuelClient) => startDuel(clock, red, blue);
 
 /** `shooter` fires at a static block and the block is left to fly into the other side's edge. */
 async function hit(shooter: DuelClient, target: DuelClient) {
@@ -422,22 +403,7 @@ describe('trust rules: early forfeits and the daily pair limit (product-rules "T
       players.map(async (p) => (await server.api("GET", "/api/duel/stats/me", { token: p.user.token })).body),
     );
 
-  /**
-   * Like `match`, for two members whose ratings have drifted apart: the accepted rating gap widens by 50 every 5 s
-   * waited, so the clock moves on until they are paired.
-   */
-  async function matchRated<P extends DuelClient>(a: P, b: P): Promise<[P, P]> {
-    const seen = a.all("duel:match_found").length;
-    await a.send("duel_find_match");
-    await b.send("duel_find_match");
-    for (let i = 0; i < 40 && a.all("duel:match_found").length === seen; i++) {
-      clock.advance(5_000);
-      await a.send("duel_heartbeat", { timestamp: clock.now() });
-      await b.send("duel_heartbeat", { timestamp: clock.now() });
-    }
-    const [foundA] = await Promise.all([a.next("duel:match_found"), b.next("duel:match_found")]);
-    return foundA.your_side === "red" ? [a, b] : [b, a];
-  }
+  const matchRated = <P extends DuelClient>(a: P, b: P) => matchAcrossGap(clock, a, b);
 
   /** A duel of a and b in which `leaver` leaves `afterMs` into play; answers the game_over both saw. */
   async function duelEndedByLeave<P extends DuelClient>(a: P, b: P, leaver: "red" | "blue", afterMs: number) {

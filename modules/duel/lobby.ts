@@ -57,6 +57,47 @@ export interface DuelLobby {
   onlineList(query: OnlineQuery): Awaitable<OnlineList>;
   /** One coalesced list update per window (across processes): true when this process sends the next one. */
   claimListUpdate(windowMs: number): Awaitable<boolean>;
+
+  // Direct challenges (README "Direct challenges").
+  /** A player as a challenge sees them: as listed (null unless a heartbeat since `staleBefore`), and their status. */
+  presence(playerId: string, staleBefore: number): Awaitable<Presence>;
+  /** Records a pending challenge; false when the challenger has one pending to the same member already. */
+  createChallenge(challenge: Challenge, now: number): Awaitable<boolean>;
+  /** A pending challenge; null once it expired, was answered or cancelled. */
+  challenge(id: string, now: number): Awaitable<Challenge | null>;
+  /** Takes a challenge out (declined, cancelled, expired): true for the one call that did. */
+  dropChallenge(challenge: Challenge): Awaitable<boolean>;
+  /**
+   * Accepts a pending challenge, all or nothing: the challenge out, both players out of the queue and in the new
+   * duel `sessionId` (`gameOf`, `duel`), not yet announced. A player already in a duel refuses it (and the
+   * challenge is gone: it can never be accepted).
+   */
+  acceptChallenge(challenge: Challenge, sessionId: string, now: number): Awaitable<ChallengeAcceptance>;
+}
+
+/** A pending direct challenge. */
+export interface Challenge {
+  id: string;
+  /** The challenger, with the socket that challenged: that socket is seated when the challenge is accepted. */
+  from: Seated;
+  /** The challenged member (with their rating, for the duel's watchers). */
+  to: DuelPlayer;
+  /** Server time after which it cannot be accepted. */
+  expiresAt: number;
+}
+
+export interface Presence {
+  listed: DuelPlayer | null;
+  status: PlayerStatus;
+}
+
+export type ChallengeAcceptance = "accepted" | "gone" | "accepter_in_game" | "challenger_in_game";
+
+/** A socket of a player on a process: what a match announcement seats. */
+export interface Seated {
+  player: DuelPlayer;
+  process: string;
+  socketId: string;
 }
 
 export type Awaitable<T> = T | Promise<T>;
@@ -69,21 +110,18 @@ export interface LobbyListeners {
 }
 
 /** A queued player as the queue keeps it. */
-export interface SharedWaiting {
+export interface SharedWaiting extends Seated {
   playerId: string;
   rating: number;
   since: number;
   seq: number;
-  process: string;
-  socketId: string;
-  player: DuelPlayer;
 }
 
-/** A pair as announced. */
+/** A pair as announced (matched, or an accepted challenge): the process of each socket seats it. */
 export interface MatchAnnouncement {
   sessionId: string;
-  red: SharedWaiting;
-  blue: SharedWaiting;
+  red: Seated;
+  blue: Seated;
 }
 
 /** A duel closed on its owner, with the sockets that were still in it. */
@@ -104,6 +142,8 @@ export interface OnlineQuery {
 export interface OnlineEntry {
   player: DuelPlayer;
   status: PlayerStatus;
+  /** The duel the player is in (watchers use it), null when not in one. */
+  sessionId: string | null;
 }
 
 export interface OnlineList {
@@ -161,6 +201,9 @@ export class MemoryDuelLobby implements DuelLobby {
   /** Duel records in the order they expire (one TTL, so in the order they were made). */
   private readonly expiries: { at: number; sessionId: string }[] = [];
   private readonly online = new Map<string, { player: DuelPlayer; beatAt: number }>();
+  private readonly challenges = new Map<string, Challenge>();
+  /** challenger>challenged → the pending challenge's id. */
+  private readonly pendingPairs = new Map<string, string>();
   private listeners: LobbyListeners | null = null;
   private listed: { ordered: OnlineEntry[]; byId: Map<string, OnlineEntry>; builtAt: number; oldestBeat: number } = {
     ordered: [],
@@ -213,13 +256,18 @@ export class MemoryDuelLobby implements DuelLobby {
     const pairs: MatchAnnouncement[] = [];
     for (const { red, blue } of this.matchmaker.match(now)) {
       const sessionId = crypto.randomUUID();
-      this.matchmaker.assign(sessionId, red.playerId, blue.playerId);
-      this.duels.set(sessionId, { red: red.data.player, blue: blue.data.player, opened: false, over: false });
-      this.expiries.push({ at: this.clock.now() + DUEL_TTL_MS, sessionId });
+      this.startDuel(sessionId, red.data.player, blue.data.player);
       pairs.push({ sessionId, red: this.shared(red), blue: this.shared(blue) });
-      this.dirty = true;
     }
     return { pairs, nextAt: this.matchmaker.nextWideningAt(now) };
+  }
+
+  /** Both players in a new duel (matched, or a challenge accepted). */
+  private startDuel(sessionId: string, red: DuelPlayer, blue: DuelPlayer) {
+    this.matchmaker.assign(sessionId, red.id, blue.id);
+    this.duels.set(sessionId, { red, blue, opened: false, over: false });
+    this.expiries.push({ at: this.clock.now() + DUEL_TTL_MS, sessionId });
+    this.dirty = true;
   }
 
   private shared({ playerId, rating, since, seq, data }: Waiting<QueuedHere>): SharedWaiting {
@@ -310,7 +358,8 @@ export class MemoryDuelLobby implements DuelLobby {
         continue;
       }
       if (entry.beatAt < oldestBeat) oldestBeat = entry.beatAt;
-      byId.set(playerId, { player: entry.player, status: this.matchmaker.status(playerId) });
+      const sessionId = this.matchmaker.gameOf(playerId) ?? null;
+      byId.set(playerId, { player: entry.player, status: this.matchmaker.status(playerId), sessionId });
     }
     this.listed = { ordered: listOrder([...byId.values()]), byId, builtAt: now, oldestBeat };
     this.dirty = false;
@@ -319,4 +368,50 @@ export class MemoryDuelLobby implements DuelLobby {
   claimListUpdate(): boolean {
     return true;
   }
+
+  // --- direct challenges -----------------------------------------------------------------------------------------
+
+  presence(playerId: string, staleBefore: number): Presence {
+    const entry = this.online.get(playerId);
+    const listed = entry && entry.beatAt >= staleBefore ? entry.player : null;
+    return { listed, status: this.matchmaker.status(playerId) };
+  }
+
+  createChallenge(challenge: Challenge, now: number): boolean {
+    const pair = pairKey(challenge);
+    const pending = this.pendingPairs.get(pair);
+    if (pending && this.challenge(pending, now)) return false;
+    this.challenges.set(challenge.id, challenge);
+    this.pendingPairs.set(pair, challenge.id);
+    return true;
+  }
+
+  challenge(id: string, now: number): Challenge | null {
+    const challenge = this.challenges.get(id);
+    return challenge && challenge.expiresAt > now ? challenge : null;
+  }
+
+  /** Expired ones too: the challenger's process drops each one when its time is up, and tells both sides. */
+  dropChallenge(challenge: Challenge): boolean {
+    if (!this.challenges.delete(challenge.id)) return false;
+    const pair = pairKey(challenge);
+    if (this.pendingPairs.get(pair) === challenge.id) this.pendingPairs.delete(pair);
+    return true;
+  }
+
+  acceptChallenge(challenge: Challenge, sessionId: string, now: number): ChallengeAcceptance {
+    if (!this.challenge(challenge.id, now)) return "gone";
+    this.dropChallenge(challenge);
+    const from = challenge.from.player;
+    const to = challenge.to;
+    if (this.matchmaker.gameOf(to.id)) return "accepter_in_game";
+    if (this.matchmaker.gameOf(from.id)) return "challenger_in_game";
+    this.matchmaker.cancel(from.id);
+    this.matchmaker.cancel(to.id);
+    this.startDuel(sessionId, from, to);
+    return "accepted";
+  }
 }
+
+/** One pending challenge per challenger and challenged member. */
+const pairKey = (challenge: Challenge) => `${challenge.from.player.id}>${challenge.to.id}`;

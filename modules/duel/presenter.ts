@@ -1,4 +1,10 @@
-import { GAME_HOST_MESSAGES, type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
+import {
+  GAME_HOST_MESSAGES,
+  type GameEmitter,
+  type GamePresenter,
+  type InputResult,
+  refusal,
+} from "../kernel/game-host";
 import type { EventPayload } from "../kernel/socket";
 import {
   blockView,
@@ -14,14 +20,19 @@ import {
   sideOf,
   type WordBlock,
 } from "./duel-mode";
-import type { DuelGame, DuelMember } from "./members";
+import { type DuelCommand, type DuelGame, type DuelMember, isWatcher, watchersChannel } from "./members";
 import { DUEL_MESSAGES } from "./messages";
 import { isStored, storeDuel } from "./records";
+import { WATCH_CHAT_MAX_LENGTH } from "./rules";
 import type { DuelStore, PlayerFigures } from "./store";
 import type { DuelServerEvents } from "./wire";
 
 /** One `duel:*` event and its payload. */
 type DuelBroadcast = { [E in keyof DuelServerEvents]: [E, EventPayload<DuelServerEvents, E>] }[keyof DuelServerEvents];
+
+/** A watcher may send this many chat lines within `CHAT_WINDOW_MS` (a room's chat limit). */
+const CHAT_BURST = 5;
+const CHAT_WINDOW_MS = 3_000;
 
 /** The Korean line the result overlay can show for each end reason (the `reason` code itself is the contract). */
 export const REASON_TEXT: Record<EndReason, string> = {
@@ -48,8 +59,15 @@ export const REASON_TEXT: Record<EndReason, string> = {
  * What the runtime does about a duel's end, a player out or a closed duel it hears from the host's lifecycle
  * events (runtime.ts), not from here.
  */
-export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
-  constructor(private readonly store: DuelStore) {}
+export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefined, DuelCommand> {
+  /** Each watcher's recent chat times (the chat's own limit); gone with the member. */
+  private readonly chatTimes = new WeakMap<DuelMember, number[]>();
+
+  /** `emitter`: the duel's (its host's) emitter, for the watchers' channel. */
+  constructor(
+    private readonly store: DuelStore,
+    private readonly emitter: GameEmitter,
+  ) {}
 
   effect(host: DuelGame, effect: DuelEffect) {
     switch (effect.type) {
@@ -89,15 +107,23 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
     });
   }
 
+  /** The duel's two sides play; anyone else may only watch (a side never watches its own duel). */
   admit(host: DuelGame, player: DuelPlayer): InputResult | undefined {
-    return sideOf(host.state, player.id) ? undefined : refusal(DUEL_MESSAGES.notInDuelToJoin, "not_in_duel");
+    const side = sideOf(host.state, player.id);
+    if (player.watcher) return side ? refusal(DUEL_MESSAGES.ownDuel, "own_duel") : undefined;
+    return side ? undefined : refusal(DUEL_MESSAGES.notInDuelToJoin, "not_in_duel");
   }
 
   /**
    * What a socket entering the duel sees: `duel:match_found` (its side and opponent) — the first time, and again
-   * after a reconnect, with the state so far once the game has started, or the result once it is over.
+   * after a reconnect, with the state so far once the game has started, or the result once it is over. A watcher's
+   * socket gets the whole field as it is (`duel:watch_state`) and joins the watchers' channel (their chat).
    */
   welcome(host: DuelGame, member: DuelMember, socketId: string) {
+    if (isWatcher(member)) {
+      this.welcomeWatcher(host, socketId);
+      return;
+    }
     const state = host.state;
     const side = sideOf(state, member.player.id)!;
     const opponent = state[otherSide(side)].player;
@@ -115,6 +141,43 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer> {
       const result = { ...state.result, reason_text: REASON_TEXT[state.result.reason] };
       host.sendToSocket(socketId, "duel:game_over", { session_id, result });
     }
+  }
+
+  private welcomeWatcher(host: DuelGame, socketId: string) {
+    const state = host.state;
+    this.emitter.join(socketId, watchersChannel(state.sessionId));
+    host.sendToSocket(socketId, "duel:watch_state", {
+      session_id: state.sessionId,
+      state: duelView(state, host.clock.now()),
+      countdown: state.countdownNumber,
+      result: state.result ? { ...state.result, reason_text: REASON_TEXT[state.result.reason] } : null,
+    });
+  }
+
+  /**
+   * A watcher's chat line, to the duel's watchers only (players never get it): trimmed, at most
+   * `WATCH_CHAT_MAX_LENGTH` characters, at most `CHAT_BURST` lines in `CHAT_WINDOW_MS` (a room's chat rule).
+   */
+  command(host: DuelGame, member: DuelMember, command: DuelCommand): InputResult | undefined {
+    if (!isWatcher(member)) return refusal(DUEL_MESSAGES.notWatching, "not_watching");
+    const message = command.message.normalize("NFC").trim();
+    if (!message) return undefined;
+    if ([...message].length > WATCH_CHAT_MAX_LENGTH) {
+      return refusal(DUEL_MESSAGES.chatTooLong(WATCH_CHAT_MAX_LENGTH), "too_long");
+    }
+    const now = host.clock.now();
+    const recent = (this.chatTimes.get(member) ?? []).filter((at) => at > now - CHAT_WINDOW_MS);
+    if (recent.length >= CHAT_BURST) return refusal(DUEL_MESSAGES.chatRateLimited, "rate_limited");
+    this.chatTimes.set(member, [...recent, now]);
+    const { player } = member;
+    this.emitter.toChannel(watchersChannel(host.state.sessionId), "duel:watch_chat", {
+      session_id: host.state.sessionId,
+      sid: player.key,
+      nickname: player.name,
+      message,
+      timestamp: new Date(now).toISOString(),
+    });
+    return undefined;
   }
 
   /** After a fault the duel starts over from the match (both ready again): every socket is told and welcomed. */

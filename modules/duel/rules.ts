@@ -19,3 +19,9 @@ export const UNRATED_NOTES = {
   early: `시작 ${EARLY_FORFEIT_MS / 1000}초 안에 나가거나 연결이 끊겨 끝난 대결은 기록되지 않습니다.`,
   pairLimit: `같은 상대와는 하루 ${RATED_DUELS_PER_PAIR_A_DAY}번까지만 레이팅이 바뀝니다. 이 대결은 기록만 되었습니다.`,
 } as const;
+
+/** A direct challenge waits this long for its answer (product-rules "Playing together"); the page counts it down. */
+export const CHALLENGE_TTL_MS = 15_000;
+
+/** A watcher's chat line: at most this many characters (as a room's chat). */
+export const WATCH_CHAT_MAX_LENGTH = 200;

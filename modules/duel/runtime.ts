@@ -1,6 +1,6 @@
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
-import { badRequest, conflict } from "../kernel/errors";
+import { badRequest, conflict, forbidden, notFound } from "../kernel/errors";
 import {
   type AnyGameInput,
   type GameDirectory,
@@ -15,6 +15,7 @@ import {
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
 import { duelStore } from "./api";
+import { DuelChallenges } from "./challenges";
 import {
   DEFAULT_DUEL_RULES,
   type DuelMode,
@@ -24,9 +25,21 @@ import {
   duelMode,
 } from "./duel-mode";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
-import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement } from "./lobby";
+import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement, OnlineEntry } from "./lobby";
 import { DEFAULT_MATCH_RULES, type MatchRules, type PlayerStatus } from "./matchmaker";
-import { type DuelGame, duelOfSocket, followList, MENU, playerOf, setDuelOfSocket } from "./members";
+import {
+  type DuelGame,
+  duelOfSocket,
+  followList,
+  isWatcher,
+  MENU,
+  playerOf,
+  playersIn,
+  setDuelOfSocket,
+  setWatchOfSocket,
+  watchersChannel,
+  watchOfSocket,
+} from "./members";
 import { DUEL_MESSAGES } from "./messages";
 import { DuelPresenter, REASON_TEXT } from "./presenter";
 import { DUEL_SOURCE_NAME } from "./records";
@@ -58,18 +71,22 @@ export const DEFAULT_DUEL_SETTINGS: DuelModuleSettings = {
   listLimit: 100,
 };
 
-/** Duel online user of spec part 2 §3. */
+/** Duel online user of spec part 2 §3; `session_id`: the duel a player in game plays (to watch it). */
 export interface OnlineUser {
   sid: string;
   nickname: string;
   status: PlayerStatus;
   is_me: boolean;
+  session_id?: string;
 }
 
 /** The game directory's mode id of the duel (`<mode>:<session id>` names a duel's lease with several processes). */
 export const DUEL_MODE = "duel";
-/** A refusal of a duel's host as the AppError the socket dispatcher sends as `error` (the kernel's one rule; all 409). */
-const { refusalError } = refusalErrors({});
+/**
+ * A refusal of a duel's host as the AppError the socket dispatcher sends as `error` (the kernel's one rule; 409 but
+ * for a watcher's chat line that is too long or too fast).
+ */
+const { refusalError } = refusalErrors({ statuses: { too_long: 400, rate_limited: 429 } });
 /** A matching pass that found another process matching tries again this much later (it may have missed a search). */
 const MATCHER_RETRY_MS = 100;
 
@@ -98,13 +115,15 @@ export class DuelRuntime implements ModuleRuntime {
   readonly store: DuelStore;
   readonly lobby: DuelLobby;
   readonly socketEvents: SocketEvents;
+  /** Direct challenges between members (challenges.ts). */
+  readonly challenges: DuelChallenges;
   private readonly presenter: DuelPresenter;
   /** Every duel's host tells this runtime what it must react to (one object for every duel). */
   private readonly lifecycle: GameLifecycle<DuelMode, DuelPlayer> = {
     roundEnded: (host) => this.ended(host),
-    // The last player left a finished duel: nobody is looking at its result any more.
+    // The last player left a finished duel: nobody is looking at its result any more (its watchers saw it).
     playerLeft: (host) => {
-      if (host.size === 0 && host.state.status === "finished") this.close(host);
+      if (playersIn(host) === 0 && host.state.status === "finished") this.close(host);
     },
     // The finished duel has lingered long enough.
     closed: (host) => this.close(host),
@@ -131,7 +150,15 @@ export class DuelRuntime implements ModuleRuntime {
     this.emitter = placement.emitter;
     this.store = duelStore(ctx);
     this.lobby = placement.lobby;
-    this.presenter = new DuelPresenter(this.store);
+    this.presenter = new DuelPresenter(this.store, this.emitter);
+    this.challenges = new DuelChallenges({
+      ctx,
+      lobby: this.lobby,
+      store: this.store,
+      emitter: this.emitter,
+      heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
+      listChanged: () => this.listChanged(),
+    });
     directory.register(DUEL_MODE, { open: (sessionId, owner) => this.openDuel(sessionId, owner) });
     this.socketEvents = duelSocketEvents(this);
   }
@@ -174,6 +201,7 @@ export class DuelRuntime implements ModuleRuntime {
     const entry = this.menu.get(socket.id);
     this.menu.delete(socket.id);
     await this.cancelQueueOf(socket);
+    await this.challenges.withdrawAllOf(socket.id);
     if (entry) await this.unlist(entry.player.id);
   }
 
@@ -213,14 +241,22 @@ export class DuelRuntime implements ModuleRuntime {
     });
     const { ordered, byId } = list;
     const listed = me && (byId.has(me.id) || (socket !== null && this.menu.has(socket.id)));
-    const mine = listed ? { player: me, status: list.statusOf(me.id) } : undefined;
+    const mine: OnlineEntry | undefined = listed
+      ? { player: me, status: list.statusOf(me.id), sessionId: null }
+      : undefined;
     const others = ordered.slice(0, limit + 1).filter((entry) => entry.player.id !== mine?.player.id);
-    const users: OnlineUser[] = (mine ? [mine, ...others] : others).slice(0, limit).map(({ player, status }) => ({
-      sid: player.key,
-      nickname: player.name,
-      status,
-      is_me: player === mine?.player,
-    }));
+    const users: OnlineUser[] = (mine ? [mine, ...others] : others).slice(0, limit).map((entry) => {
+      const user: OnlineUser = {
+        sid: entry.player.key,
+        nickname: entry.player.name,
+        status: entry.status,
+        is_me: false,
+      };
+      if (entry.player === mine?.player) user.is_me = true;
+      // Whom a watcher can watch (a player's own entry needs none).
+      else if (entry.status === "in_game" && entry.sessionId) user.session_id = entry.sessionId;
+      return user;
+    });
     return {
       users,
       waiting_count: list.waitingCount,
@@ -286,7 +322,8 @@ export class DuelRuntime implements ModuleRuntime {
     // Guests play unrated: they are matched as a new player would be.
     const rating = identity.kind === "user" ? await this.store.rating(identity.userId) : GLICKO2_NEW_PLAYER.rating;
     if (!socket.connected || this.stopped) return { success: false };
-    const player = playerOf(identity);
+    // A member's rating travels with the match to the duel's watchers.
+    const player = identity.kind === "user" ? { ...playerOf(identity), rating } : playerOf(identity);
     const queued = await this.lobby.enqueue(player, rating, this.now, socket.id);
     if (queued === "in_game") throw conflict(DUEL_MESSAGES.alreadyInGame, "already_in_game");
     if (queued === "queued") {
@@ -349,10 +386,12 @@ export class DuelRuntime implements ModuleRuntime {
     }
   }
 
-  /** Puts a socket in a duel (leaving the finished one it may still show). */
+  /** Puts a socket in a duel (leaving the finished one it may still show, or the one it watched). */
   private async seat(sessionId: string, player: DuelPlayer, socketId: string) {
     const socket = this.local(socketId);
     if (socket) {
+      await this.challenges.withdrawAllOf(socketId);
+      await this.stopWatching(socket);
       await this.leaveGame(socket);
       setDuelOfSocket(socket, sessionId, this.menu.has(socket.id));
     }
@@ -432,6 +471,7 @@ export class DuelRuntime implements ModuleRuntime {
   /** A move; answered at once (no promise) when the duel runs on this process, as a word typed mostly does. */
   play(socket: AppSocket, move: DuelMove): void | Promise<void> {
     const sessionId = duelOfSocket(socket);
+    if (!sessionId && watchOfSocket(socket)) throw forbidden(DUEL_MESSAGES.watching, "watching");
     if (!sessionId) throw badRequest(DUEL_MESSAGES.noDuel, "not_in_duel");
     const playerId = playerIdOf(socket.data.identity);
     const result = this.input(sessionId, { type: "move", playerId, socketId: socket.id, move });
@@ -479,6 +519,9 @@ export class DuelRuntime implements ModuleRuntime {
     this.menu.delete(socket.id);
     if (entry) await this.unlist(entry.player.id);
     await this.cancelQueueOf(socket);
+    await this.challenges.withdrawAllOf(socket.id);
+    // A watcher holds no place: it leaves at once (no grace period).
+    await this.stopWatching(socket);
     const sessionId = duelOfSocket(socket);
     if (!sessionId) return;
     const playerId = playerIdOf(socket.data.identity);
@@ -517,7 +560,56 @@ export class DuelRuntime implements ModuleRuntime {
         .then(() => this.listChanged())
         .catch(this.logged("freeing a duel player failed"));
     }
-    if (host.size === 0) this.close(host);
+    if (playersIn(host) === 0) this.close(host);
+  }
+
+  // --- watching (README "Watching") ------------------------------------------------------------------------------
+
+  /**
+   * `duel_watch {session_id}`: the socket joins the duel's host as a watcher (wherever the duel runs): it gets the
+   * whole field now and the duel's events from then on, never counts as a player and cannot type. One duel at a
+   * time: watching another leaves the first.
+   */
+  async watch(socket: AppSocket, sessionId: string) {
+    const me = playerOf(socket.data.identity);
+    const [duel, playing] = await Promise.all([this.lobby.duel(sessionId), this.lobby.gameOf(me.id)]);
+    if (!duel || duel.over) throw notFound(DUEL_MESSAGES.noDuelToWatch, "no_duel");
+    if (duel.red.id === me.id || duel.blue.id === me.id) throw conflict(DUEL_MESSAGES.ownDuel, "own_duel");
+    if (playing) throw conflict(DUEL_MESSAGES.watchWhilePlaying, "already_in_game");
+    if (watchOfSocket(socket) === sessionId) return { success: true as const, session_id: sessionId };
+    await this.stopWatching(socket);
+    await this.leaveGame(socket); // the finished duel the page may still show
+    const player: DuelPlayer = { ...me, watcher: true };
+    const joined = await this.input(sessionId, { type: "join", socketId: socket.id, player, data: undefined });
+    if (!joined.ok)
+      throw joined.code === "game_stopped" ? notFound(DUEL_MESSAGES.noDuelToWatch, "no_duel") : refusalError(joined);
+    setWatchOfSocket(socket, sessionId, this.menu.has(socket.id));
+    return { success: true as const, session_id: sessionId };
+  }
+
+  /** `duel_watch_leave` (and a watcher's disconnect): out of the duel at once. */
+  async stopWatching(socket: AppSocket) {
+    const sessionId = watchOfSocket(socket);
+    if (!sessionId) return;
+    setWatchOfSocket(socket, undefined, this.menu.has(socket.id));
+    socket.leave(watchersChannel(sessionId));
+    const playerId = playerIdOf(socket.data.identity);
+    await this.input(sessionId, { type: "leave", playerId, socketId: socket.id });
+  }
+
+  /** `duel_watch_chat {message}`: to the duel's watchers, never to its players (the presenter's `command`). */
+  async watchChat(socket: AppSocket, message: string) {
+    const sessionId = watchOfSocket(socket);
+    if (!sessionId) throw badRequest(DUEL_MESSAGES.notWatching, "not_watching");
+    const playerId = playerIdOf(socket.data.identity);
+    const command = { type: "watch_chat" as const, message };
+    const result = await this.input(sessionId, { type: "command", playerId, socketId: socket.id, command });
+    if (result.ok) return;
+    if (result.code === "game_stopped" || result.code === "not_in_game") {
+      setWatchOfSocket(socket, undefined, this.menu.has(socket.id));
+      throw badRequest(DUEL_MESSAGES.notWatching, "not_watching");
+    }
+    throw refusalError(result);
   }
 
   // --- the duels' lifecycle (the process that runs the duel) ----------------------------------------------------
@@ -547,6 +639,7 @@ export class DuelRuntime implements ModuleRuntime {
     for (const member of [...host.members()]) {
       for (const socketId of member.sockets) {
         this.emitter.leave(socketId, host.channel);
+        if (isWatcher(member)) this.emitter.leave(socketId, watchersChannel(sessionId));
         sockets.push({ socketId, playerId: member.player.id });
       }
     }
@@ -570,6 +663,7 @@ export class DuelRuntime implements ModuleRuntime {
       const socket = this.local(socketId);
       if (!socket) continue;
       if (duelOfSocket(socket) === closed.sessionId) setDuelOfSocket(socket, undefined, this.menu.has(socket.id));
+      if (watchOfSocket(socket) === closed.sessionId) setWatchOfSocket(socket, undefined, this.menu.has(socket.id));
       Promise.resolve(this.input(closed.sessionId, { type: "leave", playerId, socketId })).catch(
         this.logged("leaving a duel failed"),
       );
@@ -591,6 +685,7 @@ export class DuelRuntime implements ModuleRuntime {
       if (timer) this.ctx.clock.clearTimeout(timer);
     }
     this.listTimer = this.sweepTimer = this.matchTimer = null;
+    this.challenges.stop();
     for (const host of this.hosts.values()) host.stop();
     await this.lobby.stop();
   }

@@ -2,4 +2,4 @@ import { pgKit } from "../../db/schema-kit";
 import { defineDuelTables } from "./tables";
 
 // PostgreSQL's tables, for drizzle-kit (drizzle.pg.config.ts) and the stores (see tables.ts).
-export const { duelPlayers, duelGames, duelDaily } = pgKit.once(defineDuelTables);
+export const { duelPlayers, duelGames, duelDaily, duelPreferences } = pgKit.once(defineDuelTables);

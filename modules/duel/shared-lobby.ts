@@ -1,6 +1,8 @@
 import type { Cluster } from "../kernel/cluster";
 import type { DuelPlayer } from "./duel-mode";
 import {
+  type Challenge,
+  type ChallengeAcceptance,
   type ClosedAnnouncement,
   DUEL_TTL_MS,
   type DuelLobby,
@@ -11,6 +13,7 @@ import {
   type OnlineEntry,
   type OnlineList,
   type OnlineQuery,
+  type Presence,
   type SharedWaiting,
 } from "./lobby";
 import { DEFAULT_MATCH_RULES, type EnqueueResult, Matchmaker, type MatchRules, type PlayerStatus } from "./matchmaker";
@@ -27,10 +30,13 @@ export type { ClosedAnnouncement, MatchAnnouncement, SharedWaiting } from "./lob
  *   already opened (a later opener is a takeover) or is over (a late input must not revive it);
  * - `online` (sorted set: player id → last heartbeat) and `names` (hash: player id → {name, key});
  * - `matcher` (a short lease: one matching pass at a time), `list` (one coalesced list update per window);
+ * - `challenge:<id>` (hash: the pending challenge's `record` JSON and `expires`; lives 5 s past its expiry so its
+ *   challenger's process can still drop it and tell both sides) and `challenged:<from>:<to>` (the id, until the
+ *   expiry: one pending challenge per pair);
  * - channel `match`: a pair, announced to the players' processes; channel `closed`: a duel closed on its owner, so
  *   the processes of its sockets forget it.
  *
- * Enqueue, cancel and take are Lua scripts: two processes never take the same player, and a player is in at most
+ * Enqueue, cancel, take and a challenge's creation, drop and acceptance are Lua scripts: two processes never take the same player, and a player is in at most
  * one queue or game. The duel's lobby on several processes (`DuelLobby`, lobby.ts; the one-process lobby is
  * `MemoryDuelLobby` there).
  */
@@ -77,6 +83,44 @@ return 1`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/** A pending challenge, unless the challenger has one pending to the same member (then 0). */
+const CREATE_CHALLENGE = `
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'record', ARGV[3], 'expires', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
+
+/** Takes a challenge out: 1 for the one call that did. */
+const DROP_CHALLENGE = `
+if redis.call('DEL', KEYS[1]) == 0 then return 0 end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1`;
+
+/**
+ * Accepts a challenge, all or nothing: gone when expired or taken; otherwise it is taken out, and unless either
+ * player is in a duel, both leave the queue and are playing the new session (as TAKE does for a matched pair).
+ */
+const ACCEPT_CHALLENGE = `
+local expires = redis.call('HGET', KEYS[1], 'expires')
+if not expires or tonumber(expires) <= tonumber(ARGV[1]) then return 'gone' end
+redis.call('DEL', KEYS[1])
+if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+if redis.call('EXISTS', KEYS[4]) == 1 then return 'accepter_in_game' end
+if redis.call('EXISTS', KEYS[3]) == 1 then return 'challenger_in_game' end
+redis.call('ZREM', KEYS[5], ARGV[3], ARGV[4])
+redis.call('DEL', KEYS[6], KEYS[7])
+redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[6])
+redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[6])
+redis.call('HSET', KEYS[8], 'players', ARGV[7])
+redis.call('PEXPIRE', KEYS[8], ARGV[8])
+return 'accepted'`;
+
+/**
+ * A challenge's record outlives its expiry by this much, so the challenger's process, dropping it when its time is
+ * up, still finds it and tells both sides; it cannot be accepted meanwhile (the scripts compare `expires`).
+ */
+const CHALLENGE_GRACE_MS = 5_000;
 
 const DROP_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -150,6 +194,8 @@ export class SharedDuelLobby implements DuelLobby {
     names: () => `${this.base}names`,
     matcher: () => `${this.base}matcher`,
     list: () => `${this.base}list`,
+    challenge: (id: string) => `${this.base}challenge:${id}`,
+    challenged: (fromId: string, toId: string) => `${this.base}challenged:${fromId}:${toId}`,
   };
 
   get matchChannel() {
@@ -328,7 +374,7 @@ export class SharedDuelLobby implements DuelLobby {
   }
 
   /** The players listed since `staleBefore` (older ones are pruned), each with their status. */
-  async online(staleBefore: number): Promise<{ player: DuelPlayer; status: PlayerStatus }[]> {
+  async online(staleBefore: number): Promise<OnlineEntry[]> {
     const { key } = this;
     await this.redis.zRemRangeByScore(key.online(), "-inf", `(${staleBefore}`);
     const ids = await this.redis.zRange(key.online(), 0, -1);
@@ -338,16 +384,21 @@ export class SharedDuelLobby implements DuelLobby {
       this.redis.zmScore(key.queue(), ids),
       this.redis.mGet(ids.map((id) => key.playing(id))),
     ]);
-    const result: { player: DuelPlayer; status: PlayerStatus }[] = [];
+    const result: OnlineEntry[] = [];
     for (const [index, id] of ids.entries()) {
       const shown = names[index];
       if (!shown) continue;
-      const { name, key: publicKey } = JSON.parse(shown) as { name: string; key: string };
-      const userId = id.startsWith("u:") ? Number(id.slice(2)) : null;
-      const status: PlayerStatus = playing[index] ? "in_game" : waiting[index] !== null ? "waiting" : "idle";
-      result.push({ player: { id, name, key: publicKey, userId }, status });
+      const sessionId = playing[index] ?? null;
+      const status: PlayerStatus = sessionId ? "in_game" : waiting[index] !== null ? "waiting" : "idle";
+      result.push({ player: this.listedPlayer(id, shown), status, sessionId });
     }
     return result;
+  }
+
+  /** A listed player from its entry in `names`. */
+  private listedPlayer(id: string, shown: string): DuelPlayer {
+    const { name, key: publicKey } = JSON.parse(shown) as { name: string; key: string };
+    return { id, name, key: publicKey, userId: id.startsWith("u:") ? Number(id.slice(2)) : null };
   }
 
   /**
@@ -369,5 +420,83 @@ export class SharedDuelLobby implements DuelLobby {
   /** One coalesced list update per window across processes: true when this process sends the next one. */
   async claimListUpdate(windowMs: number): Promise<boolean> {
     return (await this.redis.set(this.key.list(), this.cluster.processId, { NX: true, PX: windowMs })) === "OK";
+  }
+
+  // --- direct challenges -----------------------------------------------------------------------------------------
+
+  async presence(playerId: string, staleBefore: number): Promise<Presence> {
+    const { key } = this;
+    const [beatAt, shown, playing, waiting] = await Promise.all([
+      this.redis.zScore(key.online(), playerId),
+      this.redis.hGet(key.names(), playerId),
+      this.redis.exists(key.playing(playerId)),
+      this.redis.zScore(key.queue(), playerId),
+    ]);
+    const status: PlayerStatus = playing ? "in_game" : waiting !== null ? "waiting" : "idle";
+    if (beatAt === null || beatAt < staleBefore || !shown) return { listed: null, status };
+    return { listed: this.listedPlayer(playerId, shown), status };
+  }
+
+  async createChallenge(challenge: Challenge, now: number): Promise<boolean> {
+    const ttl = Math.max(1, challenge.expiresAt - now);
+    const reply = await this.redis.eval(CREATE_CHALLENGE, {
+      keys: [this.key.challenge(challenge.id), this.challengedKey(challenge)],
+      arguments: [
+        challenge.id,
+        String(ttl),
+        JSON.stringify(challenge),
+        String(challenge.expiresAt),
+        String(ttl + CHALLENGE_GRACE_MS),
+      ],
+    });
+    return reply === 1;
+  }
+
+  async challenge(id: string, now: number): Promise<Challenge | null> {
+    const stored = await this.redis.hmGet(this.key.challenge(id), ["record", "expires"]);
+    const [record, expires] = stored;
+    if (!record || Number(expires) <= now) return null;
+    return JSON.parse(record) as Challenge;
+  }
+
+  async dropChallenge(challenge: Challenge): Promise<boolean> {
+    const reply = await this.redis.eval(DROP_CHALLENGE, {
+      keys: [this.key.challenge(challenge.id), this.challengedKey(challenge)],
+      arguments: [challenge.id],
+    });
+    return reply === 1;
+  }
+
+  async acceptChallenge(challenge: Challenge, sessionId: string, now: number): Promise<ChallengeAcceptance> {
+    const { key } = this;
+    const from = challenge.from.player;
+    const to = challenge.to;
+    const reply = await this.redis.eval(ACCEPT_CHALLENGE, {
+      keys: [
+        key.challenge(challenge.id),
+        this.challengedKey(challenge),
+        key.playing(from.id),
+        key.playing(to.id),
+        key.queue(),
+        key.waiting(from.id),
+        key.waiting(to.id),
+        key.game(sessionId),
+      ],
+      arguments: [
+        String(now),
+        challenge.id,
+        from.id,
+        to.id,
+        sessionId,
+        String(UNOPENED_TTL_MS),
+        JSON.stringify({ red: from, blue: to }),
+        String(DUEL_TTL_MS),
+      ],
+    });
+    return reply as ChallengeAcceptance;
+  }
+
+  private challengedKey(challenge: Challenge) {
+    return this.key.challenged(challenge.from.player.id, challenge.to.id);
   }
 }

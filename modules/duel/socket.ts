@@ -14,12 +14,25 @@ export const HeartbeatPayload = t.Optional(
   ]),
 );
 export const WordPayload = t.Object({ typed_word: t.String({ maxLength: WORD_LIMIT }) });
+/** A player's public key as the online list shows it (`u_<id>` for a member, `g_<12 hex>` for a guest). */
+export const ChallengePayload = t.Object({ sid: t.String({ pattern: "^(u_[0-9]{1,15}|g_[0-9a-f]{12})$" }) });
+/** A challenge's id (a UUID): anything longer is refused before the lobby is asked. */
+export const ChallengeIdPayload = t.Object({ challenge_id: t.String({ minLength: 1, maxLength: 64 }) });
+/** Without `accept_challenges`, the current setting is answered (the menu's checkbox on load). */
+export const ChallengeSettingPayload = t.Optional(
+  t.Union([t.Object({ accept_challenges: t.Optional(t.Boolean()) }), t.Null()]),
+);
+export const WatchPayload = t.Object({ session_id: t.String({ minLength: 1, maxLength: 64 }) });
+/** Longer than any accepted line (the presenter refuses past `WATCH_CHAT_MAX_LENGTH` in Korean), bounded here. */
+export const WatchChatPayload = t.Object({ message: t.String({ maxLength: 1_000 }) });
 
 /**
  * The duel's client → server events (spec part 2 §7). Costs (the kernel's SOCKET_BUDGET): 5 for what sends an online
  * list (entering the menu, the acknowledged list, a forced update); 2 for a search (a rating read, maybe a new
  * duel); 1 for the rest — a word is one small broadcast, and a fast typist's 2–3 words a second stay within the
- * budget's 5 tokens a second.
+ * budget's 5 tokens a second. A challenge costs 5 (two reads, an event to every socket of the challenged member), its
+ * acceptance 2 (a new duel), watching 5 (the whole field to the watcher), a watchers' chat line 1 (its own limit, 5
+ * lines in 3 s, answers first).
  */
 export function duelSocketEvents(runtime: DuelRuntime): ClientHandlers<DuelClientEvents> {
   return {
@@ -38,5 +51,25 @@ export function duelSocketEvents(runtime: DuelRuntime): ClientHandlers<DuelClien
       runtime.play(socket, { type: "word", word: typed_word }),
     ),
     duel_leave_game: socketEvent(Anything, { cost: 1 }, (socket) => runtime.leaveGame(socket)),
+    duel_challenge: socketEvent(ChallengePayload, { cost: 5 }, (socket, { sid }) =>
+      runtime.challenges.challenge(socket, sid),
+    ),
+    duel_challenge_accept: socketEvent(ChallengeIdPayload, { cost: 2 }, (socket, { challenge_id }) =>
+      runtime.challenges.accept(socket, challenge_id),
+    ),
+    duel_challenge_decline: socketEvent(ChallengeIdPayload, { cost: 1 }, (socket, { challenge_id }) =>
+      runtime.challenges.decline(socket, challenge_id),
+    ),
+    duel_challenge_cancel: socketEvent(ChallengeIdPayload, { cost: 1 }, (socket, { challenge_id }) =>
+      runtime.challenges.cancel(socket, challenge_id),
+    ),
+    duel_challenge_setting: socketEvent(ChallengeSettingPayload, { cost: 2 }, (socket, payload) =>
+      runtime.challenges.setting(socket, payload?.accept_challenges),
+    ),
+    duel_watch: socketEvent(WatchPayload, { cost: 5 }, (socket, { session_id }) => runtime.watch(socket, session_id)),
+    duel_watch_leave: socketEvent(Anything, { cost: 1 }, (socket) => runtime.stopWatching(socket)),
+    duel_watch_chat: socketEvent(WatchChatPayload, { cost: 1 }, (socket, { message }) =>
+      runtime.watchChat(socket, message),
+    ),
   };
 }

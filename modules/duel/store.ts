@@ -98,6 +98,15 @@ export function createDuelStore(database: SqlDatabase) {
   return {
     ...reads,
     recordDuel: (record: DuelRecord) => inTransaction(database, (db) => recordDuel(db, tables, record)),
+    /** A member's "대결 신청 받기" setting (one upsert). */
+    async setAcceptsChallenges(userId: number, accepts: boolean, at: number) {
+      const { duelPreferences } = tables;
+      const updatedAt = new Date(at);
+      await storeDb(database)
+        .insert(duelPreferences)
+        .values({ userId, acceptsChallenges: accepts, updatedAt })
+        .onConflictDoUpdate({ target: duelPreferences.userId, set: { acceptsChallenges: accepts, updatedAt } });
+    },
   };
 }
 export type DuelStore = ReturnType<typeof createDuelStore>;
@@ -288,7 +297,7 @@ async function applyResult(
 }
 
 function duelReads(db: StoreDb, t: Tables) {
-  const { duelPlayers, duelDaily, duelGames, users } = t;
+  const { duelPlayers, duelDaily, duelGames, duelPreferences, users } = t;
   const total = sql`(${duelPlayers.wins} + ${duelPlayers.losses} + ${duelPlayers.draws})`;
   // `* 1.0` before dividing: integer division on both engines otherwise.
   const winRate = sql<number>`(${duelPlayers.wins} * 1.0 / ${total})`.mapWith(Number);
@@ -360,6 +369,14 @@ function duelReads(db: StoreDb, t: Tables) {
         .from(duelPlayers)
         .where(eq(duelPlayers.userId, userId));
       return row?.rating ?? GLICKO2_NEW_PLAYER.rating;
+    },
+    /** Whether the member takes direct challenges (yes until they turn it off). */
+    async acceptsChallenges(userId: number): Promise<boolean> {
+      const [row] = await db
+        .select({ accepts: duelPreferences.acceptsChallenges })
+        .from(duelPreferences)
+        .where(eq(duelPreferences.userId, userId));
+      return row?.accepts ?? true;
     },
     /** A stored duel's result by its session id (null when none was stored): a takeover tells the players. */
     async duelBySession(sessionId: string): Promise<StoredResult | null> {

@@ -84,5 +84,19 @@ export function defineDuelTables<D extends Dialect>(kit: SchemaKit<D>) {
     (table) => [kit.primaryKey({ columns: [table.userId, table.day] }), kit.index("duel_daily_day_idx").on(table.day)],
   );
 
-  return { duelPlayers, duelGames, duelDaily };
+  /**
+   * A member's duel settings, kept apart from `duel_players` (which holds rated figures only, and only after a first
+   * stored duel). No row: the defaults (challenges accepted).
+   */
+  const duelPreferences = kit.table("duel_preferences", {
+    userId: kit
+      .integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** False: other members' direct challenges are refused ("대결 신청 받기" off on the duel menu). */
+    acceptsChallenges: kit.boolean("accepts_challenges").notNull().default(true),
+    updatedAt: kit.timestamp("updated_at").notNull(),
+  });
+
+  return { duelPlayers, duelGames, duelDaily, duelPreferences };
 }

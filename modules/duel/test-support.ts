@@ -1,5 +1,7 @@
+import { expect } from "bun:test";
 import type { Socket } from "socket.io-client";
 import type { TestServer } from "../../apps/server/testing";
+import type { FakeClock } from "../kernel/clock";
 import { openTestClient, TestClient } from "../kernel/socket-testing";
 
 /** The kernel's test socket client, which for the duel's integration tests also keeps the duel's blocks. */
@@ -73,3 +75,53 @@ export function openDuelClient(
 }
 
 export { closeAndWait } from "../kernel/socket-testing";
+
+/** Member and guest clients of one test server, numbered so every name and e-mail is new. */
+export function duelists(server: TestServer, prefix: string) {
+  let count = 0;
+  return {
+    async member() {
+      count++;
+      const user = await server.createUser(`${prefix}${count}`, {
+        email: `duelist-${crypto.randomUUID()}@example.com`,
+      });
+      const client = await openDuelClient(server, { token: user.token });
+      return Object.assign(client, { user });
+    },
+    guest() {
+      return openDuelClient(server, { client_id: `duel-guest-${prefix}-${++count}-${Date.now()}` });
+    },
+  };
+}
+
+/** Both ready, the countdown 3-2-1 (moved on by the server's fake clock), the start; answers the started state. */
+export async function startDuel(clock: FakeClock, red: DuelClient, blue: DuelClient) {
+  // Events of this duel only (the same clients may have played earlier duels).
+  const ofThis = (p: { session_id: string }) => p.session_id === red.sessionId;
+  await red.send("duel_player_ready");
+  await blue.send("duel_player_ready");
+  expect((await red.next("duel:countdown", (p) => ofThis(p) && p.countdown === 3)).countdown).toBe(3);
+  clock.advance(1_000);
+  expect((await blue.next("duel:countdown", (p) => ofThis(p) && p.countdown === 2)).countdown).toBe(2);
+  clock.advance(1_000);
+  clock.advance(1_000);
+  const [started] = await Promise.all([red.next("duel:game_start", ofThis), blue.next("duel:game_start", ofThis)]);
+  return started.state;
+}
+
+/**
+ * Both search until paired, for two members whose ratings have drifted apart: the accepted rating gap widens by 50
+ * every 5 s waited, so the clock moves on (heartbeats keep both listed) until they are. Answers [red, blue].
+ */
+export async function matchAcrossGap<P extends DuelClient>(clock: FakeClock, a: P, b: P): Promise<[P, P]> {
+  const seen = a.all("duel:match_found").length;
+  await a.send("duel_find_match");
+  await b.send("duel_find_match");
+  for (let i = 0; i < 40 && a.all("duel:match_found").length === seen; i++) {
+    clock.advance(5_000);
+    await a.send("duel_heartbeat", { timestamp: clock.now() });
+    await b.send("duel_heartbeat", { timestamp: clock.now() });
+  }
+  const [foundA] = await Promise.all([a.next("duel:match_found"), b.next("duel:match_found")]);
+  return foundA.your_side === "red" ? [a, b] : [b, a];
+}

@@ -6,10 +6,19 @@
 import type { Static } from "@sinclair/typebox";
 import type { ClientEvent } from "../kernel/socket";
 import type { BlockStatus, BlockView, DuelResult, DuelStateView, Side } from "./duel-mode";
+import type { ChallengeClosedReason } from "./messages";
 import type { DuelStatsSchema } from "./model";
 import type { statsOf } from "./presenter";
 import type { OnlineUser } from "./runtime";
-import type { HeartbeatPayload, WordPayload } from "./socket";
+import type {
+  ChallengeIdPayload,
+  ChallengePayload,
+  ChallengeSettingPayload,
+  HeartbeatPayload,
+  WatchChatPayload,
+  WatchPayload,
+  WordPayload,
+} from "./socket";
 
 export type { BlockStatus, BlockView, DuelStateView, OnlineUser, Side };
 
@@ -36,6 +45,33 @@ export interface DuelClientEvents {
   duel_player_ready: ClientEvent<unknown>;
   duel_word_typed: ClientEvent<Static<typeof WordPayload>>;
   duel_leave_game: ClientEvent<unknown>;
+  /** Challenges a listed member by their sid (README "Direct challenges"). */
+  duel_challenge: ClientEvent<
+    Static<typeof ChallengePayload>,
+    { success: true; challenge_id: string; expires_in: number }
+  >;
+  duel_challenge_accept: ClientEvent<Static<typeof ChallengeIdPayload>, { success: true; session_id: string }>;
+  duel_challenge_decline: ClientEvent<Static<typeof ChallengeIdPayload>>;
+  /** The challenger takes a pending challenge back. */
+  duel_challenge_cancel: ClientEvent<Static<typeof ChallengeIdPayload>>;
+  /** Reads (no field) or sets the member's "대결 신청 받기". */
+  duel_challenge_setting: ClientEvent<
+    Static<typeof ChallengeSettingPayload>,
+    { success: true; accept_challenges: boolean }
+  >;
+  /** Watches a duel in play (README "Watching"); the field comes as `duel:watch_state`. */
+  duel_watch: ClientEvent<Static<typeof WatchPayload>, { success: true; session_id: string }>;
+  duel_watch_leave: ClientEvent<unknown>;
+  /** A chat line to the duel's other watchers (never to its players). */
+  duel_watch_chat: ClientEvent<Static<typeof WatchChatPayload>>;
+}
+
+/** Who challenges, as the challenged member's page shows it. */
+export interface Challenger {
+  sid: string;
+  nickname: string;
+  /** The challenger's duel rating (1500 before a first stored duel). */
+  rating: number;
 }
 
 /** The result of `duel:game_over`, with its Korean reason; `rated`: whether the duel counts (stored). */
@@ -73,6 +109,24 @@ export interface DuelServerEvents {
   "duel:opponent_left": (payload: InDuel & { side: Side }) => void;
   "duel:opponent_disconnected": (payload: InDuel & { side: Side }) => void;
   "duel:stats_update": (payload: DuelStats) => void;
+  /** To every socket of the challenged member: accept or decline within `expires_in` seconds. */
+  "duel:challenge_received": (payload: { challenge_id: string; from: Challenger; expires_in: number }) => void;
+  /** To the challenging socket and every socket of the challenged member: the challenge is no longer pending. */
+  "duel:challenge_closed": (payload: {
+    challenge_id: string;
+    reason: ChallengeClosedReason;
+    /** Korean, for either side. */
+    message: string;
+  }) => void;
+  /**
+   * To a watcher's socket when it starts watching: the duel as it is (names and ratings of both sides in `state`),
+   * the countdown number while it counts, and the result once over. The duel's own events follow.
+   */
+  "duel:watch_state": (
+    payload: InDuel & { state: DuelStateView; countdown: number | null; result: DuelResultView | null },
+  ) => void;
+  /** A watcher's chat line, to the duel's watchers only. */
+  "duel:watch_chat": (payload: InDuel & { sid: string; nickname: string; message: string; timestamp: string }) => void;
 }
 
 declare module "../kernel/socket" {

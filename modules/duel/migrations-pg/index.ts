@@ -2,6 +2,7 @@
 import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_many_lily_hollister.sql" with { type: "text" };
 import m1 from "./0001_damp_baron_zemo.sql" with { type: "text" };
+import m2 from "./0002_mysterious_juggernaut.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -9,5 +10,6 @@ export const migrations: MigrationBundle = {
   sql: {
     "0000_many_lily_hollister": m0,
     "0001_damp_baron_zemo": m1,
+    "0002_mysterious_juggernaut": m2,
   },
 };

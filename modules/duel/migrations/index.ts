@@ -2,6 +2,7 @@
 import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_robust_leper_queen.sql" with { type: "text" };
 import m1 from "./0001_magical_fenris.sql" with { type: "text" };
+import m2 from "./0002_parallel_solo.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -9,5 +10,6 @@ export const migrations: MigrationBundle = {
   sql: {
     "0000_robust_leper_queen": m0,
     "0001_magical_fenris": m1,
+    "0002_parallel_solo": m2,
   },
 };
