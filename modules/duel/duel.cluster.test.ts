@@ -7,7 +7,8 @@ import { eventually } from "../kernel/game-host/redis-testing";
 import { type DuelClient, openDuelClient } from "./test-support";
 
 // Two real server processes (as `npm start` runs them) on one PostgreSQL and one Redis, with the duel's default
-// rules on real time: a member on each process finds the other, they duel to a win, the result is stored once.
+// rules on real time: a member on each process finds the other, they duel to a win, the result is stored once; a
+// challenge made on one process is declined and accepted on the other, and watchers on both processes see the duel.
 // Runs in the PostgreSQL pass of `npm test` (several processes need PostgreSQL).
 const suite = twoProcessSuite<DuelClient>();
 const { onPostgres, clients } = suite;
@@ -129,6 +130,85 @@ describe.skipIf(!onPostgres)("the duel on two server processes", () => {
     await red.send("duel_leave_game");
     await blue.send("duel_leave_game");
     expect(await eventually(async () => (await holderOf(foundA.session_id)) === null)).toBe(true);
+  }, 60_000);
+
+  test("a challenge across processes (declined, then accepted); watchers on both processes see it live", async () => {
+    const alice = await member(a);
+    const bob = await member(b);
+    for (const socket of [alice, bob]) await socket.send("duel_enter_menu");
+    const sid = `u_${bob.user.id}`;
+
+    // Declined on B: the challenger on A hears it.
+    const first = await alice.send("duel_challenge", { sid });
+    expect(first).toMatchObject({ success: true, expires_in: 15 });
+    const received = await bob.next("duel:challenge_received", (p) => p.challenge_id === first.challenge_id, 5_000);
+    expect(received.from).toEqual({ sid: `u_${alice.user.id}`, nickname: alice.user.username, rating: 1500 });
+    expect(await bob.send("duel_challenge_decline", { challenge_id: first.challenge_id })).toEqual({ success: true });
+    expect(await alice.next("duel:challenge_closed", undefined, 5_000)).toMatchObject({ reason: "declined" });
+
+    // Accepted on B: the challenging socket on A and the accepting one on B are seated in one duel.
+    const second = await alice.send("duel_challenge", { sid });
+    await bob.next("duel:challenge_received", (p) => p.challenge_id === second.challenge_id, 5_000);
+    const accepted = await bob.send("duel_challenge_accept", { challenge_id: second.challenge_id });
+    expect(accepted.success).toBe(true);
+    const sessionId: string = accepted.session_id;
+    const [foundA, foundB] = await Promise.all([
+      alice.next("duel:match_found", undefined, 10_000),
+      bob.next("duel:match_found", undefined, 10_000),
+    ]);
+    expect(foundA).toMatchObject({ session_id: sessionId, your_side: "red", opponent_nickname: bob.user.username });
+    expect(foundB).toMatchObject({ session_id: sessionId, your_side: "blue" });
+    // A second acceptance, on either process, finds nothing.
+    expect((await bob.send("duel_challenge_accept", { challenge_id: second.challenge_id })).success).toBe(false);
+
+    // A watcher on each process, one of them not the duel's owner: a guest there, a member on the owner's.
+    expect(await eventually(async () => (await holderOf(sessionId)) !== null)).toBe(true);
+    const holder = await holderOf(sessionId);
+    const owner = [a, b].find((p) => holder?.processId.includes(`:${p.process.pid}:`))!;
+    const elsewhere = owner === a ? b : a;
+    const guest = await openDuelClient(elsewhere, { client_id: `cluster-watcher-${Date.now()}` });
+    clients.push(guest);
+    const fan = await member(owner);
+    for (const watcher of [guest, fan]) {
+      expect(await watcher.send("duel_watch", { session_id: sessionId })).toEqual({
+        success: true,
+        session_id: sessionId,
+      });
+      const seen = await watcher.next("duel:watch_state", undefined, 5_000);
+      expect(seen.state).toMatchObject({
+        red_nickname: alice.user.username,
+        blue_nickname: bob.user.username,
+        red_rating: 1500,
+        blue_rating: 1500,
+      });
+    }
+
+    await alice.send("duel_player_ready");
+    await bob.send("duel_player_ready");
+    await alice.next("duel:game_start", undefined, 10_000);
+    expect((await guest.next("duel:game_start", undefined, 10_000)).state.status).toBe("in_progress");
+    const block = alice.word("static");
+    await alice.send("duel_word_typed", { typed_word: block.word });
+    expect((await guest.next("duel:bullet_fired", undefined, 5_000)).bullet).toEqual({
+      side: "red",
+      target_block_id: block.id,
+    });
+    // The watcher elsewhere cannot type; its chat reaches the other watcher, never the players.
+    const typed = await guest.send("duel_word_typed", { typed_word: alice.word("static").word });
+    expect(typed).toEqual({ success: false, error: "관전 중에는 입력할 수 없습니다." });
+    expect(await guest.send("duel_watch_chat", { message: "다른 서버에서 응원합니다" })).toEqual({ success: true });
+    expect((await fan.next("duel:watch_chat", undefined, 5_000)).message).toBe("다른 서버에서 응원합니다");
+    await guest.next("duel:watch_chat", undefined, 5_000);
+    await Promise.all([alice.sync(), bob.sync()]);
+    expect([...alice.all("duel:watch_chat"), ...bob.all("duel:watch_chat")]).toEqual([]);
+
+    // The end reaches both watchers; the duel closes when its players leave.
+    await bob.send("duel_leave_game");
+    for (const watcher of [guest, fan]) {
+      expect((await watcher.next("duel:game_over", undefined, 5_000)).result).toMatchObject({ winner_side: "red" });
+    }
+    await alice.send("duel_leave_game");
+    expect(await eventually(async () => (await holderOf(sessionId)) === null)).toBe(true);
   }, 60_000);
 
   test("the owner of a duel in play is killed: the other process takes it over and ends it as a draw, unrated", async () => {

@@ -11,12 +11,9 @@ export function serverSide(emitter: GameEmitter) {
     from: { sid: "u_2", nickname: "도전자", rating: 1500 },
     expires_in: 15,
   });
+  const unrated = { sid: "u_2", nickname: "도전자" };
   // @ts-expect-error: the challenger's rating is missing
-  emitter.toUser(1, "duel:challenge_received", {
-    challenge_id: "c1",
-    from: { sid: "u_2", nickname: "도전자" },
-    expires_in: 15,
-  });
+  emitter.toUser(1, "duel:challenge_received", { challenge_id: "c1", from: unrated, expires_in: 15 });
   emitter.toSockets(["s1"], "duel:challenge_closed", { challenge_id: "c1", reason: "declined", message: "거절" });
   // @ts-expect-error: no such reason
   emitter.toSockets(["s1"], "duel:challenge_closed", { challenge_id: "c1", reason: "ignored", message: "무시" });
