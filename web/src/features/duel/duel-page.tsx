@@ -1,3 +1,5 @@
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { useAtomValue } from "jotai";
 import {
   type ChangeEvent,
   type CompositionEvent,
@@ -8,13 +10,15 @@ import {
   useRef,
   useState,
 } from "react";
-import type { DuelClientEvents } from "../../../../modules/duel";
-import type { ClientPayload } from "../../../../modules/kernel/socket";
+import type { DuelClientEvents, DuelServerEvents } from "../../../../modules/duel";
+import type { ClientPayload, EventPayload } from "../../../../modules/kernel/socket";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
-import { DuelCanvas } from "./duel-canvas";
+import { currentUserAtom } from "../session/atoms";
+import { isMemberSid } from "./challenge-state";
+import { ChallengeLink, ChallengeLinkPrompt, ChallengePanels, ChallengeSetting, useChallenges } from "./challenges";
+import { DuelField, ResultDetails, SIDE_TEXT } from "./duel-field";
 import {
-  type BlockView,
   type DuelRating,
   type DuelResult,
   type DuelState,
@@ -23,14 +27,12 @@ import {
   type LastDuel,
   type OnlineUser,
   outcomeText,
-  reasonLines,
   type Side,
   splitTyped,
-  unratedNote,
 } from "./duel-state";
+import { WatchView } from "./watch";
 
 const STATUS_TEXT = { idle: "대기 중", waiting: "매칭 중", in_game: "대결 중" } as const;
-const SIDE_TEXT = { red: "빨강", blue: "파랑" } as const;
 /** Spec §9: heartbeat every 5 s, the online list every 30 s, leave 5 s after the end, play again after 0.3 s. */
 const HEARTBEAT_MS = 5_000;
 const LIST_POLL_MS = 30_000;
@@ -43,15 +45,30 @@ type Signal = {
 }[keyof DuelClientEvents];
 const emit = (event: Signal) => socketManager.emit(event, {});
 
-/** /duel (spec part 2 §2 "1:1 typing duel", §4 "Duel client flow"). */
+const duelRoute = getRouteApi("/duel");
+
+/**
+ * /duel (spec part 2 §2 "1:1 typing duel", §4 "Duel client flow"; issue 27: direct challenges and watching).
+ * `?challenge=<sid>` (a challenge link) opens it with a challenge to that member prepared.
+ */
 export function DuelPage() {
   useDocumentTitle("1:1 타자 대결");
   const [state, dispatch] = useReducer(duelReducer, initialDuel);
   const [users, setUsers] = useState<OnlineUser[]>([]);
   // The broadcast list is one payload for everyone (its is_me is false): the own entry is found by its sid.
   const [mySid, setMySid] = useState<string | null>(null);
+  const isMember = useAtomValue(currentUserAtom) !== null;
+  const linked = duelRoute.useSearch().challenge;
+  const navigate = useNavigate();
+  const challenges = useChallenges();
   const stateRef = useRef(state);
   stateRef.current = state;
+  /** The duel this page plays or asked to watch: events of another (one left a moment ago) are dropped. */
+  const session = useRef<Following>({ active: null, watching: null });
+  // Leaving a duel (or the automatic leave) stops following it.
+  useEffect(() => {
+    session.current.active = state.sessionId;
+  }, [state.sessionId]);
 
   const refreshList = useCallback(() => {
     socketManager.emit("duel_get_online_users", {}, (answer) => {
@@ -63,11 +80,11 @@ export function DuelPage() {
 
   useMenuPresence(refreshList);
   useSocketEvent("duel:user_list_update", (payload: { users: OnlineUser[] }) => setUsers(payload.users));
-  useDuelEvents(dispatch, refreshList);
+  useDuelEvents(dispatch, refreshList, session);
 
   // After the end: the list is refreshed at 0.3 s and 1 s, and the duel is left after 5 s if still over.
   useEffect(() => {
-    if (state.status !== "finished") return;
+    if (state.status !== "finished" || state.phase !== "playing") return;
     const timers = [
       setTimeout(refreshList, 300),
       setTimeout(() => {
@@ -75,7 +92,7 @@ export function DuelPage() {
         emit("duel_update_user_list_force");
       }, 1_000),
       setTimeout(() => {
-        if (stateRef.current.status !== "finished") return;
+        if (stateRef.current.status !== "finished" || stateRef.current.phase !== "playing") return;
         emit("duel_leave_game");
         // The duel is left on time (spec §9), but its result stays on the menu until the player moves on.
         dispatch({ type: "left_after_end" });
@@ -84,7 +101,7 @@ export function DuelPage() {
     return () => {
       for (const timer of timers) clearTimeout(timer);
     };
-  }, [state.status, refreshList]);
+  }, [state.status, state.phase, refreshList]);
 
   const findMatch = () => {
     dispatch({ type: "searching" });
@@ -103,15 +120,49 @@ export function DuelPage() {
     dispatch({ type: "menu" });
     setTimeout(findMatch, PLAY_AGAIN_MS);
   };
+  const watch = (sessionId: string) => {
+    session.current.watching = sessionId;
+    socketManager.emit("duel_watch", { session_id: sessionId }, (answer) => {
+      if (answer?.success) return;
+      session.current.watching = null;
+      challenges.tell(answer?.error ?? null);
+    });
+  };
+  const stopWatching = () => {
+    session.current.watching = null;
+    emit("duel_watch_leave");
+    dispatch({ type: "menu" });
+    refreshList();
+  };
+  const closeLink = () => navigate({ to: "/duel", search: {}, replace: true });
 
   return (
     <div className="duel-page">
       <h1 className="duel-title">1:1 타자 대결</h1>
+      <ChallengePanels challenges={challenges} showReceived={state.phase !== "playing"} />
+      {linked && state.phase === "menu" && (
+        <ChallengeLinkPrompt
+          sid={linked}
+          users={users}
+          mySid={mySid}
+          isMember={isMember}
+          onChallenge={challenges.challenge}
+          onClose={closeLink}
+        />
+      )}
       {state.phase === "menu" && state.last && (
         <LastResult last={state.last} onPlayAgain={findMatch} onClose={() => dispatch({ type: "dismiss_last" })} />
       )}
       {state.phase === "menu" && (
-        <Menu users={users.map((user) => ({ ...user, is_me: user.is_me || user.sid === mySid }))} onFind={findMatch} />
+        <Menu
+          users={users.map((user) => ({ ...user, is_me: user.is_me || user.sid === mySid }))}
+          mySid={mySid}
+          isMember={isMember}
+          onFind={findMatch}
+          onChallenge={challenges.challenge}
+          onWatch={watch}
+          onRefused={challenges.tell}
+        />
       )}
       {state.phase === "waiting" && (
         <section className="duel-panel duel-waiting" aria-live="polite">
@@ -122,19 +173,35 @@ export function DuelPage() {
         </section>
       )}
       {state.phase === "playing" && <Play state={state} onLeave={leave} onPlayAgain={playAgain} />}
+      {state.phase === "watching" && <WatchView state={state} onLeave={stopWatching} />}
     </div>
   );
 }
 
-function Menu({ users, onFind }: { users: OnlineUser[]; onFind: () => void }) {
+function Menu(props: {
+  users: OnlineUser[];
+  mySid: string | null;
+  isMember: boolean;
+  onFind: () => void;
+  onChallenge: (user: OnlineUser) => void;
+  onWatch: (sessionId: string) => void;
+  onRefused: (text: string | null) => void;
+}) {
+  const { users } = props;
   return (
     <section className="duel-panel">
       <div className="duel-menu-header">
         <h2>접속 중인 사용자 ({users.length}명)</h2>
-        <button type="button" className="btn btn-primary" onClick={onFind}>
+        <button type="button" className="btn btn-primary" onClick={props.onFind}>
           매칭 찾기
         </button>
       </div>
+      {props.isMember && props.mySid && (
+        <div className="duel-menu-tools">
+          <ChallengeSetting onRefused={props.onRefused} />
+          <ChallengeLink sid={props.mySid} />
+        </div>
+      )}
       {users.length === 0 ? (
         <p className="duel-muted">접속 중인 사용자가 없습니다.</p>
       ) : (
@@ -145,12 +212,55 @@ function Menu({ users, onFind }: { users: OnlineUser[]; onFind: () => void }) {
                 {user.nickname}
                 {user.is_me && <span className="duel-me"> (나)</span>}
               </span>
-              <span className={`duel-status ${user.status}`}>{STATUS_TEXT[user.status]}</span>
+              <span className="duel-user-actions">
+                <span className={`duel-status ${user.status}`}>{STATUS_TEXT[user.status]}</span>
+                <UserAction
+                  user={user}
+                  isMember={props.isMember}
+                  onChallenge={props.onChallenge}
+                  onWatch={props.onWatch}
+                />
+              </span>
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** A player in a duel can be watched; a member who is not can be challenged (by a member). */
+function UserAction(props: {
+  user: OnlineUser;
+  isMember: boolean;
+  onChallenge: (user: OnlineUser) => void;
+  onWatch: (sessionId: string) => void;
+}) {
+  const { user } = props;
+  if (user.is_me) return null;
+  const sessionId = user.session_id;
+  if (user.status === "in_game" && sessionId) {
+    return (
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        aria-label={`${user.nickname}님의 대결 관전`}
+        onClick={() => props.onWatch(sessionId)}
+      >
+        관전
+      </button>
+    );
+  }
+  if (!props.isMember || !isMemberSid(user.sid) || user.status === "in_game") return null;
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-small"
+      aria-label={`${user.nickname}님에게 도전`}
+      onClick={() => props.onChallenge(user)}
+    >
+      도전
+    </button>
   );
 }
 
@@ -262,31 +372,21 @@ function Play({ state, onLeave, onPlayAgain }: { state: DuelState; onLeave: () =
           {state.opponent} ({SIDE_TEXT[other]}) ♥ {state.lives[other]}
         </span>
       </div>
-      <div className="duel-field">
-        <DuelCanvas blocks={state.blocks} bullets={state.bullets} />
-        {state.countdown !== null && <div className="duel-countdown">{state.countdown}</div>}
-        {state.status === "waiting" && state.countdown === null && (
-          <div className="duel-countdown small">상대를 기다리는 중…</div>
-        )}
-        {state.result && (
-          <ResultOverlay
-            result={state.result}
-            side={side}
-            gone={state.opponentGone}
-            rating={state.rating}
-            onLeave={onLeave}
-            onPlayAgain={onPlayAgain}
-          />
-        )}
-      </div>
-      {/* The canvas is not readable by assistive technology: the words on the field, as text. */}
-      <ul className="sr-only" aria-label="화면의 단어">
-        {state.blocks.map((block) => (
-          <li key={block.id} data-word={block.word} data-status={block.status}>
-            {block.word}
-          </li>
-        ))}
-      </ul>
+      <DuelField
+        state={state}
+        overlay={
+          state.result && (
+            <ResultOverlay
+              result={state.result}
+              side={side}
+              gone={state.opponentGone}
+              rating={state.rating}
+              onLeave={onLeave}
+              onPlayAgain={onPlayAgain}
+            />
+          )
+        }
+      />
       {state.status !== "finished" && (
         <button type="button" className="btn btn-ghost duel-forfeit" onClick={onLeave}>
           대결 나가기
@@ -333,58 +433,6 @@ function ResultOverlay(props: {
   );
 }
 
-const signed = (value: number) => (value > 0 ? `+${value}` : `${value}`);
-
-/** Reason (worded from the viewer's side, each fact once), lives, words, duration and the rating change. */
-function ResultDetails({
-  result,
-  side,
-  gone,
-  rating,
-}: {
-  result: DuelResult;
-  side: Side | null;
-  gone: "left" | "disconnected" | null;
-  rating: DuelRating | null;
-}) {
-  const note = unratedNote(result, rating);
-  return (
-    <>
-      {reasonLines(result, side, gone).map((line) => (
-        <p key={line} className="duel-reason">
-          {line}
-        </p>
-      ))}
-      <dl className="duel-result-figures">
-        <dt>남은 생명</dt>
-        <dd>
-          빨강 {result.red_remaining_lives} · 파랑 {result.blue_remaining_lives}
-        </dd>
-        <dt>입력한 단어</dt>
-        <dd>
-          빨강 {result.red_words_typed} · 파랑 {result.blue_words_typed}
-        </dd>
-        <dt>대결 시간</dt>
-        <dd>{Math.round(result.game_duration)}초</dd>
-        {result.rated === false ? (
-          <>
-            <dt>레이팅</dt>
-            <dd>변동 없음</dd>
-          </>
-        ) : (
-          rating && (
-            <>
-              <dt>레이팅</dt>
-              <dd>{rating.rated ? `${rating.rating} (${signed(rating.change)})` : `${rating.rating} (변동 없음)`}</dd>
-            </>
-          )
-        )}
-      </dl>
-      {note && <p className="duel-reason">{note}</p>}
-    </>
-  );
-}
-
 const CONFETTI = Array.from({ length: 60 }, (_, i) => ({
   key: `c${i}`,
   left: `${(i * 37) % 100}%`,
@@ -426,49 +474,78 @@ function useMenuPresence(refreshList: () => void) {
   }, [refreshList]);
 }
 
-function useDuelEvents(dispatch: (event: Parameters<typeof duelReducer>[1]) => void, refreshList: () => void) {
+/** Which duel the page follows: the one it plays (from `duel:match_found`) or the one it asked to watch. */
+interface Following {
+  active: string | null;
+  watching: string | null;
+}
+
+/** The `duel:*` events of one duel (they carry its `session_id`). */
+type InDuelEvent = {
+  [E in keyof DuelServerEvents]: EventPayload<DuelServerEvents, E> extends { session_id: string } ? E : never;
+}[keyof DuelServerEvents];
+
+/** An event of the duel the page follows: a duel left a moment ago may still send a few, which are dropped. */
+function useFollowedEvent<E extends InDuelEvent>(
+  session: { current: Following },
+  event: E,
+  handle: (payload: EventPayload<DuelServerEvents, E>) => void,
+) {
+  useSocketEvent(event, ((payload: EventPayload<DuelServerEvents, E>) => {
+    if (payload.session_id === session.current.active) handle(payload);
+  }) as never);
+}
+
+function useDuelEvents(
+  dispatch: (event: Parameters<typeof duelReducer>[1]) => void,
+  refreshList: () => void,
+  session: { current: Following },
+) {
   const now = () => performance.now();
-  useSocketEvent("duel:match_found", (p: { your_side: Side; opponent_nickname: string }) => {
-    dispatch({ type: "match_found", side: p.your_side, opponent: p.opponent_nickname });
+  useSocketEvent("duel:match_found", (p) => {
+    session.current = { active: p.session_id, watching: null };
+    dispatch({ type: "match_found", side: p.your_side, opponent: p.opponent_nickname, sessionId: p.session_id });
     emit("duel_player_ready");
     refreshList();
   });
-  useSocketEvent("duel:countdown", (p: { countdown: number }) => dispatch({ type: "countdown", number: p.countdown }));
-  useSocketEvent(
-    "duel:game_start",
-    (p: { state: { word_blocks: BlockView[]; red_lives: number; blue_lives: number; remaining_time: number } }) =>
-      dispatch({
-        type: "game_start",
-        blocks: p.state.word_blocks,
-        lives: { red: p.state.red_lives, blue: p.state.blue_lives },
-        remaining: p.state.remaining_time,
-        at: now(),
-      }),
+  useSocketEvent("duel:watch_state", (p) => {
+    if (p.session_id !== session.current.watching) return;
+    session.current.active = p.session_id;
+    dispatch({ type: "watch_state", state: p.state, countdown: p.countdown, result: p.result, at: now() });
+  });
+  useFollowedEvent(session, "duel:countdown", (p) => dispatch({ type: "countdown", number: p.countdown }));
+  useFollowedEvent(session, "duel:game_start", (p) =>
+    dispatch({
+      type: "game_start",
+      blocks: p.state.word_blocks,
+      lives: { red: p.state.red_lives, blue: p.state.blue_lives },
+      remaining: p.state.remaining_time,
+      at: now(),
+    }),
   );
-  useSocketEvent(
-    "duel:word_position_update",
-    (p: { block_id: number; status: BlockView["status"]; speed: number; x?: number }) =>
-      dispatch({ type: "position", blockId: p.block_id, status: p.status, speed: p.speed, x: p.x, at: now() }),
+  useFollowedEvent(session, "duel:word_position_update", (p) =>
+    dispatch({ type: "position", blockId: p.block_id, status: p.status, speed: p.speed, x: p.x, at: now() }),
   );
-  useSocketEvent("duel:bullet_fired", (p: { bullet: { side: Side; target_block_id: number } }) =>
+  useFollowedEvent(session, "duel:bullet_fired", (p) =>
     dispatch({ type: "bullet", side: p.bullet.side, blockId: p.bullet.target_block_id, at: now() }),
   );
-  useSocketEvent("duel:block_defended", (p: { block_id: number; new_blocks: BlockView[] }) =>
+  useFollowedEvent(session, "duel:block_defended", (p) =>
     dispatch({ type: "replaced", blockId: p.block_id, blocks: p.new_blocks, at: now() }),
   );
-  useSocketEvent("duel:new_word", (p: { replaced_block_id: number; word_blocks: BlockView[] }) =>
+  useFollowedEvent(session, "duel:new_word", (p) =>
     dispatch({ type: "replaced", blockId: p.replaced_block_id, blocks: p.word_blocks, at: now() }),
   );
-  useSocketEvent("duel:life_update", (p: { player_side: Side; remaining_lives: number }) =>
+  useFollowedEvent(session, "duel:life_update", (p) =>
     dispatch({ type: "lives", side: p.player_side, lives: p.remaining_lives }),
   );
-  useSocketEvent("duel:time_update", (p: { remaining_time: number }) =>
-    dispatch({ type: "time", remaining: p.remaining_time }),
+  useFollowedEvent(session, "duel:time_update", (p) => dispatch({ type: "time", remaining: p.remaining_time }));
+  useFollowedEvent(session, "duel:game_over", (p) => dispatch({ type: "over", result: p.result }));
+  useFollowedEvent(session, "duel:opponent_left", () => dispatch({ type: "opponent_gone", how: "left" }));
+  useFollowedEvent(session, "duel:opponent_disconnected", () =>
+    dispatch({ type: "opponent_gone", how: "disconnected" }),
   );
-  useSocketEvent("duel:game_over", (p: { result: DuelResult }) => dispatch({ type: "over", result: p.result }));
-  useSocketEvent("duel:opponent_left", () => dispatch({ type: "opponent_gone", how: "left" }));
-  useSocketEvent("duel:opponent_disconnected", () => dispatch({ type: "opponent_gone", how: "disconnected" }));
-  useSocketEvent("duel:stats_update", (p: { rating: number; rating_change: number; rated?: boolean }) =>
+  // A member's figures, whatever the page shows now (they may come after the automatic leave).
+  useSocketEvent("duel:stats_update", (p) =>
     dispatch({ type: "rating", rating: p.rating, change: p.rating_change, rated: p.rated !== false }),
   );
 }

@@ -10,6 +10,7 @@ import {
   UNRATED_EARLY,
   UNRATED_PAIR_LIMIT,
   unratedNote,
+  watchedOutcomeText,
 } from "./duel-state";
 
 const block = { id: 1, word: "사과", status: "static" as const, speed: 0, x: 400, y: 100 };
@@ -18,7 +19,7 @@ describe("the duel's client state", () => {
   test("match, countdown, start, a block fired and moving, lives, time, the end", () => {
     let s = duelReducer(initialDuel, { type: "searching" });
     expect(s.phase).toBe("waiting");
-    s = duelReducer(s, { type: "match_found", side: "red", opponent: "상대" });
+    s = duelReducer(s, { type: "match_found", side: "red", sessionId: "d1", opponent: "상대" });
     s = duelReducer(s, { type: "countdown", number: 3 });
     expect([s.phase, s.countdown, s.opponent]).toEqual(["playing", 3, "상대"]);
     s = duelReducer(s, { type: "game_start", blocks: [block], lives: { red: 5, blue: 5 }, remaining: 60, at: 1_000 });
@@ -77,7 +78,7 @@ describe("the duel's client state", () => {
       blue_words_typed: 1,
       game_duration: 12,
     };
-    let s = duelReducer(initialDuel, { type: "match_found", side: "blue", opponent: "상대" });
+    let s = duelReducer(initialDuel, { type: "match_found", side: "blue", sessionId: "d1", opponent: "상대" });
     s = duelReducer(s, { type: "opponent_gone", how: "disconnected" });
     s = duelReducer(s, { type: "over", result });
     s = duelReducer(s, { type: "left_after_end" });
@@ -129,5 +130,69 @@ describe("the duel's client state", () => {
     expect(unratedNote({ ...result, rated: true }, { rating: 1500, change: 0, rated: false })).toBe(UNRATED_PAIR_LIMIT);
     expect(unratedNote({ ...result, rated: true }, { rating: 1516, change: 16, rated: true })).toBeNull();
     expect(unratedNote({ ...result, rated: true }, null)).toBeNull();
+  });
+});
+
+describe("watching a duel", () => {
+  const view = {
+    session_id: "d9",
+    status: "in_progress" as const,
+    red_sid: "u_1",
+    blue_sid: "g_0123456789ab",
+    red_nickname: "빨강이",
+    blue_nickname: "guest_1234",
+    red_rating: 1523,
+    blue_rating: null,
+    red_ready: true,
+    blue_ready: true,
+    red_lives: 4,
+    blue_lives: 5,
+    red_words_typed: 2,
+    blue_words_typed: 1,
+    word_blocks: [{ ...block, status: "moving_left" as const, speed: 50, x: 300 }],
+    bullets: [],
+    remaining_time: 41,
+    created_at: "2026-05-04T03:00:00.000Z",
+    started_at: "2026-05-04T03:00:03.000Z",
+    ended_at: null,
+    server_time: "2026-05-04T03:00:22.000Z",
+  };
+
+  test("the field as it is: both sides by name and rating, lives, time, moving blocks; the last result kept", () => {
+    const last = { result: { winner_side: "draw" as const, reason: "time_up_draw" }, side: null, opponent: "" };
+    const before = { ...initialDuel, last: last as never };
+    const s = duelReducer(before, { type: "watch_state", state: view, countdown: null, result: null, at: 1_000 });
+    expect([s.phase, s.sessionId, s.status, s.side, s.remaining]).toEqual(["watching", "d9", "in_progress", null, 41]);
+    expect(s.sides).toEqual({
+      red: { nickname: "빨강이", rating: 1523 },
+      blue: { nickname: "guest_1234", rating: null },
+    });
+    expect(s.lives).toEqual({ red: 4, blue: 5 });
+    expect(blockX(s.blocks[0], 2_000)).toBe(250);
+    expect(s.last).toBe(last as never);
+  });
+
+  test("a duel counting down shows its number; a finished one its result, worded for a watcher", () => {
+    const counting = duelReducer(initialDuel, {
+      type: "watch_state",
+      state: { ...view, status: "countdown" },
+      countdown: 2,
+      result: null,
+      at: 0,
+    });
+    expect([counting.status, counting.countdown]).toEqual(["waiting", 2]);
+    const result = {
+      winner_side: "blue" as const,
+      reason: "no_lives",
+      red_remaining_lives: 0,
+      blue_remaining_lives: 3,
+      red_words_typed: 4,
+      blue_words_typed: 9,
+      game_duration: 41,
+    };
+    const over = duelReducer(counting, { type: "over", result });
+    expect(watchedOutcomeText(over.result!, over.sides)).toBe("파랑 guest_1234 승리");
+    expect(watchedOutcomeText({ ...result, winner_side: "draw" }, over.sides)).toBe("무승부");
+    expect(watchedOutcomeText(result, null)).toBe("파랑 승리");
   });
 });

@@ -3,7 +3,7 @@
  * the position of a block between two server events (it moves at its `speed` from where the server last put it).
  */
 
-import type { BlockStatus, BlockView, DuelResultView, Side } from "../../../../modules/duel";
+import type { BlockStatus, BlockView, DuelResultView, DuelStateView, Side } from "../../../../modules/duel";
 import { UNRATED_NOTES } from "../../../../modules/duel/rules";
 
 // The duel's wire shapes, as the server declares them (modules/duel/wire.ts): type-only, erased from the bundle.
@@ -23,7 +23,14 @@ export type DuelResult = Omit<DuelResultView, "reason" | "reason_text" | "played
   reason_text?: string;
 };
 
-export type Phase = "menu" | "waiting" | "playing";
+/** `watching`: the page shows someone else's duel (duel README "Watching"). */
+export type Phase = "menu" | "waiting" | "playing" | "watching";
+
+/** A side of the duel as a watcher sees it: who plays it, and their rating (null for a guest). */
+export interface SideInfo {
+  nickname: string;
+  rating: number | null;
+}
 
 /** The member's rating after a stored duel (`duel:stats_update`). */
 export interface DuelRating {
@@ -52,6 +59,10 @@ export const BULLET_MS = 400;
 
 export interface DuelState {
   phase: Phase;
+  /** The duel the page plays or watches: events of any other are dropped. */
+  sessionId: string | null;
+  /** Both sides' names and ratings (watching). */
+  sides: { red: SideInfo; blue: SideInfo } | null;
   status: "waiting" | "in_progress" | "finished";
   side: Side | null;
   opponent: string;
@@ -75,6 +86,8 @@ export const GAME_SECONDS = 60;
 
 export const initialDuel: DuelState = {
   phase: "menu",
+  sessionId: null,
+  sides: null,
   status: "waiting",
   side: null,
   opponent: "",
@@ -92,7 +105,9 @@ export const initialDuel: DuelState = {
 export type DuelEvent =
   | { type: "searching" }
   | { type: "menu" }
-  | { type: "match_found"; side: Side; opponent: string }
+  | { type: "match_found"; side: Side; opponent: string; sessionId: string }
+  /** The duel this page watches, as it is now (`duel:watch_state`). */
+  | { type: "watch_state"; state: DuelStateView; countdown: number | null; result: DuelResult | null; at: number }
   | { type: "countdown"; number: number }
   | { type: "game_start"; blocks: BlockView[]; lives: { red: number; blue: number }; remaining: number; at: number }
   | { type: "position"; blockId: number; status: BlockStatus; speed: number; x?: number; at: number }
@@ -117,7 +132,15 @@ export function duelReducer(state: DuelState, event: DuelEvent): DuelState {
     case "menu":
       return initialDuel;
     case "match_found":
-      return { ...initialDuel, phase: "playing", side: event.side, opponent: event.opponent };
+      return {
+        ...initialDuel,
+        phase: "playing",
+        side: event.side,
+        opponent: event.opponent,
+        sessionId: event.sessionId,
+      };
+    case "watch_state":
+      return watched(state, event);
     case "countdown":
       return { ...state, countdown: event.number };
     case "game_start":
@@ -188,6 +211,26 @@ export function duelReducer(state: DuelState, event: DuelEvent): DuelState {
   }
 }
 
+function watched(state: DuelState, event: Extract<DuelEvent, { type: "watch_state" }>): DuelState {
+  const view = event.state;
+  return {
+    ...initialDuel,
+    last: state.last,
+    phase: "watching",
+    sessionId: view.session_id,
+    sides: {
+      red: { nickname: view.red_nickname, rating: view.red_rating },
+      blue: { nickname: view.blue_nickname, rating: view.blue_rating },
+    },
+    status: view.status === "countdown" ? "waiting" : view.status,
+    countdown: event.countdown,
+    lives: { red: view.red_lives, blue: view.blue_lives },
+    remaining: view.remaining_time,
+    blocks: placed(view.word_blocks, event.at),
+    result: event.result,
+  };
+}
+
 /** A block's x at client time `now`: from where the server last put it, at its speed, never past the field. */
 export function blockX(block: Block, now: number): number {
   if (block.status === "static") return block.x;
@@ -242,6 +285,14 @@ export function reasonLines(result: DuelResult, side: Side | null, gone: "left" 
     gone === "left" ? "상대가 대결을 떠났습니다." : gone === "disconnected" ? "상대의 연결이 끊어졌습니다." : null;
   if (goneText && !lines.includes(goneText)) lines.push(goneText);
   return lines;
+}
+
+/** The result as a watcher reads it: which side, by name, won. */
+export function watchedOutcomeText(result: DuelResult, sides: DuelState["sides"]): string {
+  if (result.winner_side === "draw") return "무승부";
+  const side = result.winner_side === "red" ? "빨강" : "파랑";
+  const name = sides?.[result.winner_side]?.nickname;
+  return name ? `${side} ${name} 승리` : `${side} 승리`;
 }
 
 /** The result as the overlay says it, from the viewer's side. */
