@@ -5,7 +5,15 @@ import { sharedScheduler } from "../kernel/game-host";
 import { rankingsSettled } from "../rankings";
 import { duelStore } from "./api";
 import { duelRuntime } from "./index";
-import { closeAndWait, type DuelClient, duelists, matchAcrossGap, openDuelClient, startDuel } from "./test-support";
+import {
+  closeAndWait,
+  type DuelClient,
+  duelists,
+  matchAcrossGap,
+  openDuelClient,
+  startDuel,
+  stopOnFakeClock,
+} from "./test-support";
 
 /**
  * Real server (either engine: TEST_DATABASE=postgres), real socket.io clients. The server runs on a FakeClock: the
@@ -20,14 +28,7 @@ beforeAll(async () => {
   people = duelists(server, "결투자");
 });
 
-afterAll(async () => {
-  // Write retries wait on the server's clock: let any still waiting run out before the shutdown drains them.
-  for (let i = 0; i < 8; i++) {
-    clock.advance(5_000);
-    await Bun.sleep(2);
-  }
-  await server.stop();
-});
+afterAll(() => stopOnFakeClock(server, clock));
 
 let people: ReturnType<typeof duelists>;
 const member = () => people.member();

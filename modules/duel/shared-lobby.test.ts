@@ -126,3 +126,76 @@ describe("the shared online list", () => {
     expect(await b.claimListUpdate(5_000)).toBe(false);
   });
 });
+
+describe("shared challenges", () => {
+  const challengeOf = (from: DuelPlayer, to: DuelPlayer, expiresAt: number) => ({
+    id: crypto.randomUUID(),
+    from: { player: { ...from, rating: 1510 }, process: "p0", socketId: "s-from" },
+    to: { ...to, rating: 1490 },
+    expiresAt,
+  });
+
+  test("one pending per pair; read from any process until it expires; dropped once", async () => {
+    const [a, b] = processes();
+    const [p, q, r] = [player(), player(), player()];
+    const first = challengeOf(p, q, 15_000);
+    expect(await a.createChallenge(first, 0)).toBe(true);
+    expect(await b.createChallenge(challengeOf(p, q, 15_000), 0)).toBe(false);
+    // Other pairs are free: the other way round, and p to someone else.
+    expect(await b.createChallenge(challengeOf(q, p, 15_000), 0)).toBe(true);
+    expect(await b.createChallenge(challengeOf(p, r, 15_000), 0)).toBe(true);
+    expect(await b.challenge(first.id, 14_999)).toEqual(first);
+    expect(await b.challenge(first.id, 15_000)).toBeNull();
+    expect(await b.dropChallenge(first)).toBe(true);
+    expect(await a.dropChallenge(first)).toBe(false);
+    expect(await a.createChallenge(challengeOf(p, q, 30_000), 15_000)).toBe(true);
+  });
+
+  test("accepted once, on any process: both out of the queue and in the new duel with their ratings", async () => {
+    const [a, b] = processes();
+    const [p, q] = [player(), player()];
+    await a.enqueue(p, 1500, 0, "sp");
+    const challenge = challengeOf(p, q, 15_000);
+    await a.createChallenge(challenge, 0);
+    expect(await b.acceptChallenge(challenge, "duel-c1", 1_000)).toBe("accepted");
+    expect(await a.acceptChallenge(challenge, "duel-c2", 1_000)).toBe("gone");
+    expect(await a.gameOf(p.id)).toBe("duel-c1");
+    expect(await a.gameOf(q.id)).toBe("duel-c1");
+    expect(await a.waitingCount()).toBe(0);
+    const duel = await b.duel("duel-c1");
+    expect([duel?.red.rating, duel?.blue.rating, duel?.blue.name]).toEqual([1510, 1490, q.name]);
+    expect(await b.presence(q.id, 0)).toEqual({ listed: null, status: "in_game" });
+  });
+
+  test("too late or busy: refused, and a busy challenge is gone for good", async () => {
+    const [a, b] = processes();
+    const [p, q, r] = [player(), player(), player()];
+    const late = challengeOf(p, q, 15_000);
+    await a.createChallenge(late, 0);
+    expect(await b.acceptChallenge(late, "duel-late", 15_000)).toBe("gone");
+    // The challenger's process still finds it to tell both sides it expired.
+    expect(await a.dropChallenge(late)).toBe(true);
+
+    const busy = challengeOf(p, q, 30_000);
+    await a.createChallenge(busy, 15_000);
+    await a.enqueue(p, 1500, 0, "sp");
+    await a.enqueue(r, 1500, 0, "sr");
+    expect((await a.matchPass(16_000))?.pairs).toHaveLength(1);
+    expect(await b.acceptChallenge(busy, "duel-busy", 17_000)).toBe("challenger_in_game");
+    expect(await b.challenge(busy.id, 17_000)).toBeNull();
+    expect(await b.gameOf(q.id)).toBeNull();
+
+    const toBusy = challengeOf(q, r, 30_000);
+    await a.createChallenge(toBusy, 17_000);
+    expect(await b.acceptChallenge(toBusy, "duel-x", 17_000)).toBe("accepter_in_game");
+  });
+
+  test("presence: listed with a fresh heartbeat, with the name the list shows", async () => {
+    const [a, b] = processes();
+    const p = player();
+    expect(await b.presence(p.id, 0)).toEqual({ listed: null, status: "idle" });
+    await a.list(p, 10_000);
+    expect(await b.presence(p.id, 5_000)).toEqual({ listed: p, status: "idle" });
+    expect((await b.presence(p.id, 10_001)).listed).toBeNull();
+  });
+});

@@ -60,15 +60,22 @@ if ARGV[2] ~= '' and redis.call('HGET', KEYS[2], 'socket') ~= ARGV[2] then retur
 redis.call('DEL', KEYS[2])
 return redis.call('ZREM', KEYS[1], ARGV[1])`;
 
+/**
+ * Both players of a new duel out of the queue and playing its session, and the duel's record written: the end of TAKE
+ * and of ACCEPT_CHALLENGE. Its keys and arguments (`startKeys`, `startArguments`) start at KEYS[k] and ARGV[a].
+ */
+const startDuel = (k: number, a: number) => `
+redis.call('ZREM', KEYS[${k}], ARGV[${a}], ARGV[${a + 1}])
+redis.call('DEL', KEYS[${k + 1}], KEYS[${k + 2}])
+redis.call('SET', KEYS[${k + 3}], ARGV[${a + 2}], 'PX', ARGV[${a + 3}])
+redis.call('SET', KEYS[${k + 4}], ARGV[${a + 2}], 'PX', ARGV[${a + 3}])
+redis.call('HSET', KEYS[${k + 5}], 'players', ARGV[${a + 4}])
+redis.call('PEXPIRE', KEYS[${k + 5}], ARGV[${a + 5}])`;
+
 /** Takes a pair out of the queue, both or neither; marks both as playing the new session. */
 const TAKE = `
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) or not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1], ARGV[2])
-redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[4])
-redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[4])
-redis.call('HSET', KEYS[6], 'players', ARGV[5])
-redis.call('PEXPIRE', KEYS[6], ARGV[6])
+${startDuel(1, 1)}
 return 1`;
 
 /** The first opening of a duel: 1 (and the players' keys last as long as a duel); 0 for a takeover. */
@@ -106,14 +113,9 @@ local expires = redis.call('HGET', KEYS[1], 'expires')
 if not expires or tonumber(expires) <= tonumber(ARGV[1]) then return 'gone' end
 redis.call('DEL', KEYS[1])
 if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-if redis.call('EXISTS', KEYS[4]) == 1 then return 'accepter_in_game' end
-if redis.call('EXISTS', KEYS[3]) == 1 then return 'challenger_in_game' end
-redis.call('ZREM', KEYS[5], ARGV[3], ARGV[4])
-redis.call('DEL', KEYS[6], KEYS[7])
-redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[6])
-redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[6])
-redis.call('HSET', KEYS[8], 'players', ARGV[7])
-redis.call('PEXPIRE', KEYS[8], ARGV[8])
+if redis.call('EXISTS', KEYS[7]) == 1 then return 'accepter_in_game' end
+if redis.call('EXISTS', KEYS[6]) == 1 then return 'challenger_in_game' end
+${startDuel(3, 3)}
 return 'accepted'`;
 
 /**
@@ -125,6 +127,16 @@ const CHALLENGE_GRACE_MS = 5_000;
 const DROP_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/** The arguments of `startDuel`: the players (red first), the session, how long it stays unopened, the record. */
+const startArguments = (sessionId: string, red: DuelPlayer, blue: DuelPlayer) => [
+  red.id,
+  blue.id,
+  sessionId,
+  String(UNOPENED_TTL_MS),
+  JSON.stringify({ red, blue }),
+  String(DUEL_TTL_MS),
+];
 
 export class SharedDuelLobby implements DuelLobby {
   private readonly base: string;
@@ -286,26 +298,24 @@ export class SharedDuelLobby implements DuelLobby {
 
   /** Takes the pair out of the queue (both or neither) into a new session; false when one of them is gone. */
   async take(sessionId: string, red: SharedWaiting, blue: SharedWaiting): Promise<boolean> {
-    const { key } = this;
     const reply = await this.redis.eval(TAKE, {
-      keys: [
-        key.queue(),
-        key.waiting(red.playerId),
-        key.waiting(blue.playerId),
-        key.playing(red.playerId),
-        key.playing(blue.playerId),
-        key.game(sessionId),
-      ],
-      arguments: [
-        red.playerId,
-        blue.playerId,
-        sessionId,
-        String(UNOPENED_TTL_MS),
-        JSON.stringify({ red: red.player, blue: blue.player }),
-        String(DUEL_TTL_MS),
-      ],
+      keys: this.startKeys(sessionId, red.player, blue.player),
+      arguments: startArguments(sessionId, red.player, blue.player),
     });
     return reply === 1;
+  }
+
+  /** The keys of `startDuel`: the queue, both players' waiting and playing keys, the duel's record. */
+  private startKeys(sessionId: string, red: DuelPlayer, blue: DuelPlayer) {
+    const { key } = this;
+    return [
+      key.queue(),
+      key.waiting(red.id),
+      key.waiting(blue.id),
+      key.playing(red.id),
+      key.playing(blue.id),
+      key.game(sessionId),
+    ];
   }
 
   async announce(match: MatchAnnouncement) {
@@ -468,30 +478,14 @@ export class SharedDuelLobby implements DuelLobby {
   }
 
   async acceptChallenge(challenge: Challenge, sessionId: string, now: number): Promise<ChallengeAcceptance> {
-    const { key } = this;
     const from = challenge.from.player;
-    const to = challenge.to;
     const reply = await this.redis.eval(ACCEPT_CHALLENGE, {
       keys: [
-        key.challenge(challenge.id),
+        this.key.challenge(challenge.id),
         this.challengedKey(challenge),
-        key.playing(from.id),
-        key.playing(to.id),
-        key.queue(),
-        key.waiting(from.id),
-        key.waiting(to.id),
-        key.game(sessionId),
+        ...this.startKeys(sessionId, from, challenge.to),
       ],
-      arguments: [
-        String(now),
-        challenge.id,
-        from.id,
-        to.id,
-        sessionId,
-        String(UNOPENED_TTL_MS),
-        JSON.stringify({ red: from, blue: to }),
-        String(DUEL_TTL_MS),
-      ],
+      arguments: [String(now), challenge.id, ...startArguments(sessionId, from, challenge.to)],
     });
     return reply as ChallengeAcceptance;
   }

@@ -76,6 +76,15 @@ export function openDuelClient(
 
 export { closeAndWait } from "../kernel/socket-testing";
 
+/** Stops a test server on a FakeClock: write retries wait on its clock, so any still waiting run out first. */
+export async function stopOnFakeClock(server: TestServer, clock: FakeClock) {
+  for (let i = 0; i < 8; i++) {
+    clock.advance(5_000);
+    await Bun.sleep(2);
+  }
+  await server.stop();
+}
+
 /** Member and guest clients of one test server, numbered so every name and e-mail is new. */
 export function duelists(server: TestServer, prefix: string) {
   let count = 0;

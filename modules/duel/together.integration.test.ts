@@ -3,7 +3,15 @@ import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
 import { duelRuntime } from "./index";
-import { closeAndWait, type DuelClient, duelists, matchAcrossGap, openDuelClient, startDuel } from "./test-support";
+import {
+  closeAndWait,
+  type DuelClient,
+  duelists,
+  matchAcrossGap,
+  openDuelClient,
+  startDuel,
+  stopOnFakeClock,
+} from "./test-support";
 
 /**
  * Playing together (issue 27; README "Direct challenges", "Watching"): a member challenges another from the online
@@ -21,14 +29,7 @@ beforeAll(async () => {
   people = duelists(server, "함께");
 });
 
-afterAll(async () => {
-  // Write retries wait on the server's clock: let any still waiting run out before the shutdown drains them.
-  for (let i = 0; i < 8; i++) {
-    clock.advance(5_000);
-    await Bun.sleep(2);
-  }
-  await server.stop();
-});
+afterAll(() => stopOnFakeClock(server, clock));
 
 type Member = Awaited<ReturnType<typeof people.member>>;
 
