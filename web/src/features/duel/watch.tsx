@@ -3,7 +3,7 @@
  * field live, the result; no word box (a watcher never types); a chat with the duel's other watchers, which its
  * players never see.
  */
-import { type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { WATCH_CHAT_MAX_LENGTH } from "../../../../modules/duel/rules";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { isSendingEnter } from "../../ui/answer-box";
@@ -14,6 +14,7 @@ import { type DuelState, type Side, type SideInfo, watchedOutcomeText } from "./
 const CHAT_KEPT = 50;
 
 export function WatchView({ state, onLeave }: { state: DuelState; onLeave: () => void }) {
+  useWatchAgainOnReconnect(state.sessionId);
   return (
     <section className="duel-play" aria-label="대결 관전">
       <div className="duel-hud">
@@ -48,6 +49,19 @@ export function WatchView({ state, onLeave }: { state: DuelState; onLeave: () =>
       {state.sessionId && <WatchChat sessionId={state.sessionId} />}
     </section>
   );
+}
+
+/** A new connection is a new socket the server knows nothing of: it asks to watch again (the field comes anew). */
+function useWatchAgainOnReconnect(sessionId: string | null) {
+  useEffect(() => {
+    if (!sessionId) return;
+    const socket = socketManager.getSocket();
+    const watchAgain = () => socketManager.emit("duel_watch", { session_id: sessionId });
+    socket.on("connect", watchAgain);
+    return () => {
+      socket.off("connect", watchAgain);
+    };
+  }, [sessionId]);
 }
 
 function WatchedSide({ side, info, lives }: { side: Side; info: SideInfo | undefined; lives: number }) {
