@@ -245,18 +245,15 @@ export class DuelRuntime implements ModuleRuntime {
       ? { player: me, status: list.statusOf(me.id), sessionId: null }
       : undefined;
     const others = ordered.slice(0, limit + 1).filter((entry) => entry.player.id !== mine?.player.id);
-    const users: OnlineUser[] = (mine ? [mine, ...others] : others).slice(0, limit).map((entry) => {
-      const user: OnlineUser = {
-        sid: entry.player.key,
-        nickname: entry.player.name,
-        status: entry.status,
-        is_me: false,
-      };
-      if (entry.player === mine?.player) user.is_me = true;
-      // Whom a watcher can watch (a player's own entry needs none).
-      else if (entry.status === "in_game" && entry.sessionId) user.session_id = entry.sessionId;
-      return user;
-    });
+    const users: OnlineUser[] = (mine ? [mine, ...others] : others)
+      .slice(0, limit)
+      .map(({ player, status, sessionId }) => {
+        const isMe = player === mine?.player;
+        const user: OnlineUser = { sid: player.key, nickname: player.name, status, is_me: isMe };
+        // What the 관전 button watches (one's own entry needs none).
+        if (!isMe && status === "in_game" && sessionId) user.session_id = sessionId;
+        return user;
+      });
     return {
       users,
       waiting_count: list.waitingCount,
