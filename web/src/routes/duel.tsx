@@ -1,6 +1,6 @@
 /** Area: 1:1 typing duel (spec part 2 §2). The page lives in features/duel and loads when first visited. */
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { isMemberSid } from "../features/duel/challenge-state";
+import { isMemberSid } from "../features/duel/challenge-link";
 import "../features/duel/duel.css";
 import { rootRoute } from "./root";
 

@@ -1,12 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  challengeLink,
-  challengesReducer,
-  isMemberSid,
-  noChallenges,
-  type PendingChallenge,
-  secondsLeft,
-} from "./challenge-state";
+import { challengeLink, isMemberSid } from "./challenge-link";
+import { challengesReducer, noChallenges, type PendingChallenge, secondsLeft } from "./challenge-state";
 
 const from = (id: string, expiresAt = 15_000): PendingChallenge => ({
   id,

@@ -71,9 +71,3 @@ export function challengesReducer(state: ChallengesState, event: ChallengeEvent)
 /** Whole seconds left to answer, as the countdown shows them. */
 export const secondsLeft = (challenge: PendingChallenge, now: number) =>
   Math.max(0, Math.ceil((challenge.expiresAt - now) / 1000));
-
-/** A sid the page may challenge from a link (`/duel?challenge=u_12`): a member's. */
-export const isMemberSid = (sid: unknown): sid is string => typeof sid === "string" && /^u_[0-9]{1,15}$/.test(sid);
-
-/** The address that opens /duel with a challenge to this member prepared (the menu's "도전 링크 복사"). */
-export const challengeLink = (origin: string, sid: string) => `${origin}/duel?challenge=${encodeURIComponent(sid)}`;

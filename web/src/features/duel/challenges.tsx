@@ -8,7 +8,8 @@ import { useEffect, useReducer, useState } from "react";
 import { CHALLENGE_TTL_MS } from "../../../../modules/duel/rules";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { useNow } from "../../lib/use-now";
-import { challengeLink, challengesReducer, noChallenges, type PendingChallenge, secondsLeft } from "./challenge-state";
+import { challengeLink } from "./challenge-link";
+import { challengesReducer, noChallenges, type PendingChallenge, secondsLeft } from "./challenge-state";
 import type { OnlineUser } from "./duel-state";
 
 const NO_ANSWER = "서버가 응답하지 않았습니다. 잠시 후 다시 시도해주세요.";

@@ -15,7 +15,7 @@ import type { ClientPayload, EventPayload } from "../../../../modules/kernel/soc
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { useDocumentTitle } from "../../lib/title";
 import { currentUserAtom } from "../session/atoms";
-import { isMemberSid } from "./challenge-state";
+import { isMemberSid } from "./challenge-link";
 import { ChallengeLink, ChallengeLinkPrompt, ChallengePanels, ChallengeSetting, useChallenges } from "./challenges";
 import { DuelField, ResultDetails, SIDE_TEXT } from "./duel-field";
 import {
