@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../../apps/server/testing";
-import { FakeClock } from "../kernel/clock";
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { TestServer } from "../../apps/server/testing";
+import type { FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
 import { rankingsSettled } from "../rankings";
 import { duelStore } from "./api";
@@ -8,29 +8,23 @@ import { duelRuntime } from "./index";
 import {
   closeAndWait,
   type DuelClient,
-  duelists,
+  duelTestServer,
   matchAcrossGap,
   openDuelClient,
   startDuel,
-  stopOnFakeClock,
 } from "./test-support";
 
 /**
  * Real server (either engine: TEST_DATABASE=postgres), real socket.io clients. The server runs on a FakeClock: the
  * tests move game time (countdown, block flights, the 60 s, heartbeats, the coalesced list) with `clock.advance`.
  */
+const suite = duelTestServer("결투자");
 let server: TestServer;
 let clock: FakeClock;
-
-beforeAll(async () => {
-  clock = new FakeClock(Date.UTC(2026, 4, 4, 3, 0, 0));
-  server = await startTestServer({ clock });
-  people = duelists(server, "결투자");
+beforeAll(() => {
+  ({ server, clock } = suite);
 });
-
-afterAll(() => stopOnFakeClock(server, clock));
-
-let people: ReturnType<typeof duelists>;
+const people = { member: () => suite.people.member(), guest: () => suite.people.guest() };
 const member = () => people.member();
 const guest = () => people.guest();
 

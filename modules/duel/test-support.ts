@@ -1,7 +1,7 @@
-import { expect } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import type { Socket } from "socket.io-client";
-import type { TestServer } from "../../apps/server/testing";
-import type { FakeClock } from "../kernel/clock";
+import { startTestServer, type TestServer } from "../../apps/server/testing";
+import { FakeClock } from "../kernel/clock";
 import { openTestClient, TestClient } from "../kernel/socket-testing";
 
 /** The kernel's test socket client, which for the duel's integration tests also keeps the duel's blocks. */
@@ -76,8 +76,23 @@ export function openDuelClient(
 
 export { closeAndWait } from "../kernel/socket-testing";
 
+/**
+ * The test server of a test file, on a FakeClock (the tests move game time with `clock.advance`), started before its
+ * tests and stopped after them; `people` makes its members and guests. Read the fields inside tests or hooks.
+ */
+export function duelTestServer(prefix: string) {
+  const suite = {} as { server: TestServer; clock: FakeClock; people: ReturnType<typeof duelists> };
+  beforeAll(async () => {
+    suite.clock = new FakeClock(Date.UTC(2026, 4, 4, 3, 0, 0));
+    suite.server = await startTestServer({ clock: suite.clock });
+    suite.people = duelists(suite.server, prefix);
+  });
+  afterAll(() => stopOnFakeClock(suite.server, suite.clock));
+  return suite;
+}
+
 /** Stops a test server on a FakeClock: write retries wait on its clock, so any still waiting run out first. */
-export async function stopOnFakeClock(server: TestServer, clock: FakeClock) {
+async function stopOnFakeClock(server: TestServer, clock: FakeClock) {
   for (let i = 0; i < 8; i++) {
     clock.advance(5_000);
     await Bun.sleep(2);

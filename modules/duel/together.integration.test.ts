@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../../apps/server/testing";
-import { FakeClock } from "../kernel/clock";
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { TestServer } from "../../apps/server/testing";
+import type { FakeClock } from "../kernel/clock";
 import { sharedScheduler } from "../kernel/game-host";
 import { duelRuntime } from "./index";
 import {
   closeAndWait,
   type DuelClient,
-  duelists,
+  duelTestServer,
   matchAcrossGap,
   openDuelClient,
   startDuel,
-  stopOnFakeClock,
 } from "./test-support";
 
 /**
@@ -19,17 +18,13 @@ import {
  * rating limit; watchers see the duel, cannot type and chat among themselves only. Real server (either engine:
  * TEST_DATABASE=postgres), real sockets, the server on a FakeClock.
  */
+const suite = duelTestServer("함께");
 let server: TestServer;
 let clock: FakeClock;
-let people: ReturnType<typeof duelists>;
-
-beforeAll(async () => {
-  clock = new FakeClock(Date.UTC(2026, 4, 4, 3, 0, 0));
-  server = await startTestServer({ clock });
-  people = duelists(server, "함께");
+beforeAll(() => {
+  ({ server, clock } = suite);
 });
-
-afterAll(() => stopOnFakeClock(server, clock));
+const people = { member: () => suite.people.member(), guest: () => suite.people.guest() };
 
 type Member = Awaited<ReturnType<typeof people.member>>;
 
