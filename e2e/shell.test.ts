@@ -13,6 +13,10 @@ import {
   uniqueUser,
 } from "./helpers";
 
+/** The navbar's 로그인 link (the home page has another one, in the private rooms' section). */
+const navbarLogin = (page: Page) =>
+  page.getByRole("navigation", { name: "주 메뉴" }).getByRole("link", { name: "로그인", exact: true });
+
 let e2e: E2E;
 
 beforeAll(async () => {
@@ -96,10 +100,10 @@ describe("accounts in the browser", () => {
 
     await page.reload();
     await page.getByRole("link", { name: input.username }).waitFor();
-    expect(await page.getByRole("link", { name: "로그인", exact: true }).count()).toBe(0);
+    expect(await navbarLogin(page).count()).toBe(0);
 
     await page.getByRole("button", { name: "로그아웃" }).click();
-    await page.getByRole("link", { name: "로그인", exact: true }).waitFor();
+    await navbarLogin(page).waitFor();
     expect(await storedItem(page, "token")).toBeNull();
     expect(await storedItem(page, "refresh_token")).toBeNull();
     await page.reload();
@@ -151,7 +155,7 @@ describe("accounts in the browser", () => {
     await storeTokens(page, "not-a-jwt", "not-a-refresh-token");
     await page.goto(`${e2e.url}/`);
     await page.getByText("인증에 실패했습니다. 다시 로그인해주세요.").waitFor();
-    await page.getByRole("link", { name: "로그인", exact: true }).waitFor();
+    await navbarLogin(page).waitFor();
     expect(await storedItem(page, "token")).toBeNull();
     expect(await storedItem(page, "refresh_token")).toBeNull();
   });
