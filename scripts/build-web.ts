@@ -1,6 +1,7 @@
 /** Production build of the SPA into dist/web (minified, React production build, absolute asset paths). */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { buildServiceWorker } from "./build-sw";
 import { compressAssets } from "./compress-assets";
 import { firstLoadJs } from "./first-load";
 import { emitWebFonts } from "./web-fonts";
@@ -32,6 +33,8 @@ export async function buildWeb() {
   // Files browsers ask for by a fixed name (`/favicon.ico`, whatever the page links) are served from the root as
   // they are; the page's own links go through the bundler (hashed under assets/).
   cpSync(join(root, "web/public"), outdir, { recursive: true });
+  const worker = await buildServiceWorker(outdir);
+  console.log(`web build: service worker ${worker.version} keeps ${worker.files} files for offline use`);
   const compressed = await compressAssets(outdir);
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
   const total = compressed.reduce((sum, file) => sum + file.bytes, 0);
