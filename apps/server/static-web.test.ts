@@ -14,6 +14,9 @@ const SECRET = "top-secret-content";
 /** A script large and repetitive enough that its compressed copies are worth keeping. */
 const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `export const 문장${i} = "가나다라마바사 ${i}";`).join("\n");
 const INDEX_HTML = `<!doctype html><title>타자마당</title><body>${"<p>타자마당 한국어 타자 게임</p>".repeat(40)}</body>`;
+/** What scripts/build-sw.ts and web/public leave at the root (small: served as they are). */
+const SERVICE_WORKER = 'self.addEventListener("fetch",()=>{});';
+const MANIFEST = '{"name":"타자마당","display":"standalone"}';
 let server: TestServer;
 
 beforeAll(async () => {
@@ -21,6 +24,8 @@ beforeAll(async () => {
   writeFileSync(join(webRoot, "index.html"), INDEX_HTML);
   writeFileSync(join(webRoot, "assets", "app-abc123.js"), "console.log(1)");
   writeFileSync(join(webRoot, "assets", "big-def456.js"), BIG_SCRIPT);
+  writeFileSync(join(webRoot, "sw.js"), SERVICE_WORKER);
+  writeFileSync(join(webRoot, "manifest.webmanifest"), MANIFEST);
   await compressAssets(webRoot);
   mkdirSync(join(folder, "web-secret"));
   writeFileSync(join(folder, "web-secret", "x.txt"), SECRET);
@@ -109,6 +114,24 @@ describe("static files stay inside the web root", () => {
     expect(fileUnder("/srv/web", "/../web-secret/x")).toBeNull();
     expect(fileUnder("/srv/web", "/../web")).toBeNull();
     expect(fileUnder("/srv/web", "/")).toBeNull();
+  });
+});
+
+describe("the service worker and the manifest", () => {
+  test("/sw.js is JavaScript, revalidated on every load: a new build's worker is seen at the next visit", async () => {
+    const res = await rawGet("/sw.js");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/javascript");
+    expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(res.body).toBe(SERVICE_WORKER);
+  });
+
+  test("/manifest.webmanifest is a web app manifest, revalidated", async () => {
+    const res = await rawGet("/manifest.webmanifest");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/manifest+json");
+    expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(JSON.parse(res.body)).toMatchObject({ name: "타자마당" });
   });
 });
 
