@@ -71,6 +71,18 @@ async function followOtherTab(change: "set" | "cleared") {
   revalidateRoutes();
 }
 
+/**
+ * A tab that started without a connection kept its tokens but could not check them (anonymous, "사용자 정보를
+ * 불러오는데 실패했습니다."): when the connection returns, it checks them, and signs in as their member.
+ */
+async function resumeWhenOnline() {
+  if (identityOf(session.get()) !== "anonymous" || !tokens.access()) return;
+  await session.reload();
+  if (identityOf(session.get()) === "anonymous") return;
+  socketManager.changeIdentity();
+  revalidateRoutes();
+}
+
 let wired = false;
 /** Connects the session to the API client's lost-session signal and to the socket. Called once by main.tsx. */
 export function wireSession() {
@@ -96,6 +108,7 @@ export function wireSession() {
     const ended = sessionClosedFrom(payload);
     if (ended && machine.sessionEndedByServer(deps, session.get(), ended)) revalidateRoutes();
   });
+  globalThis.addEventListener?.("online", () => void resumeWhenOnline());
   socketManager.subscribe("user:stats_update", (payload: unknown) => {
     if (payload && typeof payload === "object") session.applyStats(payload as Partial<User>);
   });

@@ -4,6 +4,7 @@ import { sessionStatusAtom } from "../session/atoms";
 import { ConnectionBanner } from "./connection-banner";
 import { Footer } from "./footer";
 import { Navbar } from "./navbar";
+import { OfflineBanner } from "./offline-banner";
 import { isRoomPath } from "./paths";
 import { RouteNotice } from "./route-notice";
 import { SessionNotice } from "./session-notice";
@@ -24,6 +25,7 @@ export function AppShell() {
   return (
     <div className={inRoom ? "app app-room" : "app"}>
       <Navbar />
+      <OfflineBanner />
       <ConnectionBanner />
       {!OWN_SESSION_NOTICE.has(pathname) && <SessionNotice />}
       <RouteNotice />
