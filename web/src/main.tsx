@@ -3,6 +3,7 @@ import { RouterProvider } from "@tanstack/react-router";
 import { Provider, useAtomValue } from "jotai";
 import { StrictMode, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
+import { syncUnsentPractice } from "./features/practice/unsent-sync";
 import { session, sessionStatusAtom, wireSession } from "./features/session/atoms";
 import { Splash } from "./features/shell/splash";
 import { loadDeferredStyles, stylesReady } from "./lib/deferred-styles";
@@ -10,6 +11,7 @@ import { setNavigator, setRouteRevalidator } from "./lib/navigation";
 import { routeOfPath, socketManager } from "./lib/socket";
 import { appStore } from "./lib/store";
 import { router } from "./router";
+import { registerServiceWorker } from "./sw/register";
 
 /**
  * The lazy page of the address being opened (routes/*: `lazyRouteComponent`) starts downloading as the app starts,
@@ -52,3 +54,6 @@ createRoot(document.getElementById("root")!).render(
 // A page opened at a room connects for that room at once (room affinity), instead of reconnecting once it mounts.
 socketManager.route(routeOfPath(window.location.pathname));
 void session.start().finally(() => socketManager.start());
+// Offline: the app opens from the service worker, and practice results finished offline go out once it is back.
+registerServiceWorker();
+syncUnsentPractice();

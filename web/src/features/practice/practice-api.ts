@@ -10,12 +10,14 @@ import { KEY_UNITS } from "../../../../modules/practice/dubeolsik";
 import {
   addTallies,
   figuresOf,
+  focusScore,
   type Tally,
   TRANSITIONS,
   type UnitFigures,
   weakest,
 } from "../../../../modules/practice/keystroke-model";
 import { api } from "../../lib/api";
+import { pickFromSample } from "./practice-lines";
 
 export type { ResultInput };
 
@@ -43,16 +45,27 @@ export interface Recorded {
 export type LongTextAbout = Omit<LongText, "paragraphs"> & { paragraphs: number; characters: number };
 
 export const practiceApi = {
-  record: (result: ResultInput) => api.post<Recorded>("/api/practice/results", result),
+  /** Sent through the queue of unsent results (unsent-results.ts): a lost session keeps it there, on this page. */
+  record: (result: ResultInput) =>
+    api.post<Recorded>("/api/practice/results", result, { redirectOnAuthFailure: false }),
   merge: (results: ResultInput[]) =>
     api.post<{ stored: number; duplicates: number; rejected: number }>("/api/practice/merge", { results }),
   stats: () => api.get<Statistics>("/api/practice/stats"),
-  words: (count: number, focus: readonly string[] = []) =>
-    api.get<{ words: string[] }>("/api/practice/words", {
+  /** `count` words (offline: drawn from the service worker's sample, the focus first). */
+  async words(count: number, focus: readonly string[] = []): Promise<string[]> {
+    const { words } = await api.get<{ words: string[] }>("/api/practice/words", {
       query: focus.length > 0 ? { count, focus: focus.join(",") } : { count },
-    }),
-  sentences: (count: number) =>
-    api.get<{ sentences: { id: number; text: string }[] }>("/api/practice/sentences", { query: { count } }),
+    });
+    const units = new Set(focus);
+    return pickFromSample(words, count, (word) => focusScore(word, units));
+  },
+  /** `count` sentences (offline: drawn from the service worker's sample). */
+  async sentences(count: number): Promise<string[]> {
+    const { sentences } = await api.get<{ sentences: { id: number; text: string }[] }>("/api/practice/sentences", {
+      query: { count },
+    });
+    return pickFromSample(sentences, count).map((s) => s.text);
+  },
   texts: () => api.get<{ long: LongTextAbout[] }>("/api/practice/texts"),
   text: (id: string) =>
     api.get<{ id: string; title: string; paragraphs: string[] }>(`/api/practice/texts/${encodeURIComponent(id)}`),

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { DRILLS } from "../../../../modules/practice/dubeolsik";
-import { drillLines, MAX_LINE, position, sessionFigures, textLines, wordLines } from "./practice-lines";
+import { drillLines, MAX_LINE, pickFromSample, position, sessionFigures, textLines, wordLines } from "./practice-lines";
 
 describe("practice lines", () => {
   test("a drill is lines of the row's jamo, apart", () => {
@@ -29,5 +29,15 @@ describe("practice lines", () => {
 
   test("the position counts characters of all lines", () => {
     expect(position(["가나", "다라마"], 1, "다")).toEqual({ done: 3, total: 5 });
+  });
+
+  test("offline, the page draws what it asked for from the kept sample, the best scoring first", () => {
+    const sample = ["가", "빠", "나", "뺨", "다"];
+    expect(pickFromSample(sample, 10)).toEqual(sample);
+    const shifted = (word: string) => (/[빠뺨]/.test(word) ? 1 : 0);
+    expect(pickFromSample(sample, 2, shifted).sort()).toEqual(["빠", "뺨"]);
+    const three = pickFromSample(sample, 3);
+    expect(three).toHaveLength(3);
+    expect(new Set(three).size).toBe(3);
   });
 });

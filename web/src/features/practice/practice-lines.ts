@@ -117,3 +117,22 @@ export function position(lines: readonly string[], index: number, typed: string)
   const before = lines.slice(0, index).reduce((n, line) => n + Array.from(line).length, 0);
   return { done: Math.min(total, before + Array.from(typed.normalize("NFC")).length), total };
 }
+
+/**
+ * `count` of `items`, those scoring highest first, ties at random. Online the server gives exactly what was asked;
+ * offline the service worker answers with the sample it kept (100 words, 30 sentences) whatever the query, and the
+ * page draws from it — the words holding the weak jamo first for 맞춤 연습.
+ */
+export function pickFromSample<T>(
+  items: readonly T[],
+  count: number,
+  score: (item: T) => number = () => 0,
+  random: () => number = Math.random,
+): T[] {
+  if (items.length <= count) return [...items];
+  return items
+    .map((item) => ({ item, rank: Math.floor(score(item)) + random() }))
+    .sort((a, b) => b.rank - a.rank)
+    .slice(0, count)
+    .map(({ item }) => item);
+}

@@ -17,12 +17,13 @@ import {
 import { KIND_NAMES, type PracticeKind } from "../../../../modules/practice/rules";
 import { isApiError } from "../../lib/api";
 import { accuracyTone, percent } from "../../lib/figures";
+import { onlineAtom } from "../../lib/online";
 import { useDocumentTitle } from "../../lib/title";
 import { useNow } from "../../lib/use-now";
 import { isSendingEnter } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
 import { TypedSentence } from "../../ui/typing-panel";
-import { currentUserAtom } from "../session/atoms";
+import { currentUserAtom, sessionStatusAtom } from "../session/atoms";
 import { HeatKeyboard, KeyboardGuide, nextKeyText } from "./keyboard";
 import {
   clearGuestResults,
@@ -44,6 +45,7 @@ import {
   textLines,
   wordLines,
 } from "./practice-lines";
+import { tokenOwner, unsentResults } from "./unsent-results";
 
 const WORD_COUNT = 30;
 const SENTENCE_COUNT = 8;
@@ -64,10 +66,59 @@ interface Plan {
 interface Outcome {
   figures: SessionFigures;
   seconds: number;
-  saved: "member" | "guest" | "failed";
-  experience: number;
-  /** Why the server did not store it. */
-  failure?: string;
+  saved: Saved;
+}
+
+/** Where a finished practice went. */
+type Saved =
+  | { to: "server" /** What it paid; null when another tab sent it. */; experience: number | null }
+  | { to: "queue" }
+  | { to: "browser" }
+  | { to: "nowhere" /** Why the server refused it. */; failure: string };
+
+/**
+ * A member's result goes through the queue of unsent results: sent now when the server can be reached, kept on
+ * this device until it can (offline, the server down, the session to be renewed), never sent twice.
+ */
+async function saveForMember(owner: number, result: ResultInput): Promise<Saved> {
+  unsentResults.add(owner, result);
+  const id = result.client_id;
+  try {
+    const outcome = await unsentResults.send();
+    const recorded = outcome.sent.get(id);
+    if (recorded) return { to: "server", experience: recorded.experience };
+    const refused = outcome.refused.get(id);
+    if (refused !== undefined) return { to: "nowhere", failure: refused };
+  } catch {}
+  const waiting = unsentResults.pending().some((entry) => entry.result.client_id === id);
+  return waiting ? { to: "queue" } : { to: "server", experience: null };
+}
+
+/** The member's results still on this device: sent at mount and whenever the connection returns. */
+function useUnsentResults(owner: number | null, onSent: () => void) {
+  const online = useAtomValue(onlineAtom);
+  const [waiting, setWaiting] = useState(0);
+  const count = useCallback(
+    () => setWaiting(owner === null ? 0 : unsentResults.pending().filter((entry) => entry.owner === owner).length),
+    [owner],
+  );
+  useEffect(() => {
+    count();
+    if (owner === null || !online) return;
+    let live = true;
+    unsentResults.send().then(
+      (outcome) => {
+        if (!live) return;
+        count();
+        if (outcome.sent.size > 0) onSent();
+      },
+      () => live && count(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [owner, online, count, onSent]);
+  return { waiting, count };
 }
 
 const unitName = (unit: string) => (unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit));
@@ -75,10 +126,14 @@ const unitName = (unit: string) => (unit === "space" ? "스페이스" : (TRANSIT
 export function PracticePage() {
   useDocumentTitle("타자 연습");
   const user = useAtomValue(currentUserAtom);
+  const status = useAtomValue(sessionStatusAtom);
+  // Whose practice this is: the member signed in, or the one whose session could not be checked (opened offline).
+  const owner = user?.id ?? (status === "anonymous" ? tokenOwner() : null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const { stats, refresh } = useStatistics(user?.id ?? null, setNotice);
+  const unsent = useUnsentResults(owner, refresh);
 
   async function start(make: () => Promise<Plan>) {
     setNotice(null);
@@ -94,19 +149,11 @@ export function PracticePage() {
   async function finished(result: ResultInput | null, figures: SessionFigures, seconds: number) {
     setPlan(null);
     if (!result) return;
-    let saved: Outcome["saved"] = "guest";
-    let experience = 0;
-    let failure: string | undefined;
-    if (user) {
-      try {
-        experience = (await practiceApi.record(result)).experience;
-        saved = "member";
-      } catch (error) {
-        saved = "failed";
-        failure = isApiError(error) ? error.detail : undefined;
-      }
-    } else keepGuestResult(result);
-    setOutcome({ figures, seconds, saved, experience, failure });
+    let saved: Saved = { to: "browser" };
+    if (owner === null) keepGuestResult(result);
+    else saved = await saveForMember(owner, result);
+    setOutcome({ figures, seconds, saved });
+    unsent.count();
     refresh();
   }
 
@@ -120,11 +167,16 @@ export function PracticePage() {
         </p>
       </header>
       <ErrorNotice text={notice} />
+      {unsent.waiting > 0 && (
+        <p className="notice notice-info" role="status" data-testid="practice-unsent">
+          아직 저장하지 못한 연습 기록 {unsent.waiting}개가 이 기기에 있습니다. 연결되면 자동으로 저장합니다.
+        </p>
+      )}
       {plan ? (
         <Runner key={`${plan.textId}-${plan.lines[0]}`} plan={plan} onDone={finished} />
       ) : (
         <>
-          {outcome && <OutcomeCard outcome={outcome} signedIn={user !== null} />}
+          {outcome && <OutcomeCard outcome={outcome} />}
           <Chooser start={start} weakest={stats?.weakest ?? []} />
         </>
       )}
@@ -220,7 +272,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
                 kind: "words",
                 textId: "words",
                 title: KIND_NAMES.words,
-                lines: wordLines((await practiceApi.words(WORD_COUNT)).words),
+                lines: wordLines(await practiceApi.words(WORD_COUNT)),
                 pausable: false,
               }))
             }
@@ -239,7 +291,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
                 kind: "short",
                 textId: "short",
                 title: KIND_NAMES.short,
-                lines: (await practiceApi.sentences(SENTENCE_COUNT)).sentences.map((s) => s.text),
+                lines: await practiceApi.sentences(SENTENCE_COUNT),
                 pausable: false,
               }))
             }
@@ -299,7 +351,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
                 kind: "adaptive",
                 textId: "adaptive",
                 title: KIND_NAMES.adaptive,
-                lines: wordLines((await practiceApi.words(20, focus)).words),
+                lines: wordLines(await practiceApi.words(20, focus)),
                 pausable: false,
               }))
             }
@@ -498,8 +550,8 @@ function Runner({
   );
 }
 
-function OutcomeCard({ outcome, signedIn }: { outcome: Outcome; signedIn: boolean }) {
-  const { figures } = outcome;
+function OutcomeCard({ outcome }: { outcome: Outcome }) {
+  const { figures, saved } = outcome;
   return (
     <section
       className="practice-card"
@@ -524,20 +576,25 @@ function OutcomeCard({ outcome, signedIn }: { outcome: Outcome; signedIn: boolea
           <dd>{outcome.seconds.toFixed(1)}초</dd>
         </div>
       </dl>
-      {outcome.saved === "member" && (
-        <p className="practice-muted">
-          기록을 저장했습니다.
-          {outcome.experience > 0 ? ` 경험치 +${outcome.experience}` : " 오늘 경험치를 받는 30분은 다 채웠습니다."}
-        </p>
-      )}
-      {outcome.saved === "failed" && (
-        <p className="practice-muted">기록을 저장하지 못했습니다.{outcome.failure ? ` ${outcome.failure}` : ""}</p>
-      )}
-      {outcome.saved === "guest" && !signedIn && (
-        <p className="practice-muted">기록은 이 브라우저에 남았습니다. 로그인하면 계정으로 옮겨집니다.</p>
-      )}
+      <p className="practice-muted">{savedText(saved)}</p>
     </section>
   );
+}
+
+function savedText(saved: Saved): string {
+  switch (saved.to) {
+    case "server":
+      if (saved.experience === null) return "기록을 저장했습니다.";
+      return saved.experience > 0
+        ? `기록을 저장했습니다. 경험치 +${saved.experience}`
+        : "기록을 저장했습니다. 오늘 경험치를 받는 30분은 다 채웠습니다.";
+    case "queue":
+      return "서버에 연결할 수 없어 기록을 이 기기에 보관했습니다. 연결되면 자동으로 저장합니다.";
+    case "browser":
+      return "기록은 이 브라우저에 남았습니다. 로그인하면 계정으로 옮겨집니다.";
+    case "nowhere":
+      return `기록을 저장하지 못했습니다. ${saved.failure}`.trim();
+  }
 }
 
 const rate = (f: UnitFigures) => (f.hits === 0 ? "–" : `${(f.error_rate * 100).toFixed(1)}%`);
