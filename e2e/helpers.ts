@@ -119,7 +119,9 @@ export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
     browser,
     url: server.url,
     async newPage(viewport = DESKTOP) {
-      const context = await browser.newContext({ viewport, locale: "ko-KR" });
+      // The app's service worker would answer the page's requests from its cache (and hide them from page.route):
+      // the pages are tested against the server; e2e/offline.test.ts tests the worker in contexts of its own.
+      const context = await browser.newContext({ viewport, locale: "ko-KR", serviceWorkers: "block" });
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
