@@ -6,8 +6,8 @@ import type { AppServer } from "../kernel/socket";
 import { computeRewards } from "../rooms";
 import { KEY_UNITS, type Layout } from "./dubeolsik";
 import { figuresOf, type KeystrokeSummary, TRANSITIONS, type UnitFigures, weakest } from "./keystroke-model";
-import { PRACTICE_RULES, type PracticeKind } from "./rules";
-import { type PracticeStore, practiceStoreOf, type ResultRow, type UnitRecord } from "./store";
+import { PRACTICE_RULES, type PracticeKind, practiceStreak } from "./rules";
+import { type GoalRow, type PracticeStore, practiceStoreOf, type ResultRow, type UnitRecord } from "./store";
 
 export const practiceStore = (ctx: ModuleContext): PracticeStore => practiceStoreOf(ctx.database);
 
@@ -181,19 +181,6 @@ export async function mergeGuestResults(ctx: ModuleContext, userId: number, inpu
 /** The first day of a window of `days` Seoul days ending today. */
 const windowStart = (ctx: ModuleContext, days: number) => seoulDate(ctx.clock.now() - (days - 1) * DAY_MS);
 
-/** Consecutive practice days ending today, or yesterday while today has none yet. */
-function streakOf(daysNewestFirst: readonly string[], today: string): number {
-  const yesterday = seoulDate(Date.parse(`${today}T12:00:00+09:00`) - DAY_MS);
-  let expected = daysNewestFirst[0] === today ? today : yesterday;
-  let streak = 0;
-  for (const day of daysNewestFirst) {
-    if (day !== expected) break;
-    streak++;
-    expected = seoulDate(Date.parse(`${day}T12:00:00+09:00`) - DAY_MS);
-  }
-  return streak;
-}
-
 /** The member's statistics of the last 30 days: per jamo key and transition, the weakest, and the day's totals. */
 export async function statisticsOf(ctx: ModuleContext, userId: number, layout: Layout = "dubeolsik") {
   const store = practiceStore(ctx);
@@ -220,7 +207,7 @@ export async function statisticsOf(ctx: ModuleContext, userId: number, layout: L
     totals: {
       results,
       practice_days: recent.length,
-      streak: streakOf(
+      streak: practiceStreak(
         recent.map((d) => d.day),
         today,
       ),
@@ -268,3 +255,29 @@ export async function progressOf(
       : null,
   };
 }
+
+export interface Goal {
+  wpm: number;
+  accuracy: number;
+  updated_at: string;
+}
+
+const goalOfRow = (row: GoalRow): Goal => ({
+  wpm: row.wpm,
+  accuracy: row.accuracy,
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/** The member's target (타/분 and accuracy), or null before they set one. */
+export async function goalOf(ctx: ModuleContext, userId: number): Promise<Goal | null> {
+  const row = await practiceStore(ctx).goal(userId);
+  return row ? goalOfRow(row) : null;
+}
+
+/** Sets the member's target (the routes check its range: `GOAL_RANGE`); accuracy to a tenth of a percent. */
+export async function setGoal(ctx: ModuleContext, userId: number, goal: { wpm: number; accuracy: number }) {
+  const accuracy = Math.round(goal.accuracy * 10) / 10;
+  return goalOfRow(await practiceStore(ctx).setGoal({ userId, wpm: goal.wpm, accuracy, at: ctx.clock.now() }));
+}
+
+export const clearGoal = (ctx: ModuleContext, userId: number) => practiceStore(ctx).clearGoal(userId);

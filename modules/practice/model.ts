@@ -1,8 +1,8 @@
-import type { TLiteral } from "@sinclair/typebox";
+import { type TLiteral, Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { KEY_UNITS, LAYOUTS } from "./dubeolsik";
 import { TRANSITIONS } from "./keystroke-model";
-import { CLIENT_ID_PATTERN, PRACTICE_KINDS, PRACTICE_RULES } from "./rules";
+import { CLIENT_ID_PATTERN, GOAL_RANGE, PRACTICE_KINDS, PRACTICE_RULES } from "./rules";
 
 /** One of `values` (literals, not `t.UnionEnum`: Elysia fills an absent UnionEnum query field with its first value). */
 const literals = <const T extends readonly string[]>(values: T, options: Record<string, string> = {}) =>
@@ -161,3 +161,25 @@ export const CatalogueSchema = t.Object({
 export const LongTextSchema = t.Object({ ...LongTextAbout, paragraphs: t.Array(t.String()) });
 
 export const LongTextParams = t.Object({ id: t.String({ maxLength: 100 }) });
+
+export const GoalBody = t.Object({
+  // TypeBox's own Integer: Elysia's t.Integer also takes numeric strings, and a union's failure says only "형식이
+  // 올바르지 않습니다." where this one says which bound was missed.
+  wpm: Type.Integer({
+    minimum: GOAL_RANGE.wpm.min,
+    maximum: GOAL_RANGE.wpm.max,
+    description: "목표 속도 (타/분)",
+  }),
+  accuracy: t.Number({
+    minimum: GOAL_RANGE.accuracy.min,
+    maximum: GOAL_RANGE.accuracy.max,
+    description: "목표 정확도 % (소수 첫째 자리까지 저장)",
+  }),
+});
+
+export const GoalSchema = t.Object({
+  goal: t.Union(
+    [t.Object({ wpm: t.Integer(), accuracy: t.Number(), updated_at: t.String({ format: "date-time" }) }), t.Null()],
+    { description: "목표 (정하지 않았으면 null)" },
+  ),
+});

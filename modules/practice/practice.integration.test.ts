@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { createRandom, FakeClock } from "../kernel/clock";
-import { DAY_MS, seoulDate } from "../kernel/seoul-time";
+import { DAY_MS, seoulDate, seoulDayStart } from "../kernel/seoul-time";
 import { jamoKeys } from "../kernel/typing";
 import { practiceExperience, type ResultInput } from "./api";
 import { WORDS } from "./content";
@@ -165,6 +165,31 @@ describe("results", () => {
 });
 
 describe("statistics and progress", () => {
+  test("연속 연습 counts Seoul days in a row, today or up to yesterday; a day missed starts again", async () => {
+    const user = await server.createUser("연속1");
+    const streak = async () => (await stats(user)).totals.streak;
+    expect(await streak()).toBe(0);
+    // 23:30 in Seoul, then 00:30: two days in a row (the same UTC day).
+    const night = seoulDayStart(clock.now()) + 23.5 * 3_600_000;
+    clock.advance(Math.max(0, night - clock.now()));
+    await relogin(user);
+    await record(user, result());
+    expect(await streak()).toBe(1);
+    clock.advance(3_600_000);
+    await relogin(user);
+    await record(user, result());
+    expect(await streak()).toBe(2);
+    // The next day, before practising: the run still stands; the day after without practice, it is over.
+    clock.advance(DAY_MS);
+    await relogin(user);
+    expect(await streak()).toBe(2);
+    clock.advance(DAY_MS);
+    await relogin(user);
+    expect(await streak()).toBe(0);
+    await record(user, result());
+    expect(await streak()).toBe(1);
+  });
+
   test("the keystrokes make per-jamo speed and errors, transitions, and the weakest jamo", async () => {
     const user = await server.createUser("연습생6");
     // ㅃ slipped every time (ㅂ first), the 도깨비불 of 가나 typed right.
@@ -203,6 +228,54 @@ describe("statistics and progress", () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail).toBe("알 수 없는 자모나 전환입니다: Q");
     expect((await server.api("GET", "/api/practice/progress")).status).toBe(401);
+  });
+});
+
+describe("goals", () => {
+  const goal = (user: TestUser | null, method: "GET" | "PUT" | "DELETE", body?: unknown) =>
+    server.api(method, "/api/practice/goal", { token: user?.token, body });
+
+  test("a member sets, replaces and clears a target; each member has their own", async () => {
+    const user = await server.createUser("목표1");
+    const other = await server.createUser("목표2");
+    expect((await goal(user, "GET")).body).toEqual({ goal: null });
+    const set = await goal(user, "PUT", { wpm: 300, accuracy: 95.26 });
+    expect(set.status).toBe(200);
+    expect(set.body.goal).toEqual({ wpm: 300, accuracy: 95.3, updated_at: new Date(clock.now()).toISOString() });
+    expect((await goal(user, "GET")).body).toEqual(set.body);
+    expect((await goal(other, "GET")).body).toEqual({ goal: null });
+    await goal(user, "PUT", { wpm: 350, accuracy: 97 });
+    expect((await goal(user, "GET")).body.goal).toMatchObject({ wpm: 350, accuracy: 97 });
+    expect((await goal(user, "DELETE")).body).toEqual({ goal: null });
+    expect((await goal(user, "GET")).body).toEqual({ goal: null });
+    // Clearing what is not there is no error.
+    expect((await goal(user, "DELETE")).status).toBe(200);
+  });
+
+  test("refusals: no token; a speed or accuracy out of range, a fractional speed, a missing field", async () => {
+    for (const method of ["GET", "PUT", "DELETE"] as const) {
+      const refused = await goal(null, method, method === "PUT" ? { wpm: 300, accuracy: 95 } : undefined);
+      expect(refused.status, method).toBe(401);
+      expect(refused.body.detail, method).toBe("로그인이 필요합니다.");
+    }
+    const user = await server.createUser("목표3");
+    await goal(user, "PUT", { wpm: 300, accuracy: 95 });
+    const cases: [unknown, string, string][] = [
+      [{ wpm: 5, accuracy: 95 }, "wpm", "10 이상의 값이어야 합니다."],
+      [{ wpm: 1_501, accuracy: 95 }, "wpm", "1500 이하의 값이어야 합니다."],
+      [{ wpm: 300.5, accuracy: 95 }, "wpm", "정수여야 합니다."],
+      [{ wpm: 300, accuracy: 101 }, "accuracy", "100 이하의 값이어야 합니다."],
+      [{ wpm: 300, accuracy: 40 }, "accuracy", "50 이상의 값이어야 합니다."],
+      [{ wpm: 300 }, "accuracy", "필수 항목입니다."],
+      [{ wpm: "빠르게", accuracy: 95 }, "wpm", "정수여야 합니다."],
+    ];
+    for (const [body, field, message] of cases) {
+      const refused = await goal(user, "PUT", body);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body.detail, JSON.stringify(body)).toContainEqual({ loc: ["body", field], msg: message });
+    }
+    // The target set before stays.
+    expect((await goal(user, "GET")).body.goal).toMatchObject({ wpm: 300, accuracy: 95 });
   });
 });
 

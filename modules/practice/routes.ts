@@ -4,12 +4,14 @@ import type { ModuleContext } from "../kernel/define-module";
 import { unprocessable } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { writeLimits } from "../kernel/write-limits";
-import { mergeGuestResults, progressOf, recordResult, statisticsOf } from "./api";
+import { clearGoal, goalOf, mergeGuestResults, progressOf, recordResult, setGoal, statisticsOf } from "./api";
 import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND } from "./content";
 import { KEY_UNITS } from "./dubeolsik";
 import { TRANSITIONS } from "./keystroke-model";
 import {
   CatalogueSchema,
+  GoalBody,
+  GoalSchema,
   LongTextParams,
   LongTextSchema,
   MergeBody,
@@ -26,6 +28,8 @@ import {
 } from "./model";
 
 const bearer = [{ bearerAuth: [] }];
+/** A target is set now and then: a form, not a stream. */
+const GOAL_WRITES = { name: "practice.goal", account: 30, address: 120 };
 const FOCUS_UNITS = new Set<string>([...KEY_UNITS, ...TRANSITIONS]);
 
 /** `focus=ㅃ,ㅖ,dokkaebi`: the units 맞춤 연습 concentrates on; an unknown one is refused. */
@@ -112,6 +116,42 @@ export function practiceRoutes(ctx: ModuleContext) {
             "unit(자모나 전환)을 주면 그 자리의 날짜별 타수, 오타율, 속도도 돌려줍니다.",
           security: bearer,
         },
+      },
+    )
+    .get("/goal", async ({ headers }) => ({ goal: await goalOf(ctx, (await guards.requireUser(headers)).id) }), {
+      response: apiResponses({ 200: GoalSchema }, loginRequired()),
+      detail: {
+        summary: "내 연습 목표",
+        description: "회원이 정한 목표 속도(타/분)와 정확도(%)를 돌려줍니다. 정하지 않았으면 goal은 null입니다.",
+        security: bearer,
+      },
+    })
+    .put(
+      "/goal",
+      async ({ body, headers }) => ({ goal: await setGoal(ctx, (await guards.requireUser(headers)).id, body) }),
+      {
+        writeLimit: GOAL_WRITES,
+        body: GoalBody,
+        response: apiResponses({ 200: GoalSchema }, { ...loginRequired(), 422: true }),
+        detail: {
+          summary: "연습 목표 정하기",
+          description:
+            "목표 속도(10–1,500타/분, 정수)와 정확도(50–100%)를 정합니다. 연습 진행 차트가 이 높이에 목표선을 긋습니다. " +
+            "이미 있으면 바꿉니다.",
+          security: bearer,
+        },
+      },
+    )
+    .delete(
+      "/goal",
+      async ({ headers }) => {
+        await clearGoal(ctx, (await guards.requireUser(headers)).id);
+        return { goal: null };
+      },
+      {
+        writeLimit: GOAL_WRITES,
+        response: apiResponses({ 200: GoalSchema }, loginRequired()),
+        detail: { summary: "연습 목표 지우기", description: "회원의 연습 목표를 지웁니다.", security: bearer },
       },
     )
     .get("/texts", () => ({ long: longTextCatalogue() }), {

@@ -36,5 +36,33 @@ export const PRACTICE_RULES = {
   maxSentences: 30,
 } as const;
 
+/** A target's range (타/분 and accuracy %): from a first 자리 연습 to the fastest result the server accepts. */
+export const GOAL_RANGE = {
+  wpm: { min: 10, max: PRACTICE_RULES.maxSpeed },
+  accuracy: { min: 50, max: 100 },
+} as const;
+
+/** Before the practice started: what a new player aims at until they set their own (한컴타자연습's 200타 at 95 %). */
+export const DEFAULT_GOAL = { wpm: 200, accuracy: 95 } as const;
+
+const DAY_MS = 86_400_000;
+/** The calendar day before `day` (YYYY-MM-DD; calendar arithmetic, whatever the time zone the days are in). */
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * 연속 연습: the run of consecutive practice days (YYYY-MM-DD, Seoul days, in any order, repeats allowed) that ends
+ * `today`, or yesterday while today has none yet (the run is not broken before the day is over).
+ */
+export function practiceStreak(days: Iterable<string>, today: string): number {
+  const practised = new Set(days);
+  let day = practised.has(today) ? today : dayBefore(today);
+  let streak = 0;
+  while (practised.has(day)) {
+    streak++;
+    day = dayBefore(day);
+  }
+  return streak;
+}
+
 /** The client's id of a result: the at-most-once key (an offline result sent twice is stored once). */
 export const CLIENT_ID_PATTERN = "^[A-Za-z0-9_-]{8,64}$";

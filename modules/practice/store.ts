@@ -1,11 +1,11 @@
 import { and, asc, avg, count, desc, eq, gte, sql, sum } from "drizzle-orm";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, onePerDatabase, type StoreDb, storeDb, tablesFor } from "../../db/store";
-import type { DayRow, ResultRow } from "./schema";
+import type { DayRow, GoalRow, ResultRow } from "./schema";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
 
-export type { DayRow, ResultRow };
+export type { DayRow, GoalRow, ResultRow };
 
 /** One unit's keystrokes in a result (a jamo, "space", or a transition). */
 export interface UnitRecord {
@@ -55,7 +55,7 @@ export const practiceStoreOf = onePerDatabase(createPracticeStore);
  * lock, so two results of one member settle the day's paid minutes one after the other.
  */
 export function createPracticeStore(database: SqlDatabase) {
-  const { results, jamoDays, days } = tablesFor(database, sqliteSchema, pgSchema);
+  const { results, jamoDays, days, goals } = tablesFor(database, sqliteSchema, pgSchema);
   const read = () => storeDb(database);
 
   async function addUnits(tx: StoreDb, r: ResultRecord) {
@@ -208,6 +208,30 @@ export function createPracticeStore(database: SqlDatabase) {
     /** The member's practice days, newest first (`limit` of them). */
     recentDays: (userId: number, limit: number): Promise<DayRow[]> =>
       read().select().from(days).where(eq(days.userId, userId)).orderBy(desc(days.day)).limit(limit),
+
+    /** The member's target, if they set one. */
+    async goal(userId: number): Promise<GoalRow | null> {
+      const [row] = await read().select().from(goals).where(eq(goals.userId, userId));
+      return row ?? null;
+    },
+
+    /** Sets (or replaces) the member's target. */
+    setGoal: (goal: { userId: number; wpm: number; accuracy: number; at: number }) =>
+      inTransaction(database, async (tx): Promise<GoalRow> => {
+        const values = { wpm: goal.wpm, accuracy: goal.accuracy, updatedAt: new Date(goal.at) };
+        const [row] = await tx
+          .insert(goals)
+          .values({ userId: goal.userId, ...values })
+          .onConflictDoUpdate({ target: goals.userId, set: values })
+          .returning();
+        return row!;
+      }),
+
+    /** Removes the member's target (nothing to remove is no error). */
+    clearGoal: (userId: number) =>
+      inTransaction(database, async (tx) => {
+        await tx.delete(goals).where(eq(goals.userId, userId));
+      }),
 
     /** How many results the member has stored (the totals line). */
     async resultCount(userId: number): Promise<number> {

@@ -89,5 +89,16 @@ export function definePracticeTables<D extends Dialect>(kit: SchemaKit<D>) {
     ],
   );
 
-  return { results, jamoDays, days };
+  /** A member's target (one per member): the speed and accuracy the progress chart draws its lines at. */
+  const goals = kit.table("practice_goals", {
+    userId: kit
+      .integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    wpm: kit.integer("wpm").notNull(),
+    accuracy: kit.double("accuracy").notNull(),
+    updatedAt: kit.timestamp("updated_at").notNull(),
+  });
+
+  return { results, jamoDays, days, goals };
 }
