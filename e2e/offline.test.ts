@@ -142,7 +142,9 @@ describe("offline", () => {
     writeFileSync(`${file}.br`, brotliCompressSync(next));
     writeFileSync(`${file}.gz`, gzipSync(next));
     try {
-      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
+      await page.evaluate(() =>
+        navigator.serviceWorker.getRegistration().then((registration) => registration?.update()),
+      );
       await page.waitForFunction(
         () => caches.keys().then((names) => names.join() === "tajamadang-0123456789ab"),
         undefined,
