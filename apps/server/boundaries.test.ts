@@ -28,6 +28,7 @@ export const SHARED_WITH_WEB = [
   "modules/kernel/account-rules.ts",
   "modules/kernel/race-steps.ts",
   "modules/kernel/routing.ts",
+  "modules/kernel/seoul-time.ts",
   "modules/kernel/session-end.ts",
   "modules/kernel/text-rules.ts",
   "modules/kernel/typing.ts",

@@ -18,6 +18,7 @@ import {
 } from "../../../../modules/practice/keystroke-model";
 import { api } from "../../lib/api";
 import { pickFromSample } from "./practice-lines";
+import { guestDays, type Progress } from "./practice-progress";
 
 export type { ResultInput };
 
@@ -66,10 +67,35 @@ export const practiceApi = {
     });
     return pickFromSample(sentences, count).map((s) => s.text);
   },
+  progress: (days: number, unit?: string) =>
+    api.get<Progress>("/api/practice/progress", { query: unit ? { days, unit } : { days } }),
+  goal: () => api.get<{ goal: Goal | null }>("/api/practice/goal"),
+  setGoal: (goal: Goal) => api.put<{ goal: Goal | null }>("/api/practice/goal", goal),
   texts: () => api.get<{ long: LongTextAbout[] }>("/api/practice/texts"),
   text: (id: string) =>
     api.get<{ id: string; title: string; paragraphs: string[] }>(`/api/practice/texts/${encodeURIComponent(id)}`),
 };
+
+/** A target: 타/분 and accuracy % (modules/practice README "Goals"). */
+export interface Goal {
+  wpm: number;
+  accuracy: number;
+}
+
+const GUEST_GOAL = "practice_goal";
+
+/** A guest's target, kept in the browser (also while a member's is on the server: moved there at sign-in). */
+export function guestGoal(): Goal | null {
+  try {
+    const goal = JSON.parse(localStorage.getItem(GUEST_GOAL) ?? "null");
+    return typeof goal?.wpm === "number" && typeof goal?.accuracy === "number" ? goal : null;
+  } catch {
+    return null;
+  }
+}
+
+export const keepGuestGoal = (goal: Goal | null) =>
+  goal ? localStorage.setItem(GUEST_GOAL, JSON.stringify(goal)) : localStorage.removeItem(GUEST_GOAL);
 
 const GUEST_RESULTS = "practice_guest_results";
 const KEPT = 200;
@@ -107,8 +133,7 @@ export function guestStatistics(): Statistics {
     weakest: weakest(jamo, 5).map((f) => f.unit),
     totals: {
       results: results.length,
-      practice_days: 0,
-      streak: 0,
+      ...guestDays(results, Date.now()),
       today_minutes: 0,
       today_paid_minutes: 0,
       today_experience: 0,
