@@ -35,6 +35,7 @@ import {
   type ResultInput,
   type Statistics,
 } from "./practice-api";
+import { ProgressPanel } from "./practice-goals";
 import {
   drillById,
   drillLines,
@@ -181,6 +182,15 @@ export function PracticePage() {
         </>
       )}
       {stats && <StatisticsPanel stats={stats} signedIn={user !== null} />}
+      {!plan && (
+        <ProgressPanel
+          userId={user?.id ?? null}
+          streak={stats?.totals.streak ?? 0}
+          weakest={stats?.weakest ?? []}
+          typed={[...(stats?.jamo ?? []), ...(stats?.transitions ?? [])].filter((f) => f.hits > 0).map((f) => f.unit)}
+          version={stats}
+        />
+      )}
     </div>
   );
 }
@@ -608,8 +618,7 @@ function StatisticsPanel({ stats, signedIn }: { stats: Statistics; signedIn: boo
       </h2>
       {signedIn && (
         <p className="practice-muted">
-          연속 연습 {stats.totals.streak}일 · 오늘 {stats.totals.today_minutes}분 연습 · 오늘 경험치{" "}
-          {stats.totals.today_experience}
+          오늘 {stats.totals.today_minutes}분 연습 · 오늘 경험치 {stats.totals.today_experience}
         </p>
       )}
       {typedUnits.length === 0 ? (
