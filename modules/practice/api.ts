@@ -6,7 +6,7 @@ import type { AppServer } from "../kernel/socket";
 import { computeRewards } from "../rooms";
 import { KEY_UNITS, type Layout } from "./dubeolsik";
 import { figuresOf, type KeystrokeSummary, TRANSITIONS, type UnitFigures, weakest } from "./keystroke-model";
-import { PRACTICE_RULES, type PracticeKind, practiceStreak } from "./rules";
+import { PRACTICE_KINDS, PRACTICE_RULES, type PracticeKind, practiceStreak } from "./rules";
 import { type GoalRow, type PracticeStore, practiceStoreOf, type ResultRow, type UnitRecord } from "./store";
 
 export const practiceStore = (ctx: ModuleContext): PracticeStore => practiceStoreOf(ctx.database);
@@ -281,3 +281,29 @@ export async function setGoal(ctx: ModuleContext, userId: number, goal: { wpm: n
 }
 
 export const clearGoal = (ctx: ModuleContext, userId: number) => practiceStore(ctx).clearGoal(userId);
+
+/**
+ * What the profile shows of a member's practice (modules/profile README): all of its time, its days and 연속 연습,
+ * the best speed of each kind, and the weakest jamo of the statistics' 30 days. Practice is never a game: none of
+ * this is in the games' figures, nor they in it.
+ */
+export type PracticeSummary = Awaited<ReturnType<typeof summaryOf>>;
+
+export async function summaryOf(ctx: ModuleContext, userId: number) {
+  const store = practiceStore(ctx);
+  const [stats, lifetime, best] = await Promise.all([
+    statisticsOf(ctx, userId),
+    store.lifetime(userId),
+    store.bestPerKind(userId),
+  ]);
+  const bestOf = new Map(best.map((b) => [b.kind, b.wpm ?? 0]));
+  const figures = new Map([...stats.jamo, ...stats.transitions].map((f) => [f.unit, f]));
+  return {
+    results: stats.totals.results,
+    total_minutes: minutes(lifetime.practiceMs),
+    practice_days: lifetime.days,
+    streak: stats.totals.streak,
+    best: PRACTICE_KINDS.flatMap((kind) => (bestOf.has(kind) ? [{ kind, wpm: bestOf.get(kind)! }] : [])),
+    weakest: stats.weakest.slice(0, 3).map((unit) => figures.get(unit)!),
+  };
+}

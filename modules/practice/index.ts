@@ -15,5 +15,5 @@ export const practiceModule = defineModule({
   attachIo: (io, ctx) => rememberIo(ctx, io),
 });
 
-// The public API other modules may use (the profile, later).
-export { progressOf, statisticsOf } from "./api";
+// The public API other modules may use: what the profile shows of a member's practice, and the figures behind it.
+export { type PracticeSummary, progressOf, statisticsOf, summaryOf } from "./api";

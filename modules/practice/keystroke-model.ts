@@ -21,6 +21,10 @@ export const TRANSITION_NAMES: Record<Transition, string> = {
   shift: "Shift 자모",
 };
 
+/** A unit as players read it: the jamo itself, 스페이스, or the transition's name. */
+export const unitName = (unit: string) =>
+  unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit);
+
 export const MODEL_RULES = {
   /** A gap longer than this between two keystrokes is a pause, not the key's speed. */
   maxIntervalMs: 2_000,

@@ -183,3 +183,14 @@ export const GoalSchema = t.Object({
     { description: "목표 (정하지 않았으면 null)" },
   ),
 });
+
+export const PracticeSummarySchema = t.Object({
+  results: t.Integer({ description: "연습 수" }),
+  total_minutes: t.Number({ description: "모든 연습 시간 (분)" }),
+  practice_days: t.Integer({ description: "연습한 날 수" }),
+  streak: t.Integer({ description: "연속 연습 일수 (서울 날짜)" }),
+  best: t.Array(t.Object({ kind: t.String({ description: "keys, words, short, long, adaptive" }), wpm: t.Integer() }), {
+    description: "연습한 종류마다 최고 속도 (타/분)",
+  }),
+  weakest: t.Array(FiguresSchema, { description: "최근 30일의 가장 약한 자모 (최대 3개)" }),
+});

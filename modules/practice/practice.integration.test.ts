@@ -279,6 +279,38 @@ describe("goals", () => {
   });
 });
 
+describe("the profile's summary", () => {
+  test("all the practice time, days, 연속 연습, the best of each kind, the weakest jamo; no game figure", async () => {
+    const user = await server.createUser("요약1");
+    const summaryOfUser = async () => (await server.api("GET", "/api/practice/summary", { token: user.token })).body;
+    expect(await summaryOfUser()).toEqual({
+      results: 0,
+      total_minutes: 0,
+      practice_days: 0,
+      streak: 0,
+      best: [],
+      weakest: [],
+    });
+    const slipped = summaryOf("가나 빵빵", { wrong: "ㅂ", at: 3 });
+    const long = { kind: "long", text_id: "long:x", keystrokes: 500, summary: slipped } as const;
+    await record(user, result({ ...long, wpm: 250, duration_ms: 90_000 }));
+    await record(user, result({ kind: "words", wpm: 300, summary: slipped }));
+    clock.advance(DAY_MS);
+    await relogin(user);
+    expect((await record(user, result({ ...long, wpm: 320 }))).status).toBe(200);
+    const summary = await summaryOfUser();
+    expect(summary).toMatchObject({ results: 3, total_minutes: 3.5, practice_days: 2, streak: 2 });
+    expect(summary.best).toEqual([
+      { kind: "words", wpm: 300 },
+      { kind: "long", wpm: 320 },
+    ]);
+    expect(summary.weakest[0]).toMatchObject({ unit: "ㅃ", hits: 9, errors: 3, error_rate: 0.3333 });
+    // Practice is no game: the account's games and averages stay as they were.
+    expect(await me(user)).toMatchObject({ games_played: 0, avg_wpm: 0, avg_accuracy: 0 });
+    expect((await server.api("GET", "/api/practice/summary")).status).toBe(401);
+  });
+});
+
 describe("a guest's results at login", () => {
   test("stored once each, never paid; a broken one is skipped and counted", async () => {
     const user = await server.createUser("연습생8");

@@ -4,7 +4,16 @@ import type { ModuleContext } from "../kernel/define-module";
 import { unprocessable } from "../kernel/errors";
 import { apiResponses, loginRequired } from "../kernel/http";
 import { writeLimits } from "../kernel/write-limits";
-import { clearGoal, goalOf, mergeGuestResults, progressOf, recordResult, setGoal, statisticsOf } from "./api";
+import {
+  clearGoal,
+  goalOf,
+  mergeGuestResults,
+  progressOf,
+  recordResult,
+  setGoal,
+  statisticsOf,
+  summaryOf,
+} from "./api";
 import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND } from "./content";
 import { KEY_UNITS } from "./dubeolsik";
 import { TRANSITIONS } from "./keystroke-model";
@@ -16,6 +25,7 @@ import {
   LongTextSchema,
   MergeBody,
   MergedSchema,
+  PracticeSummarySchema,
   ProgressQuery,
   ProgressSchema,
   RecordedSchema,
@@ -96,6 +106,16 @@ export function practiceRoutes(ctx: ModuleContext) {
         description:
           "최근 30일(서울 날짜)의 두벌식 자모와 space마다 타수, 오타율, 속도(타/분), 어려운 전환(도깨비불: 받침 뒤 모음, " +
           "겹받침, Shift 자모)의 같은 수치, 가장 약한 자모, 오늘 연습한 시간과 경험치, 연속 연습 일수를 돌려줍니다.",
+        security: bearer,
+      },
+    })
+    .get("/summary", async ({ headers }) => summaryOf(ctx, (await guards.requireUser(headers)).id), {
+      response: apiResponses({ 200: PracticeSummarySchema }, loginRequired()),
+      detail: {
+        summary: "내 연습 요약 (프로필)",
+        description:
+          "프로필에 보이는 연습 기록: 모든 연습 시간(분), 연습한 날 수, 연속 연습 일수, 종류마다 최고 속도, 최근 30일의 " +
+          "가장 약한 자모(최대 3개). 연습은 게임이 아니어서 게임 수, 평균 속도, 랭킹에는 들지 않습니다.",
         security: bearer,
       },
     })

@@ -1,4 +1,4 @@
-import { and, asc, avg, count, desc, eq, gte, sql, sum } from "drizzle-orm";
+import { and, asc, avg, count, desc, eq, gte, max, sql, sum } from "drizzle-orm";
 import type { SqlDatabase } from "../../db/database";
 import { inTransaction, onePerDatabase, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import type { DayRow, GoalRow, ResultRow } from "./schema";
@@ -232,6 +232,23 @@ export function createPracticeStore(database: SqlDatabase) {
       inTransaction(database, async (tx) => {
         await tx.delete(goals).where(eq(goals.userId, userId));
       }),
+
+    /** All the member's practice: its time (ms) and the days it was on. */
+    async lifetime(userId: number): Promise<{ practiceMs: number; days: number }> {
+      const [row] = await read()
+        .select({ practiceMs: sum(days.practiceMs).mapWith(Number), days: count() })
+        .from(days)
+        .where(eq(days.userId, userId));
+      return { practiceMs: row?.practiceMs ?? 0, days: Number(row?.days ?? 0) };
+    },
+
+    /** The member's best speed of each kind practised. */
+    bestPerKind: (userId: number) =>
+      read()
+        .select({ kind: results.kind, wpm: max(results.wpm) })
+        .from(results)
+        .where(eq(results.userId, userId))
+        .groupBy(results.kind),
 
     /** How many results the member has stored (the totals line). */
     async resultCount(userId: number): Promise<number> {
