@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { KeystrokeTally } from "../modules/practice/keystroke-model";
 import { type E2E, imeType, signIn, startE2E } from "./helpers";
 
 const PACE_MS = 250;
@@ -97,5 +98,72 @@ describe("goals and progress", () => {
     await page.getByTestId("practice-goal-summary").waitFor();
     expect(await page.getByTestId("practice-goal-summary").textContent()).toContain("목표 250타/분, 97.5%");
     expect(await page.getByTestId("practice-streak").textContent()).toBe("연속 연습 1일");
+  });
+
+  test("the profile shows the member's practice: time, 연속 연습, best speed per kind, weakest jamo", async () => {
+    const user = await e2e.createUser();
+    const login = await e2e.server.api("POST", "/api/users/login", {
+      body: { email: user.email, password: user.password },
+    });
+    // 빵 typed with ㅂ for ㅃ every time, the rest right: ㅃ is the weakest.
+    const tally = new KeystrokeTally();
+    tally.setTarget("빵빵 아빠 오빠 빵집");
+    let at = 0;
+    for (const value of [
+      "ㅂ",
+      "",
+      "빵",
+      "빵ㅂ",
+      "빵",
+      "빵빵",
+      "빵빵 ",
+      "빵빵 아",
+      "빵빵 아ㅂ",
+      "빵빵 아",
+      "빵빵 아빠",
+    ]) {
+      at += 250;
+      tally.input(value, at);
+    }
+    for (const [kind, wpm] of [
+      ["words", 280],
+      ["long", 310],
+      ["long", 250],
+    ] as const) {
+      const stored = await e2e.server.api("POST", "/api/practice/results", {
+        token: login.body.access_token,
+        body: {
+          client_id: crypto.randomUUID(),
+          kind,
+          text_id: kind === "long" ? "long:kim-sowol-azaleas" : "words",
+          layout: "dubeolsik",
+          wpm,
+          accuracy: 95,
+          keystrokes: 500,
+          error_count: 5,
+          duration_ms: 90_000,
+          summary: tally.summary(),
+        },
+      });
+      expect(stored.status).toBe(200);
+    }
+    const page = await e2e.newPage();
+    await signIn(page, e2e.url, user);
+    await page.goto(`${e2e.url}/profile`);
+    const card = page.getByTestId("profile-practice");
+    await card.getByText("연습 시간").waitFor();
+    const figure = async (label: string) =>
+      await card
+        .locator(".profile-figure", { has: page.getByText(label, { exact: true }) })
+        .locator("dd")
+        .textContent();
+    expect(await figure("연습 시간")).toBe("5분");
+    expect(await figure("연속 연습")).toBe("1일");
+    expect(await figure("최고 속도 (낱말 연습)")).toBe("280타/분");
+    expect(await figure("최고 속도 (긴 글)")).toBe("310타/분");
+    expect(await figure("약한 자모")).toStartWith("ㅃ");
+    // The games' figures stay the games': practice played none.
+    const typing = page.locator(".profile-card", { has: page.getByRole("heading", { name: "타자 기록" }) });
+    expect(await typing.locator(".profile-figure", { hasText: "게임 수" }).locator("dd").textContent()).toBe("0");
   });
 });

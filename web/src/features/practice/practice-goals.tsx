@@ -5,7 +5,7 @@
  * once the panel is on screen (practice-charts.tsx): the page's first load carries no recharts.
  */
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
-import { TRANSITION_NAMES, type Transition } from "../../../../modules/practice/keystroke-model";
+import { unitName } from "../../../../modules/practice/keystroke-model";
 import {
   DEFAULT_GOAL,
   GOAL_RANGE,
@@ -31,7 +31,6 @@ const Charts = {
   Unit: lazy(() => import("./practice-charts").then((m) => ({ default: m.UnitChart }))),
 };
 
-const unitName = (unit: string) => (unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit));
 const PROGRESS_DAYS = PRACTICE_RULES.statsDays;
 
 /**

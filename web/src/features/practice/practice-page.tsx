@@ -7,13 +7,7 @@
 import { useAtomValue } from "jotai";
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
 import { DRILLS } from "../../../../modules/practice/dubeolsik";
-import {
-  KeystrokeTally,
-  nextKey,
-  TRANSITION_NAMES,
-  type Transition,
-  type UnitFigures,
-} from "../../../../modules/practice/keystroke-model";
+import { KeystrokeTally, nextKey, type UnitFigures, unitName } from "../../../../modules/practice/keystroke-model";
 import { KIND_NAMES, type PracticeKind } from "../../../../modules/practice/rules";
 import { isApiError } from "../../lib/api";
 import { accuracyTone, percent } from "../../lib/figures";
@@ -121,8 +115,6 @@ function useUnsentResults(owner: number | null, onSent: () => void) {
   }, [owner, online, count, onSent]);
   return { waiting, count };
 }
-
-const unitName = (unit: string) => (unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit));
 
 export function PracticePage() {
   useDocumentTitle("타자 연습");

@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { DuelStatsAnswer } from "../../../../modules/duel";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { PracticeCard } from "./practice-card";
 import {
   accuracyTone,
   analysis,
@@ -241,6 +242,7 @@ function InfoTab({ me }: { me: Me }) {
         </dl>
       </section>
       <DuelCard />
+      <PracticeCard />
     </div>
   );
 }
