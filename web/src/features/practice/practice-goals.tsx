@@ -289,38 +289,22 @@ function GoalForm({ goal, save }: { goal: Goal | null; save: (goal: Goal) => Pro
 
   return (
     <form className="practice-goal" onSubmit={submit} aria-label="연습 목표" noValidate>
-      <div className="practice-goal-field">
-        <label className="practice-label" htmlFor="practice-goal-wpm">
-          목표 속도 (타/분)
-        </label>
-        <input
-          id="practice-goal-wpm"
-          className="input"
-          type="number"
-          inputMode="numeric"
-          min={GOAL_RANGE.wpm.min}
-          max={GOAL_RANGE.wpm.max}
-          step={1}
-          value={wpm}
-          onChange={(e) => setWpm(e.target.value)}
-        />
-      </div>
-      <div className="practice-goal-field">
-        <label className="practice-label" htmlFor="practice-goal-accuracy">
-          목표 정확도 (%)
-        </label>
-        <input
-          id="practice-goal-accuracy"
-          className="input"
-          type="number"
-          inputMode="decimal"
-          min={GOAL_RANGE.accuracy.min}
-          max={GOAL_RANGE.accuracy.max}
-          step={0.1}
-          value={accuracy}
-          onChange={(e) => setAccuracy(e.target.value)}
-        />
-      </div>
+      <GoalField
+        id="practice-goal-wpm"
+        label="목표 속도 (타/분)"
+        range={GOAL_RANGE.wpm}
+        step={1}
+        value={wpm}
+        set={setWpm}
+      />
+      <GoalField
+        id="practice-goal-accuracy"
+        label="목표 정확도 (%)"
+        range={GOAL_RANGE.accuracy}
+        step={0.1}
+        value={accuracy}
+        set={setAccuracy}
+      />
       <button type="submit" className="btn btn-primary btn-small">
         목표 저장
       </button>
@@ -331,5 +315,33 @@ function GoalForm({ goal, save }: { goal: Goal | null; save: (goal: Goal) => Pro
       )}
       <ErrorNotice text={error} />
     </form>
+  );
+}
+
+function GoalField(props: {
+  id: string;
+  label: string;
+  range: { min: number; max: number };
+  step: number;
+  value: string;
+  set: (value: string) => void;
+}) {
+  return (
+    <div className="practice-goal-field">
+      <label className="practice-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        className="input"
+        type="number"
+        inputMode={Number.isInteger(props.step) ? "numeric" : "decimal"}
+        min={props.range.min}
+        max={props.range.max}
+        step={props.step}
+        value={props.value}
+        onChange={(e) => props.set(e.target.value)}
+      />
+    </div>
   );
 }
