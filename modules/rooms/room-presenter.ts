@@ -286,6 +286,9 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       client_seconds: attempt.clientSeconds,
       raw_speed: attempt.rawSpeed,
       typed_length: attempt.typedLength,
+      // Why the steps refused it (a burst, an answer other than the last step, too fast), when they did.
+      steps_reason:
+        attempt.stepsVerdict.verified || !attempt.stepsVerdict.implausible ? null : attempt.stepsVerdict.reason,
     });
   }
 
