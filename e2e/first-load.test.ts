@@ -1,12 +1,12 @@
 /**
  * A fast first load (issue 15) as the browser sees it: pages load when first visited, files arrive compressed,
- * and only the font slices a page shows are downloaded. Issue 24: nothing on /ranking moves while its cards load,
+ * and a page of UI text downloads the two UI font subsets, other text the slices holding it. Issue 24: nothing on /ranking moves while its cards load,
  * and a link inside text is told apart by more than its colour.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page, Response } from "playwright-core";
 import { member, playResult } from "../modules/rankings/test-support";
-import { type E2E, expectTitle, PHONE, signIn, startE2E } from "./helpers";
+import { type E2E, expectTitle, imeType, PHONE, signIn, startE2E } from "./helpers";
 
 let e2e: E2E;
 
@@ -68,24 +68,53 @@ describe("first load", () => {
     }
   });
 
-  test("a page downloads only the font slices it shows, starting with the preloaded one", async () => {
+  test("a page of UI text downloads the two preloaded UI subsets and no slice; other text falls back to the slices", async () => {
     const page = await e2e.newPage();
     const responses = recordResponses(page);
     await page.goto(`${e2e.url}/login`);
     await page.getByRole("button", { name: "로그인", exact: true }).waitFor();
     await page.evaluate(() => document.fonts.ready);
-    const fonts = responses.filter((response) => response.request().resourceType() === "font").map(pathOf);
-    const preload = await page.locator('link[rel="preload"][as="font"]').getAttribute("href");
-    expect(fonts).toContain(preload!);
-    for (const path of fonts) expect(path).toMatch(/^\/assets\/fonts\/noto-sans-kr-\d+-(400|700)-normal-\w+\.woff2$/);
-    // The package has about 250 slices (1.1 MB for the two weights): a login page needs a handful.
-    expect(fonts.length).toBeGreaterThan(1);
-    expect(fonts.length).toBeLessThan(30);
-    const used = await page.evaluate(
-      () =>
-        [...document.fonts].filter((face) => face.family.includes("Noto Sans KR") && face.status === "loaded").length,
+    const fonts = () => responses.filter((response) => response.request().resourceType() === "font").map(pathOf);
+    const preloads = await page
+      .locator('link[rel="preload"][as="font"]')
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+    expect(preloads).toHaveLength(2);
+    for (const path of preloads) expect(path).toMatch(/^\/assets\/fonts\/noto-sans-kr-ui-(400|700)-normal-\w+\.woff2$/);
+    // Before the subsets, this page took 11 slices (95 kB); every character it shows is in the subsets now.
+    expect(fonts().sort()).toEqual([...preloads].sort());
+    const loadedFaces = () =>
+      page.evaluate(() =>
+        [...document.fonts]
+          .filter((face) => face.family.includes("Noto Sans KR") && face.status === "loaded")
+          .map((face) => face.unicodeRange),
+      );
+    expect(await loadedFaces()).toHaveLength(2);
+
+    // A name the UI never writes ("뷁" is in no text of the app): its slice of the same family is fetched and used.
+    const rare = "뷁";
+    const loadedFaceHasIt = await page.evaluate(
+      (point) =>
+        [...document.fonts].some(
+          (face) =>
+            face.family.includes("Noto Sans KR") &&
+            face.unicodeRange.split(",").some((range) => {
+              const [first, last = first] = range.trim().replace(/^U\+/i, "").split("-");
+              return Number.parseInt(first, 16) <= point && point <= Number.parseInt(last, 16);
+            }) &&
+            face.status === "loaded",
+        ),
+      rare.codePointAt(0)!,
     );
-    expect(used).toBe(fonts.length);
+    expect(loadedFaceHasIt).toBe(false);
+    const email = page.getByLabel("이메일");
+    await email.click();
+    await imeType(page, rare);
+    expect(await email.inputValue()).toBe(rare);
+    await page.waitForFunction((text) => document.fonts.check('16px "Noto Sans KR"', text), rare);
+    await page.evaluate(() => document.fonts.ready);
+    const slices = fonts().filter((path) => !preloads.includes(path));
+    expect(slices.length).toBeGreaterThan(0);
+    for (const path of slices) expect(path).toMatch(/^\/assets\/fonts\/noto-sans-kr-\d+-400-normal-\w+\.woff2$/);
   });
 
   test("the splash is drawn from the HTML alone; the app shows no page before its stylesheets apply", async () => {
@@ -126,7 +155,7 @@ describe("first load", () => {
     const button = page.getByRole("button", { name: "로그인", exact: true });
     await button.waitFor();
     expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe("rgb(26, 102, 220)");
-    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
+    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(2);
   });
 
   test("the icon a browser asks for by name is there: /favicon.ico and the manifest, never a 404", async () => {

@@ -29,7 +29,7 @@ export async function buildWeb() {
     throw new Error("web build failed");
   }
   checkStylesLinked(result.outputs.map((output) => output.path));
-  writeHead();
+  await writeHead();
   // Files browsers ask for by a fixed name (`/favicon.ico`, whatever the page links) are served from the root as
   // they are; the page's own links go through the bundler (hashed under assets/).
   cpSync(join(root, "web/public"), outdir, { recursive: true });
@@ -75,13 +75,15 @@ export function firstPaintCss(): string {
 
 /**
  * index.html's head for a fast first paint (web/README.md "Build and serving"): the first-paint CSS inline, so the
- * splash is drawn as soon as the HTML arrives; no stylesheet link that would hold that paint. The sliced Korean
- * font's faces (scripts/web-fonts.ts) and the app's CSS are named in `<meta name="deferred-styles">` and the font
- * slice every page needs first in `<meta name="deferred-font">`: the entry script links them as it starts
- * (web/src/lib/deferred-styles.ts), and shows no page before they are applied.
+ * splash is drawn as soon as the HTML arrives; no stylesheet link that would hold that paint. The Korean font's
+ * faces (scripts/web-fonts.ts: the UI subset of each weight, the unicode-range slices behind it) and the app's CSS
+ * are named in `<meta name="deferred-styles">` and the UI subsets in `<meta name="deferred-fonts">`: the entry
+ * script links and preloads them as it starts (web/src/lib/deferred-styles.ts), and shows no page before the
+ * stylesheets are applied. Run after Bun.build: the subsets hold the characters of the built bundle.
  */
-function writeHead() {
-  const fonts = emitWebFonts(outdir);
+async function writeHead() {
+  const started = performance.now();
+  const fonts = await emitWebFonts(outdir);
   const indexFile = join(outdir, "index.html");
   let html = readFileSync(indexFile, "utf8");
   const appStyles = [...html.matchAll(STYLESHEET_LINK)].map((match) => match[1]);
@@ -89,12 +91,14 @@ function writeHead() {
   const head =
     `<style>${firstPaintCss()}</style>` +
     `<meta name="deferred-styles" content="${[fonts.stylesheet, ...appStyles].join(" ")}">` +
-    `<meta name="deferred-font" content="${fonts.preload}">`;
+    `<meta name="deferred-fonts" content="${fonts.preloads.join(" ")}">`;
   const at = html.indexOf("</head>");
   writeFileSync(indexFile, html.slice(0, at) + head + html.slice(at));
-  const slice = fonts.preload.split("/").pop();
+  const [regular] = fonts.subsets;
+  const syllables = regular.codePoints.filter((point) => point >= 0xac00 && point <= 0xd7a3).length;
+  const sizes = fonts.subsets.map((subset) => `${subset.weight} ${(subset.woff2.byteLength / 1000).toFixed(1)} kB`);
   console.log(
-    `web build: Noto Sans KR in ${fonts.faces} unicode-range slices; preloading ${slice} (${(fonts.preloaded.share * 100).toFixed(0)} % of the Hangul syllables in the UI and the sentences)`,
+    `web build: Noto Sans KR UI subset of ${regular.codePoints.length} characters (${syllables} Hangul syllables), preloaded: ${sizes.join(", ")} (cut in ${(performance.now() - started).toFixed(0)} ms); ${fonts.slices} unicode-range slices for other text`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * The stylesheets the app loads itself (web/README.md "Build and serving"). index.html draws the splash with its
  * inline first-paint CSS and names the rest in `<meta name="deferred-styles">` (the font faces, then app.css) and
- * the font slice to preload in `<meta name="deferred-font">` (scripts/build-web.ts). Linked from the HTML they
+ * the fonts to preload in `<meta name="deferred-fonts">` (the UI subset of each weight: scripts/build-web.ts). Linked from the HTML they
  * would hold the first paint for two requests and start the font slices before the app's own script, sharing a
  * slow phone's bandwidth with it; requested here, as the entry script starts, they arrive while the page's code
  * is still loading, and the app shows no page before they are applied (`stylesReady`), so nothing is drawn
@@ -11,13 +11,12 @@
 const listeners = new Set<() => void>();
 let ready = true;
 
-/** Links every deferred stylesheet and the font preload, once; a page that names none is ready at once. */
+/** Links every deferred stylesheet and preloads the named fonts, once; a page that names none is ready at once. */
 export function loadDeferredStyles(doc: Document = document) {
-  const styles = (doc.querySelector<HTMLMetaElement>('meta[name="deferred-styles"]')?.content ?? "")
-    .split(" ")
-    .filter(Boolean);
-  const font = doc.querySelector<HTMLMetaElement>('meta[name="deferred-font"]')?.content;
-  if (font) {
+  const named = (name: string) =>
+    (doc.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "").split(" ").filter(Boolean);
+  const styles = named("deferred-styles");
+  for (const font of named("deferred-fonts")) {
     const preload = Object.assign(doc.createElement("link"), { rel: "preload", as: "font", type: "font/woff2" });
     preload.crossOrigin = "anonymous";
     preload.href = font;
