@@ -167,7 +167,8 @@ export interface UiSubset {
 }
 
 /** The package's file of this weight holding all of Hangul, the subset's source. */
-export const subsetSource = (weight: number) => join(PACKAGE_DIR, "files", `noto-sans-kr-korean-${weight}-normal.woff2`);
+export const subsetSource = (weight: number) =>
+  join(PACKAGE_DIR, "files", `noto-sans-kr-korean-${weight}-normal.woff2`);
 
 /**
  * Cuts the UI subset of one weight. Layout features are kept (HarfBuzz's default closure), hinting as the source

@@ -1,11 +1,25 @@
-/** The web build's own helpers (scripts/): what a first visit downloads, the sliced Korean font. */
-import { afterAll, describe, expect, test } from "bun:test";
+/** The web build's own helpers (scripts/): what a first visit downloads, the Korean font (UI subset and slices). */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fontverter from "fontverter";
+import { Blob, Face, Font } from "harfbuzzjs";
+import { SEED_ROOMS } from "../modules/rooms/service";
 import { firstPaintCss } from "../scripts/build-web";
 import { firstLoadJs } from "../scripts/first-load";
-import { emitWebFonts, orderedFaces, packageFaces, parseUnicodeRange, syllablesPerFace } from "../scripts/web-fonts";
+import {
+  emitWebFonts,
+  fontCodePoints,
+  mustBeInSubset,
+  orderedFaces,
+  packageFaces,
+  parseUnicodeRange,
+  subsetSource,
+  uiCodePoints,
+  uiText,
+  unicodeRangeOf,
+} from "../scripts/web-fonts";
 
 const folders: string[] = [];
 afterAll(() => {
@@ -98,31 +112,131 @@ describe("the sliced Korean font", () => {
     ]);
   });
 
-  test("syllables are counted per slice, with repeats; other characters are not counted", () => {
-    const faces = packageFaces(400);
-    const counts = syllablesPerFace("가가가 abc 힣!", faces);
-    expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(4);
-    const ga = faces.find((face) => parseUnicodeRange(face.unicodeRange).some(([a, b]) => a <= 0xac00 && 0xac00 <= b));
-    expect(counts.get(ga!)).toBe(3);
+  test("a unicode-range names exactly the code points given, runs as ranges", () => {
+    const points = [0x7e, 0x20, 0x21, 0x22, 0xb7, 0xac00, 0xac01, 0xac04];
+    expect(unicodeRangeOf(points)).toBe("U+20-22, U+7e, U+b7, U+ac00-ac01, U+ac04");
+    const covered = parseUnicodeRange(unicodeRangeOf(points)).flatMap(([first, last]) =>
+      Array.from({ length: last - first + 1 }, (_, i) => first + i),
+    );
+    expect(covered.sort((a, b) => a - b)).toEqual([...points].sort((a, b) => a - b));
   });
 
-  test("the build's fonts: woff2 files with hashed names, one swap face per slice, the preload among them", () => {
-    const folder = dist({ "index.html": "<head></head>" });
-    const fonts = emitWebFonts(folder);
-    const css = readFileSync(join(folder, fonts.stylesheet), "utf8");
-    const urls = [...css.matchAll(/url\("([^"]+)"\)/g)].map((match) => match[1]);
-    expect(urls.length).toBe(fonts.faces);
-    expect(fonts.faces).toBe(packageFaces(400).length + packageFaces(700).length);
-    expect(css.match(/font-display: swap;/g)?.length).toBe(fonts.faces);
-    expect(css).not.toContain(".woff)");
-    expect(css).not.toContain("data:");
-    for (const url of urls) {
+  test("the UI subset is asked for every character of the texts, printable ASCII and the jamo; no control", () => {
+    const points = uiCodePoints("타자\n마당 ▲\u0085");
+    for (const char of "타자마당▲ ~AZaz09ㄱㅎㅏㅣ") expect(points.has(char.codePointAt(0)!)).toBe(true);
+    for (const point of [0x0a, 0x85, 0x7f]) expect(points.has(point)).toBe(false);
+  });
+});
+
+/** One font file (woff2 or TrueType) ready to map characters to glyphs and draw them. */
+async function openFont(file: Uint8Array) {
+  return new Font(new Face(new Blob(await fontverter.convert(file, "truetype"))));
+}
+
+interface DeclaredFace {
+  weight: number;
+  url: string;
+  unicodeRange: string;
+}
+
+describe("the build's Korean font: the UI subset, the slices behind it", () => {
+  let folder: string;
+  let fonts: Awaited<ReturnType<typeof emitWebFonts>>;
+  let css: string;
+  let faces: DeclaredFace[];
+  let asked: Set<number>;
+
+  beforeAll(async () => {
+    // A built bundle with a syllable no text of the app holds (뷁) and a sign the font lacks (▲).
+    folder = dist({
+      "index.html": "<head><title>타자마당</title></head>",
+      "assets/index-aaa111.js": 'var a="뷁 새 문구 ▲ · …";',
+    });
+    fonts = await emitWebFonts(folder);
+    css = readFileSync(join(folder, fonts.stylesheet), "utf8");
+    faces = [...css.matchAll(/@font-face {([^}]*)}/g)].map(([, body]) => ({
+      weight: Number(/font-weight: (\d+);/.exec(body)![1]),
+      url: /url\("([^"]+)"\)/.exec(body)![1],
+      unicodeRange: /unicode-range: ([^;]+);/.exec(body)![1],
+    }));
+    asked = uiCodePoints(uiText(folder));
+  });
+
+  test("one subset per weight, both preloaded, each holding every character of the texts it was made from", async () => {
+    expect(fonts.subsets.map((subset) => subset.weight)).toEqual([400, 700]);
+    expect(fonts.preloads).toEqual(fonts.subsets.map((subset) => subset.path));
+    for (const subset of fonts.subsets) {
+      expect(subset.path).toMatch(/^\/assets\/fonts\/noto-sans-kr-ui-(400|700)-normal-[0-9a-f]{10}\.woff2$/);
+      const held = await fontCodePoints(readFileSync(join(folder, subset.path)));
+      expect([...held].sort((a, b) => a - b)).toEqual(subset.codePoints);
+      // Every syllable, jamo and ASCII character asked for is there; what is not is what the font itself lacks.
+      const source = await fontCodePoints(readFileSync(subsetSource(subset.weight)));
+      const missing = [...asked].filter((point) => !held.has(point));
+      expect(missing.filter(mustBeInSubset)).toEqual([]);
+      expect(missing.filter((point) => source.has(point))).toEqual([]);
+      for (const text of ["뷁 새 문구 · …", "타자마당", ...SEED_ROOMS.map((room) => room.name)]) {
+        for (const char of text) expect({ char, held: held.has(char.codePointAt(0)!) }).toEqual({ char, held: true });
+      }
+      expect(held.has("▲".codePointAt(0)!)).toBe(false);
+      expect(subset.woff2.byteLength).toBeLessThan(60_000);
+    }
+  });
+
+  test("per weight every slice stays declared with its range, and the subset comes last with its exact code points", () => {
+    for (const subset of fonts.subsets) {
+      const ofWeight = faces.filter((face) => face.weight === subset.weight);
+      expect(ofWeight.length).toBe(packageFaces(subset.weight).length + 1);
+      expect(ofWeight.at(-1)).toEqual({
+        weight: subset.weight,
+        url: subset.path,
+        unicodeRange: unicodeRangeOf(subset.codePoints),
+      });
+      expect(ofWeight.slice(0, -1).map(({ unicodeRange }) => unicodeRange)).toEqual(
+        orderedFaces(packageFaces(subset.weight)).map(({ unicodeRange }) => unicodeRange),
+      );
+      // Any other text still has a face of the family: all 11,172 syllables are in the slices.
+      const sliceRanges = ofWeight.slice(0, -1).flatMap(({ unicodeRange }) => parseUnicodeRange(unicodeRange));
+      for (let point = 0xac00; point <= 0xd7a3; point++) {
+        if (!sliceRanges.some(([first, last]) => first <= point && point <= last)) throw new Error(`U+${point}`);
+      }
+    }
+    for (const { url } of faces) {
       expect(url).toMatch(/^\/assets\/fonts\/noto-sans-kr-[\w-]+-(400|700)-normal-[0-9a-f]{10}\.woff2$/);
       expect(existsSync(join(folder, url))).toBe(true);
     }
-    expect(urls).toContain(fonts.preload);
-    expect(fonts.preload).toContain("-400-normal-");
-    expect(fonts.preloaded.share).toBeGreaterThan(0.2);
+    expect(fonts.slices).toBe(packageFaces(400).length + packageFaces(700).length);
+    expect(css.match(/font-display: swap;/g)?.length).toBe(faces.length);
+    expect(css).not.toContain(".woff)");
+    expect(css).not.toContain("data:");
+  });
+
+  test("the subset draws each of its characters exactly as the slice it replaces: same outline, same advance", async () => {
+    for (const subset of fonts.subsets) {
+      const ui = await openFont(subset.woff2);
+      // Without the subset a character comes from the last-declared slice whose range holds it.
+      const slices = faces.filter((face) => face.weight === subset.weight && face.url !== subset.path).reverse();
+      const opened = new Map<string, Font>();
+      const sliceFor = async (point: number) => {
+        const face = slices.find(({ unicodeRange }) =>
+          parseUnicodeRange(unicodeRange).some(([first, last]) => first <= point && point <= last),
+        );
+        if (!face) return undefined;
+        if (!opened.has(face.url)) opened.set(face.url, await openFont(readFileSync(join(folder, face.url))));
+        return opened.get(face.url);
+      };
+      expect(ui.hExtents()).toEqual((await sliceFor(0xac00))!.hExtents());
+      let compared = 0;
+      for (const point of subset.codePoints) {
+        const slice = await sliceFor(point);
+        const glyph = slice?.glyph(point);
+        if (!slice || glyph === undefined) continue;
+        const mine = ui.glyph(point)!;
+        const drawn = { point, path: ui.glyphToPath(mine), advance: ui.glyphHAdvance(mine) };
+        expect(drawn).toEqual({ point, path: slice.glyphToPath(glyph), advance: slice.glyphHAdvance(glyph) });
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(subset.codePoints.length * 0.95);
+    }
   });
 });
 
