@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page, Response } from "playwright-core";
 import { member, playResult } from "../modules/rankings/test-support";
-import { type E2E, expectTitle, imeType, PHONE, signIn, startE2E } from "./helpers";
+import { type E2E, expectTitle, imeType, layoutShift, PHONE, recordLayoutShift, signIn, startE2E } from "./helpers";
 
 let e2e: E2E;
 
@@ -168,22 +168,6 @@ describe("first load", () => {
   });
 });
 
-/**
- * Sums the page's layout shifts (the Layout Instability API, as Lighthouse's CLS counts them: shifts right after
- * an input excluded) from the start of the document; read with `window.layoutShift`.
- */
-async function recordLayoutShift(page: Page) {
-  await page.addInitScript(() => {
-    const state = { total: 0 };
-    Object.assign(window, { layoutShift: state });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) state.total += entry.value;
-      }
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-}
-
 /** The ranking calls answer only once the page has painted its cards' placeholders (a slow network). */
 async function holdRankings(page: Page) {
   let release!: () => void;
@@ -209,7 +193,7 @@ async function shiftWhileRankingLoads(page: Page) {
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
   await page.evaluate(() => document.fonts.ready);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  return page.evaluate(() => (window as unknown as { layoutShift: { total: number } }).layoutShift.total);
+  return layoutShift(page);
 }
 
 describe("first paint stays put and reads well (issue 24)", () => {
@@ -255,9 +239,7 @@ describe("first paint stays put and reads well (issue 24)", () => {
     release();
     await expectTitle(page, `${admin.username} - 사용자 상세 | 타자마당`);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const shift = await page.evaluate(
-      () => (window as unknown as { layoutShift: { total: number } }).layoutShift.total,
-    );
+    const shift = await layoutShift(page);
     // 0.18 in Lighthouse before the page filled the first screen: the footer, visible under "불러오는 중...", moved.
     expect(shift).toBeLessThan(0.01);
   });

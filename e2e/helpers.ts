@@ -199,6 +199,26 @@ export function cdp(page: Page): Promise<CDPSession> {
   return session;
 }
 
+/**
+ * Sums the page's layout shifts (the Layout Instability API, as Lighthouse's CLS counts them: shifts right after
+ * an input excluded) from the start of the document; read with `window.layoutShift`.
+ */
+export async function recordLayoutShift(page: Page) {
+  await page.addInitScript(() => {
+    const state = { total: 0 };
+    Object.assign(window, { layoutShift: state });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) state.total += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+/** The layout shift summed since `recordLayoutShift`. */
+export const layoutShift = (page: Page) =>
+  page.evaluate(() => (window as unknown as { layoutShift: { total: number } }).layoutShift.total);
+
 /** Shows `text` as the IME's composition in the focused field (`Input.imeSetComposition`). */
 export async function imeCompose(page: Page, text: string) {
   const length = [...text].length;

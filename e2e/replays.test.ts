@@ -7,7 +7,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { createAccessTokens } from "../modules/accounts/tokens";
-import { type E2E, imeType, signIn, startE2E, type TestUser, uniqueUser } from "./helpers";
+import {
+  type E2E,
+  imeType,
+  layoutShift,
+  recordLayoutShift,
+  signIn,
+  startE2E,
+  type TestUser,
+  uniqueUser,
+} from "./helpers";
 
 let e2e: E2E;
 const PROBLEM = "하늘 천 따 지 검을 현";
@@ -25,6 +34,9 @@ async function call(user: TestUser, method: string, path: string, body?: unknown
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
+
+/** The mobile preset's screen (Moto G Power) that bench/lighthouse.ts measures with. */
+const LIGHTHOUSE_PHONE = { width: 412, height: 823 };
 
 const typedCount = (page: Page) => page.locator(".replay-stage .ch-ok").count();
 
@@ -92,5 +104,16 @@ describe("replays in the browser", () => {
     const elapsed = Date.now() - started;
     expect(value).toBeGreaterThan(elapsed * 1.5);
     expect(value).toBeLessThan(elapsed * 2.5 + 200);
+
+    // On a phone (Lighthouse's, 412 px wide), played from the start to the end, nothing moves: the live figures
+    // change every frame but keep their rows (wrapped as a flex row, a longer figure pushed the controls down and
+    // back: Lighthouse CLS 0.13–0.32).
+    const phone = await e2e.newPage(LIGHTHOUSE_PHONE);
+    await recordLayoutShift(phone);
+    await phone.goto(page.url());
+    await phone.waitForFunction((n) => document.querySelectorAll(".replay-stage .ch-ok").length === n, total, {
+      timeout: 30_000,
+    });
+    expect(await layoutShift(phone)).toBeLessThan(0.01);
   });
 });
