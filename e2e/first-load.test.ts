@@ -244,6 +244,31 @@ describe("first paint stays put and reads well (issue 24)", () => {
     expect(shift).toBeLessThan(0.01);
   });
 
+  test("the admin dashboard on a phone: the chart's card holds its place while the figures load", async () => {
+    const admin = await e2e.createUser();
+    await e2e.accounts().setAdmin(admin.id, true);
+    const page = await e2e.newPage(PHONE);
+    await signIn(page, e2e.url, admin);
+    await recordLayoutShift(page);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/admin/dashboard", async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${e2e.url}/admin/dashboard`);
+    await page.getByRole("heading", { name: "관리자 대시보드" }).waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    release();
+    await page.locator(".admin-chart svg").first().waitFor();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    // 0.13 in Lighthouse when the card appeared only with the answer, pushing the links below it down.
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+  });
+
   test("links inside text are underlined on /login, /register and /password-forgot", async () => {
     const page = await e2e.newPage();
     for (const [path, names] of [

@@ -46,14 +46,20 @@ export function DashboardPage() {
         </ul>
       )}
 
-      {stats.data && (
-        <section className="card admin-chart-card" aria-labelledby="admin-chart-title">
+      {/* The card is there from the first paint, at the chart's height: appearing with the answer it pushed the
+          links below it down (a layout shift of 0.13 on a phone). */}
+      {!stats.error && (
+        <section className="card admin-chart-card" aria-labelledby="admin-chart-title" aria-busy={!stats.data}>
           <h2 id="admin-chart-title" className="admin-section-title">
             최근 30일 가입자와 게임 수
           </h2>
-          <Suspense fallback={<p className="muted admin-chart-placeholder">차트를 불러오는 중...</p>}>
-            <DailyChart daily={stats.data.daily} />
-          </Suspense>
+          {stats.data ? (
+            <Suspense fallback={<ChartPlaceholder />}>
+              <DailyChart daily={stats.data.daily} />
+            </Suspense>
+          ) : (
+            <ChartPlaceholder />
+          )}
         </section>
       )}
 
@@ -81,4 +87,9 @@ export function DashboardPage() {
       </ul>
     </section>
   );
+}
+
+/** As tall as the chart (admin.css), so nothing moves when it comes. */
+function ChartPlaceholder() {
+  return <p className="muted admin-chart-placeholder">차트를 불러오는 중...</p>;
 }
