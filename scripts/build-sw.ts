@@ -1,8 +1,8 @@
 /**
  * Builds the service worker (web/src/sw/service-worker.ts) into dist/web/sw.js with what it keeps for offline use
  * (web/README.md "Offline"): index.html, every file directly under assets/ (the shell, every page's chunk, the
- * stylesheets, the manifest and icons) and the font slice every page preloads. Other font slices are kept as pages
- * use them. The version is a hash of that list and index.html: any change of the app makes a new worker, whose
+ * stylesheets, the manifest and icons) and the fonts every page preloads (the UI subset of each weight, under
+ * assets/fonts/). Other font slices are kept as pages use them. The version is a hash of that list and index.html: any change of the app makes a new worker, whose
  * cache replaces the old one.
  */
 import { createHash } from "node:crypto";
@@ -17,8 +17,8 @@ export function precacheList(outdir: string): string[] {
     .filter((name) => statSync(join(outdir, "assets", name)).isFile() && !/\.(br|gz)$/.test(name))
     .map((name) => `/assets/${name}`);
   const html = readFileSync(join(outdir, "index.html"), "utf8");
-  const font = html.match(/<meta name="deferred-font" content="([^"]+)"/)?.[1];
-  return ["/", ...assets.sort(), ...(font ? [font] : [])];
+  const fonts = html.match(/<meta name="deferred-fonts" content="([^"]+)"/)?.[1].split(" ") ?? [];
+  return ["/", ...assets.sort(), ...fonts];
 }
 
 /** Writes dist/web/sw.js; answers its version and how many files it keeps. */

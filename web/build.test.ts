@@ -6,6 +6,7 @@ import { join } from "node:path";
 import fontverter from "fontverter";
 import { Blob, Face, Font } from "harfbuzzjs";
 import { SEED_ROOMS } from "../modules/rooms/service";
+import { precacheList } from "../scripts/build-sw";
 import { firstPaintCss } from "../scripts/build-web";
 import { firstLoadJs } from "../scripts/first-load";
 import {
@@ -237,6 +238,27 @@ describe("the build's Korean font: the UI subset, the slices behind it", () => {
       }
       expect(compared).toBeGreaterThan(subset.codePoints.length * 0.95);
     }
+  });
+});
+
+describe("the service worker's list of files kept offline", () => {
+  test("the page, every file directly under assets/ but the compressed copies, and both preloaded UI subsets", () => {
+    const folder = dist({
+      "index.html":
+        '<head><meta name="deferred-fonts" content="/assets/fonts/noto-sans-kr-ui-400-normal-a.woff2 /assets/fonts/noto-sans-kr-ui-700-normal-b.woff2"></head>',
+      "assets/index-aaa111.js": "",
+      "assets/index-aaa111.js.br": "",
+      "assets/index-bbb222.css": "",
+    });
+    mkdirSync(join(folder, "assets/fonts"));
+    writeFileSync(join(folder, "assets/fonts/noto-sans-kr-1-400-normal-c.woff2"), "");
+    expect(precacheList(folder)).toEqual([
+      "/",
+      "/assets/index-aaa111.js",
+      "/assets/index-bbb222.css",
+      "/assets/fonts/noto-sans-kr-ui-400-normal-a.woff2",
+      "/assets/fonts/noto-sans-kr-ui-700-normal-b.woff2",
+    ]);
   });
 });
 
