@@ -125,14 +125,7 @@ describe("first load", () => {
     expect(html).toMatch(/<meta name="deferred-styles" content="\/assets\/fonts-\w+\.css \/assets\/index-\w+\.css">/);
 
     const page = await e2e.newPage();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/index-\w+\.css$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/index-\w+\.css$/);
     await page.goto(`${e2e.url}/login`, { waitUntil: "commit" });
     await page.locator(".splash").waitFor();
     // Styled by the inline CSS (the page's background colour, the brand's colour) before any stylesheet. Read in
@@ -168,13 +161,13 @@ describe("first load", () => {
   });
 });
 
-/** The ranking calls answer only once the page has painted its cards' placeholders (a slow network). */
-async function holdRankings(page: Page) {
+/** Requests matching `url` wait until the returned function is called (a slow network for that call). */
+async function holdRequests(page: Page, url: string | RegExp) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route("**/api/rankings/**", async (route) => {
+  await page.route(url, async (route) => {
     await released;
     await route.continue();
   });
@@ -183,7 +176,8 @@ async function holdRankings(page: Page) {
 
 async function shiftWhileRankingLoads(page: Page) {
   await recordLayoutShift(page);
-  const release = await holdRankings(page);
+  // The ranking calls answer only once the page has painted its cards' placeholders.
+  const release = await holdRequests(page, "**/api/rankings/**");
   await page.goto(`${e2e.url}/ranking`);
   await page.locator('.ranking-list[aria-busy="true"]').first().waitFor();
   await page.evaluate(() => document.fonts.ready);
@@ -224,14 +218,7 @@ describe("first paint stays put and reads well (issue 24)", () => {
     const page = await e2e.newPage(PHONE);
     await signIn(page, e2e.url, admin);
     await recordLayoutShift(page);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(`**/api/admin/users/${admin.id}**`, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdRequests(page, `**/api/admin/users/${admin.id}**`);
     await page.goto(`${e2e.url}/admin/users/${admin.id}`);
     await page.getByText("불러오는 중...").first().waitFor();
     await page.evaluate(() => document.fonts.ready);
@@ -250,14 +237,7 @@ describe("first paint stays put and reads well (issue 24)", () => {
     const page = await e2e.newPage(PHONE);
     await signIn(page, e2e.url, admin);
     await recordLayoutShift(page);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/api/admin/dashboard", async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/api/admin/dashboard");
     await page.goto(`${e2e.url}/admin/dashboard`);
     await page.getByRole("heading", { name: "관리자 대시보드" }).waitFor();
     await page.evaluate(() => document.fonts.ready);
