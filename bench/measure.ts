@@ -41,14 +41,20 @@ export function machineBusyMicros(): number {
 
 /**
  * Other processes on this 2-core machine (other sessions' tests, browsers) would skew every figure. Waits
- * (bounded) until the machine is nearly idle before a run.
+ * (bounded) until the machine is nearly idle before a run. `ownPids`: processes of the benchmark itself (a server
+ * that keeps running between phases), whose CPU is not "other processes"; this process never counts either then.
  */
-export async function waitForQuiet(maxWaitS: number, foreignLimit = 0.1) {
+export async function waitForQuiet(maxWaitS: number, foreignLimit = 0.1, ownPids: number[] = []) {
   const deadline = now() + maxWaitS * 1000;
+  const own = () => {
+    if (ownPids.length === 0) return 0;
+    const self = process.cpuUsage();
+    return ownPids.reduce((sum, pid) => sum + processCpuMicros(pid), self.user + self.system);
+  };
   for (;;) {
-    const before = machineBusyMicros();
+    const before = machineBusyMicros() - own();
     await sleep(2000);
-    const busy = (machineBusyMicros() - before) / 2_000_000; // cores
+    const busy = Math.max(0, machineBusyMicros() - own() - before) / 2_000_000; // cores
     if (busy < foreignLimit) return busy;
     if (now() > deadline) {
       console.log(
@@ -75,6 +81,102 @@ export function machine() {
 export function pinSelf(core: string) {
   const done = Bun.spawnSync(["taskset", "-cp", core, String(process.pid)]);
   if (done.exitCode !== 0) console.warn(`could not pin the generator to core ${core}`);
+}
+
+/**
+ * After a crowd connects the server still owes it what it sent on the way (room lists, every arrival's users
+ * update): waits (bounded, 180 s) until the server's CPU stays under half a core for 3 s, so a measurement window
+ * does not pay for the ramp. `describe` adds a diagnostic to each second's line (BENCH_LAG_LOG=1 prints them).
+ */
+export async function waitForServerCalm(pid: number, describe: () => string = () => "") {
+  const start = now();
+  let calm = 0;
+  for (let second = 0; second < 180 && calm < 3; second++) {
+    const before = processCpuMicros(pid);
+    await sleep(1000);
+    const load = (processCpuMicros(pid) - before) / 1e6;
+    calm = load < 0.5 ? calm + 1 : 0;
+    if (process.env.BENCH_LAG_LOG === "1")
+      console.log(`  settle: server CPU ${(load * 100).toFixed(0)} %${describe()}`);
+  }
+  const seconds = (now() - start) / 1000;
+  console.log(`  settled in ${seconds.toFixed(0)} s`);
+  return seconds;
+}
+
+/** What a measurement window read from /proc: the server's CPU, the generator's, and everything else's. */
+export interface WindowReadings {
+  elapsedS: number;
+  serverUserUs: number;
+  serverSystemUs: number;
+  serverUs: number;
+  /** This process (the generator), in cores. */
+  generatorCpu: number;
+  /** The machine's busy time minus the server and the generator: other processes, in cores. */
+  foreignCores: number;
+}
+
+/** Starts reading a window; `finish()` at its end. */
+export function startWindowReadings(serverPid: number) {
+  const split0 = processCpuSplit(serverPid);
+  const gen0 = process.cpuUsage();
+  const machine0 = machineBusyMicros();
+  const start = now();
+  return {
+    finish(): WindowReadings {
+      const split1 = processCpuSplit(serverPid);
+      const gen = process.cpuUsage(gen0);
+      const machine1 = machineBusyMicros();
+      const elapsedS = (now() - start) / 1000;
+      const serverUserUs = split1.user - split0.user;
+      const serverSystemUs = split1.system - split0.system;
+      const serverUs = serverUserUs + serverSystemUs;
+      const generatorUs = gen.user + gen.system;
+      return {
+        elapsedS,
+        serverUserUs,
+        serverSystemUs,
+        serverUs,
+        generatorCpu: generatorUs / 1e6 / elapsedS,
+        foreignCores: Math.max(0, (machine1 - machine0 - serverUs - generatorUs) / 1e6 / elapsedS),
+      };
+    },
+  };
+}
+
+/** Why a window's latencies cannot be trusted (none: valid). A reason starting with DISTURBED is worth a retry. */
+export const DISTURBED = "disturbed";
+
+export interface WindowLimits {
+  /** Generator event-loop lag p99, ms. */
+  lagLimitMs: number;
+  /** Share of the window the generator may spend blocked (> 5 ms at a stretch): beyond it, p99 latencies lie. */
+  stallLimit: number;
+  /** Generator CPU, in cores. */
+  cpuLimit: number;
+  /** Other processes' CPU, in cores. */
+  foreignLimit: number;
+}
+
+export const WINDOW_LIMITS: WindowLimits = { lagLimitMs: 20, stallLimit: 0.01, cpuLimit: 0.9, foreignLimit: 0.1 };
+
+export function generatorAndMachineReasons(m: WindowMetrics, readings: WindowReadings, limits = WINDOW_LIMITS) {
+  const reasons: string[] = [];
+  const [lag99] = m.lag.percentiles(99);
+  if (lag99 > limits.lagLimitMs) reasons.push(`generator lag p99 ${lag99.toFixed(1)} ms > ${limits.lagLimitMs} ms`);
+  const stalledShare = m.stalledMs / 1000 / readings.elapsedS;
+  if (stalledShare > limits.stallLimit) {
+    reasons.push(
+      `generator stalled ${(stalledShare * 100).toFixed(1)} % of the window (> ${limits.stallLimit * 100} %)`,
+    );
+  }
+  if (readings.generatorCpu > limits.cpuLimit) {
+    reasons.push(`generator CPU ${(readings.generatorCpu * 100).toFixed(0)} % > ${limits.cpuLimit * 100} %`);
+  }
+  if (readings.foreignCores > limits.foreignLimit) {
+    reasons.push(`${DISTURBED}: other processes used ${(readings.foreignCores * 100).toFixed(0)} % of a core`);
+  }
+  return reasons;
 }
 
 // --- statistics ------------------------------------------------------------------------------------------------

@@ -27,23 +27,34 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { keystrokes } from "../modules/kernel/typing";
 import { startLagLog } from "./lag-log";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import {
+  DISTURBED,
   eachConcurrently,
+  generatorAndMachineReasons,
   machine,
-  machineBusyMicros,
   option,
   pinSelf,
-  processCpuMicros,
-  processCpuSplit,
   Samples,
   startLagSampler,
+  startWindowReadings,
+  WINDOW_LIMITS,
   WindowMetrics,
   waitForQuiet,
+  waitForServerCalm,
 } from "./measure";
 import { ProtocolClient, payloadOf } from "./protocol-client";
+import {
+  ChatPace,
+  chatSentAt,
+  planAnswer,
+  startPoisson,
+  startSpreadTicker,
+  type Typing,
+  timedChatLine,
+  typedSoFar,
+} from "./room-traffic";
 
 // --- options ---------------------------------------------------------------------------------------------------
 
@@ -64,12 +75,7 @@ const OPTIONS = {
   roomSize: 20,
   chatRatePerPlayer: 0.1,
   connectConcurrency: Number(option("concurrency", "200")),
-  lagLimitMs: 20,
-  /** Share of the window the generator may spend blocked (> 5 ms at a stretch): beyond it, p99 latencies lie. */
-  stallLimit: 0.01,
-  cpuLimit: 0.9,
-  /** Other processes' CPU (in cores) above which a run is thrown out as disturbed. */
-  foreignLimit: 0.1,
+  ...WINDOW_LIMITS,
   /** Runs thrown out because other processes disturbed them are repeated this many times. */
   retries: Number(option("retries", "3")),
   quietWaitS: Number(option("quiet-wait", "600")),
@@ -106,19 +112,6 @@ async function launch(variant: Variant, roomCount: number): Promise<LaunchedServ
 
 // --- simulated players -----------------------------------------------------------------------------------------
 
-const CHAT_LINES = [
-  "안녕하세요 다들 반가워요",
-  "이번 문장 은근히 어렵네요",
-  "오타 때문에 속도가 안 나와요",
-  "다음 판에는 꼭 1등 할게요",
-  "오늘 손이 좀 풀린 것 같아요",
-  "받침 많은 문장은 정말 헷갈려요",
-  "좋은 하루 보내세요",
-  "방금 거의 다 맞췄는데 아쉽네요",
-];
-/** Both servers put message_type last in chat:message; player chat ends with this. */
-const PLAYER_CHAT_END = '"message_type":"chat"}]';
-
 interface Player {
   index: number;
   roomIndex: number;
@@ -130,10 +123,10 @@ interface Player {
   joined: boolean;
   lastGame: string | null;
   submittedAt: number | null;
-  chatTimes: number[];
+  chatPace: ChatPace;
   submitTimer: Timer | null;
-  /** The answer being typed (--progress): its characters, when it started and when it will be sent. */
-  typing: { chars: string[]; from: number; until: number } | null;
+  /** The answer being typed (--progress). */
+  typing: Typing | null;
 }
 
 /** Everything one run counts. Counters only count inside the measurement window unless said otherwise. */
@@ -150,12 +143,6 @@ class RunMetrics extends WindowMetrics {
   stepsSent = 0;
 }
 
-function typo(text: string, random: () => number): string {
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i++) if (random() < 0.03 && chars[i] !== " ") chars[i] = "ㅁ";
-  return chars.join("");
-}
-
 function makePlayer(index: number, roomIndex: number, roomId: number, port: number, m: RunMetrics): Player {
   const player: Player = {
     index,
@@ -167,7 +154,7 @@ function makePlayer(index: number, roomIndex: number, roomId: number, port: numb
     joined: false,
     lastGame: null,
     submittedAt: null,
-    chatTimes: [],
+    chatPace: new ChatPace(),
     submitTimer: null,
     typing: null,
   };
@@ -194,10 +181,7 @@ function onPlayerEvent(player: Player, name: string, frame: string, at: number, 
   }
   switch (name) {
     case "chat:message": {
-      if (!frame.endsWith(PLAYER_CHAT_END)) return;
-      // The message text ends with " @<send time>"; chat lines contain no other "@".
-      const mark = frame.indexOf(" @");
-      const sentAt = Number(frame.slice(mark + 2, frame.indexOf('"', mark)));
+      const sentAt = chatSentAt(frame);
       if (m.inWindow(sentAt)) {
         m.chatReceived++;
         m.chatLatency.push(at - sentAt);
@@ -251,14 +235,9 @@ function scheduleSubmission(
   const game = `${state.started_at}`;
   if (player.lastGame === game) return;
   player.lastGame = game;
-  const text: string = state.sentence.text;
-  const speed = 250 + Math.random() * 300; // 타/분
-  const typingMs = (keystrokes(text) / speed) * 60_000;
-  const limitMs = (Number(state.game_duration) - 1.5) * 1000;
-  const delay = Math.max(800, Math.min(typingMs, limitMs));
+  const { answer, delayMs: delay, typing } = planAnswer(state.sentence.text, Number(state.game_duration));
   if (player.submitTimer) clearTimeout(player.submitTimer);
-  const answer = typo(text, Math.random);
-  if (OPTIONS.progress) player.typing = { chars: Array.from(answer), from: now(), until: now() + delay };
+  if (OPTIONS.progress) player.typing = typing;
   player.submitTimer = setTimeout(() => {
     player.submitTimer = null;
     if (player.typing) {
@@ -292,35 +271,24 @@ async function connectAll(players: Player[], concurrency: number) {
 
 /** Chat as one Poisson process over all players (the superposition of N processes at 0.1/s each). */
 function startChat(players: Player[], rooms: Map<number, Player[]>, m: RunMetrics) {
-  const rate = OPTIONS.chatRatePerPlayer * players.length; // messages per second
-  let nextAt = now();
   let sequence = 0;
-  const timer = setInterval(() => {
-    const t = now();
-    for (let guard = 0; nextAt <= t && guard < 10_000; guard++) {
-      nextAt += (-Math.log(1 - Math.random()) / rate) * 1000;
-      const player = players[Math.floor(Math.random() * players.length)];
-      if (!player.joined) continue;
-      // The server allows 5 messages in 3 s; a real client would not exceed it either.
-      player.chatTimes = player.chatTimes.filter((at) => at > t - 3_000);
-      if (player.chatTimes.length >= 5) {
-        m.rateLimitSkips++;
-        continue;
-      }
-      const sentAt = now();
-      const line = CHAT_LINES[sequence++ % CHAT_LINES.length];
-      if (!player.client.emit("chat_message", { room_id: player.roomId, message: `${line} @${sentAt.toFixed(3)}` })) {
-        continue;
-      }
-      player.chatTimes.push(sentAt);
-      if (m.inWindow(sentAt)) {
-        m.chatSent++;
-        // chat:message goes to the whole room, the sender included.
-        m.chatExpected += rooms.get(player.roomId)?.filter((p) => p.joined).length ?? 0;
-      }
+  return startPoisson(OPTIONS.chatRatePerPlayer * players.length, () => {
+    const player = players[Math.floor(Math.random() * players.length)];
+    if (!player.joined) return;
+    const sentAt = now();
+    if (!player.chatPace.take(sentAt)) {
+      m.rateLimitSkips++;
+      return;
     }
-  }, 5);
-  return () => clearInterval(timer);
+    if (!player.client.emit("chat_message", { room_id: player.roomId, message: timedChatLine(sequence++, sentAt) })) {
+      return;
+    }
+    if (m.inWindow(sentAt)) {
+      m.chatSent++;
+      // chat:message goes to the whole room, the sender included.
+      m.chatExpected += rooms.get(player.roomId)?.filter((p) => p.joined).length ?? 0;
+    }
+  });
 }
 
 /**
@@ -329,20 +297,16 @@ function startChat(players: Player[], rooms: Map<number, Player[]>, m: RunMetric
  */
 function startSteps(players: Player[], m: RunMetrics) {
   if (!OPTIONS.progress) return () => {};
-  const slices = OPTIONS.stepMs / 10;
-  let tick = 0;
-  const timer = setInterval(() => {
-    const slice = tick++ % slices;
-    const t = now();
-    for (let i = slice; i < players.length; i += slices) {
+  return startSpreadTicker(
+    OPTIONS.stepMs,
+    () => players.length,
+    (i, t) => {
       const { typing, client, roomId } = players[i];
-      if (!typing) continue;
-      const share = Math.min(1, (t - typing.from) / Math.max(1, typing.until - typing.from));
-      const text = typing.chars.slice(0, Math.floor(typing.chars.length * share)).join("");
+      if (!typing) return;
+      const text = typedSoFar(typing, t);
       if (client.emit("game:progress", { room_id: roomId, typed_text: text }) && m.inWindow(t)) m.stepsSent++;
-    }
-  }, 10);
-  return () => clearInterval(timer);
+    },
+  );
 }
 
 /** Bytes queued in the kernel towards the players (Send-Q of the server's sockets). */
@@ -353,29 +317,9 @@ function queuedBytes(port: number): number {
   return total;
 }
 
-/**
- * After the joins the server still owes every player the room lists it sent on connect (room:list carries every
- * room with its players: about 1 MB each at 10,000 players). Waits (bounded) until the server is back to a steady
- * load, so the measurement window does not pay for the ramp.
- */
-async function settle(server: LaunchedServer) {
-  const start = now();
-  let calm = 0;
-  for (let second = 0; second < 180 && calm < 3; second++) {
-    const before = processCpuMicros(server.pid);
-    await sleep(1000);
-    const load = (processCpuMicros(server.pid) - before) / 1e6;
-    calm = load < 0.5 ? calm + 1 : 0;
-    if (process.env.BENCH_LAG_LOG === "1") {
-      console.log(
-        `  settle: server CPU ${(load * 100).toFixed(0)} %, kernel send queues ${queuedBytes(server.port)} B`,
-      );
-    }
-  }
-  const seconds = (now() - start) / 1000;
-  console.log(`  settled in ${seconds.toFixed(0)} s`);
-  return seconds;
-}
+/** After the joins the server still owes every player the room updates of the ramp: waits until it is calm. */
+const settle = (server: LaunchedServer) =>
+  waitForServerCalm(server.pid, () => `, kernel send queues ${queuedBytes(server.port)} B`);
 
 // --- one run ---------------------------------------------------------------------------------------------------
 
@@ -465,10 +409,7 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     stopSteps = startSteps(players, m);
     await sleep(OPTIONS.warmupS * 1000);
 
-    const split0 = processCpuSplit(server.pid);
-    const cpu0 = split0.user + split0.system;
-    const gen0 = process.cpuUsage();
-    const machine0 = machineBusyMicros();
+    const readings = startWindowReadings(server.pid);
     m.windowStart = now();
     m.windowEnd = m.windowStart + OPTIONS.windowS * 1000;
     m.recording = true;
@@ -479,37 +420,20 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       await sleep(Math.min(1000, windowEnd - now()));
       rssPeak = Math.max(rssPeak, processRssKiB(server.pid));
     }
-    const split1 = processCpuSplit(server.pid);
-    const cpu1 = split1.user + split1.system;
-    const gen1 = process.cpuUsage(gen0);
-    const machine1 = machineBusyMicros();
-    const elapsedS = (now() - m.windowStart) / 1000;
+    const read = readings.finish();
+    const { elapsedS, serverUs: serverCpuUs, generatorCpu, foreignCores: foreign } = read;
     m.recording = false;
     if (process.env.BENCH_LAG_LOG === "1") console.log(`  window to ${Date.now() % 1_000_000}`);
     stopChat();
     stopSteps();
     await sleep(3000); // chat and submissions sent in the window may still be on their way
 
-    const serverCpuUs = cpu1 - cpu0;
-    const generatorCpu = (gen1.user + gen1.system) / 1_000_000 / elapsedS;
-    // Everything busy on the machine minus the server and the generator: other processes, in cores.
-    const foreign = Math.max(0, (machine1 - machine0 - serverCpuUs - (gen1.user + gen1.system)) / 1e6 / elapsedS);
     const [lag50, lag99, lagMax] = m.lag.percentiles(50, 99, 100);
     const [c50, c99, cMax] = m.chatLatency.percentiles(50, 99, 100);
     const [s50, s99] = m.submissionLatency.percentiles(50, 99);
-    const reasons: string[] = [];
-    if (lag99 > OPTIONS.lagLimitMs) reasons.push(`generator lag p99 ${lag99.toFixed(1)} ms > ${OPTIONS.lagLimitMs} ms`);
     const stalledShare = m.stalledMs / 1000 / elapsedS;
-    if (stalledShare > OPTIONS.stallLimit) {
-      reasons.push(
-        `generator stalled ${(stalledShare * 100).toFixed(1)} % of the window (> ${OPTIONS.stallLimit * 100} %)`,
-      );
-    }
-    if (generatorCpu > OPTIONS.cpuLimit) reasons.push(`generator CPU ${(generatorCpu * 100).toFixed(0)} % > 90 %`);
+    const reasons = generatorAndMachineReasons(m, read, OPTIONS);
     if (joined < playerCount) reasons.push(`${playerCount - joined} players not joined`);
-    if (foreign > OPTIONS.foreignLimit) {
-      reasons.push(`${DISTURBED}: other processes used ${(foreign * 100).toFixed(0)} % of a core`);
-    }
     const result: RunResult = {
       variant,
       players: playerCount,
@@ -527,8 +451,8 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
       server_cpu_utilisation: round3(serverCpuUs / 1e6 / elapsedS),
       server_cpu_us_per_delivered: round3(serverCpuUs / Math.max(1, m.delivered)),
       // User space only: the kernel's loopback TCP work (a large, equal share for both servers) left out.
-      server_user_us_per_delivered: round3((split1.user - split0.user) / Math.max(1, m.delivered)),
-      server_system_us_per_delivered: round3((split1.system - split0.system) / Math.max(1, m.delivered)),
+      server_user_us_per_delivered: round3(read.serverUserUs / Math.max(1, m.delivered)),
+      server_system_us_per_delivered: round3(read.serverSystemUs / Math.max(1, m.delivered)),
       chat_sent: m.chatSent,
       chat_expected: m.chatExpected,
       chat_received: m.chatReceived,
@@ -577,8 +501,6 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
     await sleep(2000);
   }
 }
-
-const DISTURBED = "disturbed";
 
 /** A run, repeated when other processes disturbed it (bounded by --retries). */
 async function runMeasured(variant: Variant, playerCount: number, round: number): Promise<RunResult> {
