@@ -201,6 +201,12 @@ export class Samples {
     for (let i = 0; i < this.length; i++) sum += this.values[i];
     return this.length === 0 ? Number.NaN : sum / this.length;
   }
+  /** The share of the values above `limit` (0 when there are none). */
+  shareAbove(limit: number): number {
+    let above = 0;
+    for (let i = 0; i < this.length; i++) if (this.values[i] > limit) above++;
+    return this.length === 0 ? 0 : above / this.length;
+  }
   percentiles(...ps: number[]): number[] {
     if (this.length === 0) return ps.map(() => Number.NaN);
     const sorted = this.values.slice(0, this.length).sort();
