@@ -5,7 +5,7 @@
  * runtime on the game host's shared scheduler) and B = bench/raw-duel-server.ts (the same pure duel mode and the
  * same frames over raw Bun pub/sub, one timer per duel).
  *
- * Every player is a guest that behaves like the /duel page: enters the menu (and so gets the coalesced online list,
+ * Every player (`duel-players.ts`) is a guest that behaves like the /duel page: enters the menu (and so gets the coalesced online list,
  * at most once a second), heartbeats every 5 s, searches after a random 0–30 s, says ready on `duel:match_found`,
  * and while the duel is in progress types a word every 1–2 s: a block coming at it when there is one (80 %), else a
  * static block, and now and then (5 %) a word that is not on the field. After `duel:game_over` it does what the
@@ -26,10 +26,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_DUEL_RULES } from "../modules/duel/duel-mode";
+import { clearTimers, connectDuelPlayers, type DuelCounters, makeDuelPlayer, startHeartbeats } from "./duel-players";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import {
-  eachConcurrently,
   machine,
   machineBusyMicros,
   option,
@@ -40,7 +39,6 @@ import {
   WindowMetrics,
   waitForQuiet,
 } from "./measure";
-import { ProtocolClient, payloadOf } from "./protocol-client";
 
 type Variant = "A" | "B";
 
@@ -61,14 +59,11 @@ for (const step of OPTIONS.steps) if (!(step >= 2 && step <= 12_000 && step % 2 
 
 const SERVER_CORE = "0";
 const GENERATOR_CORE = "1";
-const DURATION_MS = DEFAULT_DUEL_RULES.durationMs;
-const JUNK_WORD = "없는낱말";
 const now = () => performance.now();
-const uniform = (low: number, high: number) => low + Math.random() * (high - low);
 
 // --- metrics ---------------------------------------------------------------------------------------------------
 
-class RunMetrics extends WindowMetrics {
+class RunMetrics extends WindowMetrics implements DuelCounters {
   wordsSent = 0;
   wordsAnswered = 0;
   wordLatency = new Samples();
@@ -77,212 +72,6 @@ class RunMetrics extends WindowMetrics {
   duelsOver = 0;
   reasons = new Map<string, number>();
   concurrentDuels = new Samples();
-}
-
-// --- simulated players -----------------------------------------------------------------------------------------
-
-interface BlockSeen {
-  word: string;
-  status: string;
-}
-
-interface Player {
-  index: number;
-  client: ProtocolClient;
-  side: "red" | "blue" | null;
-  session: string | null;
-  playing: boolean;
-  /** Epoch ms of the duel's start (`started_at`), for the lateness of its time updates. */
-  startedAt: number;
-  blocks: Map<number, BlockSeen>;
-  pending: { blockId: number; sentAt: number } | null;
-  timers: Timer[];
-}
-
-interface BlockWire {
-  id: number;
-  word: string;
-  status: string;
-}
-
-function makePlayer(index: number, port: number, m: RunMetrics): Player {
-  const player: Player = {
-    index,
-    client: undefined as never,
-    side: null,
-    session: null,
-    playing: false,
-    startedAt: 0,
-    blocks: new Map(),
-    pending: null,
-    timers: [],
-  };
-  player.client = new ProtocolClient({
-    url: `http://127.0.0.1:${port}`,
-    auth: { client_id: `bench-duelist-${index.toString().padStart(6, "0")}` },
-    onEvent: (name, frame, at) => onPlayerEvent(player, name, frame, at, m),
-    onClose: () => {
-      if (m.recording) m.closedUnexpectedly++;
-    },
-  });
-  return player;
-}
-
-function later(player: Player, ms: number, run: () => void) {
-  player.timers.push(setTimeout(run, ms));
-}
-
-function clearTimers(player: Player) {
-  for (const timer of player.timers) clearTimeout(timer);
-  player.timers = [];
-}
-
-function countDelivery(m: RunMetrics, name: string, chars: number, at: number) {
-  if (!m.inWindow(at)) return;
-  m.delivered++;
-  m.deliveredChars += chars;
-  m.count(m.byEvent, name);
-}
-
-function onPlayerEvent(player: Player, name: string, frame: string, at: number, m: RunMetrics) {
-  countDelivery(m, name, frame.length, at);
-  // The online list is the largest frame and the generator needs nothing from it: never parsed.
-  if (name === "duel:user_list_update") return;
-  const payload = payloadOf(frame) as Record<string, unknown>;
-  if (name === "error") {
-    if (m.recording) m.count(m.errors, String(payload.code));
-    return;
-  }
-  if (name === "duel:match_found") {
-    player.session = payload.session_id as string;
-    player.side = payload.your_side as "red" | "blue";
-    player.client.emit("duel_player_ready", {});
-    return;
-  }
-  if (payload.session_id !== player.session) return;
-  onDuelEvent(player, name, payload, at, m);
-}
-
-function onDuelEvent(player: Player, name: string, payload: Record<string, unknown>, at: number, m: RunMetrics) {
-  switch (name) {
-    case "duel:game_start": {
-      const state = payload.state as { word_blocks: BlockWire[]; started_at: string };
-      player.blocks = new Map(state.word_blocks.map((b) => [b.id, { word: b.word, status: b.status }]));
-      player.startedAt = Date.parse(state.started_at);
-      player.playing = true;
-      if (m.inWindow(at) && player.side === "red") m.duelsStarted++;
-      scheduleWord(player, m);
-      return;
-    }
-    case "duel:word_position_update": {
-      const block = player.blocks.get(payload.block_id as number);
-      if (block) block.status = payload.status as string;
-      return;
-    }
-    case "duel:bullet_fired": {
-      const bullet = payload.bullet as { side: string; target_block_id: number };
-      if (bullet.side === player.side) answered(player, bullet.target_block_id, at, m);
-      return;
-    }
-    case "duel:block_defended":
-      if (payload.side === player.side) answered(player, payload.block_id as number, at, m);
-      replaceBlocks(player, payload.block_id as number, payload.new_blocks as BlockWire[]);
-      return;
-    case "duel:new_word":
-      replaceBlocks(player, payload.replaced_block_id as number, payload.word_blocks as BlockWire[]);
-      return;
-    case "duel:time_update": {
-      const marks = player.startedAt + DURATION_MS - (payload.remaining_time as number) * 1000;
-      if (m.inWindow(at)) m.timeLateness.push(Date.now() - marks);
-      return;
-    }
-    case "duel:game_over":
-      gameOver(player, payload.result as { reason: string }, at, m);
-      return;
-  }
-}
-
-function replaceBlocks(player: Player, goneId: number, fresh: BlockWire[]) {
-  player.blocks.delete(goneId);
-  for (const b of fresh) player.blocks.set(b.id, { word: b.word, status: b.status });
-}
-
-function answered(player: Player, blockId: number, at: number, m: RunMetrics) {
-  const pending = player.pending;
-  if (!pending || pending.blockId !== blockId) return;
-  player.pending = null;
-  if (m.inWindow(pending.sentAt)) {
-    m.wordsAnswered++;
-    m.wordLatency.push(at - pending.sentAt);
-  }
-}
-
-function scheduleWord(player: Player, m: RunMetrics) {
-  later(player, uniform(1000, 2000), () => {
-    if (!player.playing) return;
-    typeWord(player, m);
-    scheduleWord(player, m);
-  });
-}
-
-/** A block coming at the player (80 % when there is one), else a static one; 5 % of words miss the field. */
-function typeWord(player: Player, m: RunMetrics) {
-  const incoming = player.side === "red" ? "moving_left" : "moving_right";
-  const coming: [number, BlockSeen][] = [];
-  const still: [number, BlockSeen][] = [];
-  for (const entry of player.blocks) {
-    if (entry[1].status === incoming) coming.push(entry);
-    else if (entry[1].status === "static") still.push(entry);
-  }
-  const pool = coming.length > 0 && (Math.random() < 0.8 || still.length === 0) ? coming : still;
-  const target = Math.random() < 0.05 || pool.length === 0 ? null : pool[Math.floor(Math.random() * pool.length)];
-  const sentAt = now();
-  if (!player.client.emit("duel_word_typed", { typed_word: target ? target[1].word : JUNK_WORD })) return;
-  player.pending = target ? { blockId: target[0], sentAt } : null;
-  if (target && m.inWindow(sentAt)) m.wordsSent++;
-}
-
-/** What the /duel page does after the end (refreshes at 0.3 s and 1 s), then a player who plays again. */
-function gameOver(player: Player, result: { reason: string }, at: number, m: RunMetrics) {
-  player.playing = false;
-  player.pending = null;
-  clearTimers(player);
-  if (m.inWindow(at) && player.side === "red") {
-    m.duelsOver++;
-    m.count(m.reasons, result.reason);
-  }
-  const listAck = (answer: unknown, receivedAt: number) =>
-    countDelivery(m, "ack:duel_get_online_users", JSON.stringify(answer).length, receivedAt);
-  later(player, 300, () => player.client.emitWithAck("duel_get_online_users", {}, listAck));
-  later(player, 1000, () => {
-    player.client.emitWithAck("duel_get_online_users", {}, listAck);
-    player.client.emit("duel_update_user_list_force", {});
-  });
-  later(player, uniform(1500, 4000), () => {
-    player.client.emit("duel_leave_game", {});
-    player.session = null;
-    later(player, 300, () => player.client.emit("duel_find_match", {}));
-  });
-}
-
-function connectAll(players: Player[]) {
-  return eachConcurrently(players, OPTIONS.connectConcurrency, async (player) => {
-    await player.client.connect();
-    player.client.emit("duel_enter_menu", {});
-    later(player, uniform(0, OPTIONS.searchSpreadMs), () => player.client.emit("duel_find_match", {}));
-  });
-}
-
-/** Every player sends `duel_heartbeat` every 5 s, spread evenly over the 5 s. */
-function startHeartbeats(players: Player[]) {
-  const slices = 50;
-  let slice = 0;
-  const timer = setInterval(() => {
-    for (let i = slice; i < players.length; i += slices)
-      players[i].client.emit("duel_heartbeat", { timestamp: Date.now() });
-    slice = (slice + 1) % slices;
-  }, 5_000 / slices);
-  return () => clearInterval(timer);
 }
 
 // --- one run ---------------------------------------------------------------------------------------------------
@@ -337,11 +126,11 @@ async function runOnce(variant: Variant, playerCount: number, round: number): Pr
   const server = await launch(variant);
   const m = new RunMetrics();
   const stopLag = startLagSampler(m);
-  const players = Array.from({ length: playerCount }, (_, i) => makePlayer(i, server.port, m));
+  const players = Array.from({ length: playerCount }, (_, i) => makeDuelPlayer(i, server.port, { metrics: () => m }));
   let stopHeartbeats = () => {};
   try {
     const rampStart = now();
-    const connectFailures = await connectAll(players);
+    const connectFailures = await connectDuelPlayers(players, OPTIONS.connectConcurrency, OPTIONS.searchSpreadMs);
     stopHeartbeats = startHeartbeats(players);
     console.log(`  connected in ${((now() - rampStart) / 1000).toFixed(1)} s (${connectFailures} failures)`);
     await sleep(OPTIONS.warmupS * 1000);
