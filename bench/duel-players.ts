@@ -206,11 +206,11 @@ function typeWord(player: DuelPlayer) {
   const pool = coming.length > 0 && (Math.random() < 0.8 || still.length === 0) ? coming : still;
   const target = Math.random() < 0.05 || pool.length === 0 ? null : pool[Math.floor(Math.random() * pool.length)];
   const sentAt = now();
+  // Told before the word goes: whoever follows the word's effect elsewhere knows of it before it can arrive.
+  if (target) player.hooks.typed?.(player, target[0], sentAt);
   if (!player.client.emit("duel_word_typed", { typed_word: target ? target[1].word : JUNK_WORD })) return;
   player.pending = target ? { blockId: target[0], sentAt } : null;
-  if (!target) return;
-  if (m.inWindow(sentAt)) m.wordsSent++;
-  player.hooks.typed?.(player, target[0], sentAt);
+  if (target && m.inWindow(sentAt)) m.wordsSent++;
 }
 
 /** What the /duel page does after the end (refreshes at 0.3 s and 1 s), then a player who plays again. */

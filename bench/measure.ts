@@ -112,20 +112,25 @@ export interface WindowReadings {
   serverUs: number;
   /** This process (the generator), in cores. */
   generatorCpu: number;
-  /** The machine's busy time minus the server and the generator: other processes, in cores. */
+  /** The generator's helper processes (`helperPids`) together, in cores. */
+  helpersCpu: number;
+  /** The machine's busy time minus the server, the generator and its helpers: other processes, in cores. */
   foreignCores: number;
 }
 
-/** Starts reading a window; `finish()` at its end. */
-export function startWindowReadings(serverPid: number) {
+/** Starts reading a window; `finish()` at its end. `helperPids`: more processes of the generator's own. */
+export function startWindowReadings(serverPid: number, helperPids: number[] = []) {
+  const helpersUs = () => helperPids.reduce((sum, pid) => sum + processCpuMicros(pid), 0);
   const split0 = processCpuSplit(serverPid);
   const gen0 = process.cpuUsage();
+  const helpers0 = helpersUs();
   const machine0 = machineBusyMicros();
   const start = now();
   return {
     finish(): WindowReadings {
       const split1 = processCpuSplit(serverPid);
       const gen = process.cpuUsage(gen0);
+      const helpers = helpersUs() - helpers0;
       const machine1 = machineBusyMicros();
       const elapsedS = (now() - start) / 1000;
       const serverUserUs = split1.user - split0.user;
@@ -138,7 +143,8 @@ export function startWindowReadings(serverPid: number) {
         serverSystemUs,
         serverUs,
         generatorCpu: generatorUs / 1e6 / elapsedS,
-        foreignCores: Math.max(0, (machine1 - machine0 - serverUs - generatorUs) / 1e6 / elapsedS),
+        helpersCpu: helpers / 1e6 / elapsedS,
+        foreignCores: Math.max(0, (machine1 - machine0 - serverUs - generatorUs - helpers) / 1e6 / elapsedS),
       };
     },
   };

@@ -31,7 +31,11 @@ const PLAYER_CHAT_END = '"message_type":"chat"}]';
  * not stall on its own garbage.
  */
 export function chatSentAt(frame: string): number {
-  if (!frame.endsWith(PLAYER_CHAT_END)) return Number.NaN;
+  return frame.endsWith(PLAYER_CHAT_END) ? timedLineSentAt(frame) : Number.NaN;
+}
+
+/** The send time of the first `timedChatLine` in any frame (a duel watchers' `duel:watch_chat`), or NaN. */
+export function timedLineSentAt(frame: string): number {
   const mark = frame.indexOf(" @");
   return mark < 0 ? Number.NaN : Number(frame.slice(mark + 2, frame.indexOf('"', mark)));
 }

@@ -1,84 +1,81 @@
 /**
- * Watchers (issue 27, "Figures"): a room of 20 players with 1,000 watchers, on one process, against the same game
- * without watchers — the players' p99 latencies must stay within 1.2× (bench/README.md "Watchers (issue 27)").
+ * Watchers (issue 27, "Figures"): a room of 20 players with 1,000 watchers and a duel with 1,000 watchers, each on one
+ * server process, against the same game without watchers — the players' p99 latencies must stay within 1.2×
+ * (bench/README.md "Watchers (issue 27)").
  *
- * ONE run: one server process (bench/server-under-test.ts: our real server, every module, on core 0) and one
- * generator process (this one, core 1; every latency on its one clock). The players stay for the whole run and never
- * stop playing; the run is a series of phases, each with a number of watchers (`--phases 0,1000,0,1000`: without,
- * with, without, with, so a drift of the machine or of the server over the run shows as a difference between the two
- * phases of the same kind). Between phases the watchers join (`join_anonymous` with `spectate: true`) or leave
- * (`leave_room`, then their sockets close); then the generator waits until the server is calm again and the machine
- * is quiet (other processes, not ours), warms up, and measures a window.
+ * ONE run per scene: one server process (bench/server-under-test.ts: our real server, every module, on core 0), the
+ * players in this process (the generator, core 1; every players' latency on its one clock) and the watchers in a
+ * crowd process (watchers-crowd.ts, core 1 at nice 10: a thousand watchers' frames read by the players' own event
+ * loop would delay the players' frames by the generator's work, not the server's). The players stay for the whole
+ * run and never stop playing; the run is a series of phases, each with a number of watchers (`--phases
+ * 0,1000,0,1000`: without, with, without, with, so a drift of the machine or of the server over the run shows as a
+ * difference between two phases of the same kind). Between phases the watchers arrive or leave; then the generator
+ * waits until the server is calm again and the machine is quiet (other processes, not ours), warms up, and measures a
+ * window.
  *
- * The room (`--scene room`): 20 guests racing rounds as bench/rooms-load.ts's players with `--progress 1`: chat at
- * 0.1 line/s each, the announced sentence typed at 250–550 타/분 with its steps (`game:progress`) 10 times a second,
- * the last step the answer, then `game:submission`. They type without mistakes: a mistyped character stops a lane's
- * correct prefix, and every new character must move the lane so that the frame showing it can be found. The watchers
- * send nothing but a chat line now and then (spectators may chat in rooms: `--watcher-chat` lines/s each, 0.002 by
- * default, i.e. 2 a second from 1,000, as many as the 20 players send).
+ * Scenes (`--scenes room,duel`, each with a fresh server and crowd, one after the other):
+ *   - room (watchers-room.ts): 20 guests racing rounds with their steps and chat as rooms-load's `--progress 1`
+ *     players, typing without mistakes so every step that moves a lane can be found in the frames; watchers join
+ *     with `spectate: true` and chat now and then. Sampled at players and watchers: chat, submission, lanes.
+ *   - duel (watchers-duel.ts): two guests playing duels back to back as duel-load's players; the watchers follow the
+ *     pair from duel to duel (`duel_watch` at each match) and chat among themselves. Sampled: the word latency and
+ *     the time updates' lateness at the players and at the watchers, the watchers' chat and arrival.
  *
- * Measured in each window:
- *   - players: chat (`chat_message` → `chat:message` at every player, the sender included; every line, players' and
- *     watchers'), submission (`game:submission` → the submitter's own `game:submission_complete`), lanes (a step's
- *     send time → the first `game:progress_update` that shows it — that racer's lane at or past the step's progress —
- *     at every other player; only steps that move the lane count, and the frames go out at most every 200 ms, so
- *     this delay holds the coalescing);
- *   - watchers: the same chat lines, the same submissions (→ `game:submission_complete` at every watcher) and the
- *     same lanes, at every watcher; with the share of samples over 1 s (watchers see what players see within 1 s);
- *   - chat lines delivered (to players and watchers present when the line was sent) against expected;
- *   - the server's CPU (utime + stime of /proc/<pid>/stat) per delivered event frame (players' and watchers') and
- *     its share of a core; its RSS at the window's end.
- * A window is marked invalid as rooms-load's are (generator lag p99 > 20 ms, blocked > 1 % of the window, generator
- * CPU > 90 %, other processes > 10 % of a core, players or watchers not all in); a window disturbed by other
- * processes is measured again (`--retries`). The summary pools the samples of the phases with the same number of
- * watchers and gives, for each players' latency, p99 with watchers ÷ p99 without (the figure: ≤ 1.2).
+ * Measured in each window: the scene's latencies (by send time; the watchers' with the share over 1 s: watchers see
+ * what players see within 1 s), chat lines delivered against expected, the server's CPU (utime + stime of
+ * /proc/<pid>/stat) per delivered event frame (players' and watchers') and its share of a core, its RSS. A window is
+ * marked invalid as rooms-load's are (generator lag p99 > 20 ms, blocked > 1 % of the window, generator CPU > 90 %,
+ * other processes > 10 % of a core), when the crowd process used more than 90 % of a core, or when players or
+ * watchers are missing; one disturbed by other processes is measured again (`--retries`). The summary pools the
+ * phases with the same number of watchers and gives, for each players' latency, p99 with watchers ÷ p99 without (the
+ * figure: ≤ 1.2).
  *
- * The duel (`--scene duel`): pending — watching a duel is not on `main` yet (branch `duel-together`).
- *
- * Usage: ulimit -n "$(ulimit -Hn)"; bun bench/watchers-load.ts [--phases 0,1000,0,1000] [--window 120]
- *   [--warmup 15] [--watcher-chat 0.002] [--retries 2] [--quiet-wait 600]
- * Prints a table; writes bench/results/watchers-load-<time>.json (every phase, every counter).
- * BENCH_CPU_PROF=<dir>: a CPU profile of the server, start to end (Bun --cpu-prof --cpu-prof-md).
+ * Usage: ulimit -n "$(ulimit -Hn)"; bun bench/watchers-load.ts [--scenes room,duel] [--phases 0,1000,0,1000]
+ *   [--window 120] [--warmup 15] [--watcher-chat 0.002] [--retries 2] [--quiet-wait 600]
+ * Prints a table per scene; writes bench/results/watchers-load-<time>.json (every phase, every counter).
+ * BENCH_CPU_PROF=<dir>: a CPU profile of each scene's server, start to end (Bun --cpu-prof --cpu-prof-md).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { correctPrefixShare, roundProgress } from "../modules/kernel/race-steps";
 import { type LaunchedProcess, launchServer, processRssKiB, ROOT, sleep } from "./launch-server";
 import {
   DISTURBED,
-  eachConcurrently,
   generatorAndMachineReasons,
   machine,
   option,
   pinSelf,
-  Samples,
+  type Samples,
   startLagSampler,
   startWindowReadings,
   WINDOW_LIMITS,
-  WindowMetrics,
+  type WindowReadings,
   waitForQuiet,
   waitForServerCalm,
 } from "./measure";
-import { ProtocolClient, payloadOf } from "./protocol-client";
+import { DuelPlayers } from "./watchers-duel";
+import { RoomPlayers } from "./watchers-room";
 import {
-  ChatPace,
-  chatSentAt,
-  planAnswer,
-  startPoisson,
-  startSpreadTicker,
-  type Typing,
-  timedChatLine,
-  typedSoFar,
-} from "./room-traffic";
+  type CrowdPhase,
+  type FromCrowd,
+  type LatencyFigures,
+  type News,
+  type PhaseMetrics,
+  type PlayersScene,
+  pooledFigures,
+  type SceneName,
+  type ToCrowd,
+  toEpoch,
+} from "./watchers-scene";
 
 // --- options ---------------------------------------------------------------------------------------------------
 
 const OPTIONS = {
-  scene: option("scene", "room"),
+  scenes: option("scenes", "room,duel").split(",") as SceneName[],
   /** Watchers in each phase, in order. */
   phases: option("phases", "0,1000,0,1000").split(",").map(Number),
   windowS: Number(option("window", "120")),
   warmupS: Number(option("warmup", "15")),
+  /** The room's players. */
   players: 20,
   chatRatePerPlayer: 0.1,
   /** Chat lines a second per watcher. */
@@ -89,13 +86,11 @@ const OPTIONS = {
   quietWaitS: Number(option("quiet-wait", "600")),
   /** The figure: the players' p99 with watchers within this multiple of the p99 without. */
   ratioLimit: 1.2,
-  /** Watchers get what players see within this (product-rules "Playing together"). */
-  watcherDelayLimitMs: 1000,
+  /** The crowd process's niceness: below the players' process when both have frames to read on core 1. */
+  crowdNice: 10,
   ...WINDOW_LIMITS,
 };
-if (OPTIONS.scene !== "room") {
-  throw new Error("--scene: only room for now (watching a duel is not on main yet: the duel scene is pending)");
-}
+for (const scene of OPTIONS.scenes) if (scene !== "room" && scene !== "duel") throw new Error("scenes: room, duel");
 for (const w of OPTIONS.phases) if (!(Number.isInteger(w) && w >= 0 && w <= 5_000)) throw new Error("phases: 0..5000");
 if (!(OPTIONS.windowS > 0 && OPTIONS.windowS <= 600)) throw new Error("window: 1..600 s");
 
@@ -104,352 +99,82 @@ const GENERATOR_CORE = "1";
 const now = () => performance.now();
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
-const round5 = (v: number) => Math.round(v * 100000) / 100000;
 
-// --- what a phase counts ---------------------------------------------------------------------------------------
+// --- the crowd process -----------------------------------------------------------------------------------------
 
-type Who = "players" | "watchers";
-type Latency = `${Who}.${"chat" | "submission" | "lanes"}`;
-const LATENCIES: Latency[] = [
-  "players.chat",
-  "players.submission",
-  "players.lanes",
-  "watchers.chat",
-  "watchers.submission",
-  "watchers.lanes",
-];
+/** The watchers' process: one request at a time, answered by a message of the same type; news any time. */
+class Crowd {
+  private waiting: { type: string; resolve: (message: FromCrowd) => void } | null = null;
+  /** Windows the crowd measured (retries included), for the pooled figures. */
+  windows = 0;
 
-/** One phase's window. Counters count inside it (frames by arrival, latencies by send time). */
-class PhaseMetrics extends WindowMetrics {
-  watcherFrames = 0;
-  latency = new Map<Latency, Samples>(LATENCIES.map((name) => [name, new Samples()]));
-  chatExpected = 0;
-  chatReceived = 0;
-  sent = { playerChat: 0, watcherChat: 0, steps: 0, submissions: 0, chatSkipped: 0 };
-  sample(name: Latency, value: number) {
-    this.latency.get(name)!.push(value);
-  }
-}
+  private constructor(private readonly proc: Bun.Subprocess) {}
 
-// --- the room: racers and watchers -----------------------------------------------------------------------------
-
-/** A racer's steps of one round that moved its lane: the progress each showed and when it was sent. */
-interface StepLog {
-  round: string;
-  sentence: string;
-  progress: number[];
-  sentAt: number[];
-}
-
-/** Everyone in the room, racer or watcher: what it needs to take its samples from what it receives. */
-interface Member {
-  who: Who;
-  client: ProtocolClient;
-  sessionId: string;
-  joined: boolean;
-  leaving: boolean;
-  /** The round this member's socket saw start (`started_at` of `game:state` in_progress). */
-  round: string | null;
-  /** Per racer (session id): the next of its logged steps this member has not yet seen in a lane. */
-  cursors: Map<string, { log: StepLog; next: number }>;
-  chatPace: ChatPace;
-}
-
-interface Racer extends Member {
-  who: "players";
-  steps: StepLog | null;
-  typing: Typing | null;
-  submitTimer: Timer | null;
-  /** The round's submission: when it was sent, and whether its own `game:submission_complete` came. */
-  submittedAt: number | null;
-  answered: boolean;
-}
-
-interface GameStatePayload {
-  status: string;
-  sentence: { id: number; text: string } | null;
-  started_at: string | null;
-  game_duration: number;
-}
-
-interface LaneWire {
-  key: number | string;
-  progress: number;
-}
-
-class RoomScene {
-  m = new PhaseMetrics();
-  readonly racers: Racer[] = [];
-  watchers: Member[] = [];
-  private readonly bySession = new Map<string, Racer>();
-  private chatSequence = 0;
-  private stops: (() => void)[] = [];
-  private stopWatcherChat = () => {};
-
-  constructor(
-    private readonly server: LaunchedProcess,
-    private readonly roomId: number,
-  ) {}
-
-  /** A guest (`bench-player-NNNNNN` or `bench-watcher-NNNNNN`) with its socket, not yet connected. */
-  private enlist<M extends Member>(fields: Omit<M, keyof Member> & { who: M["who"] }, index: number): M {
-    const member = {
-      ...fields,
-      sessionId: "",
-      joined: false,
-      leaving: false,
-      round: null,
-      cursors: new Map(),
-      chatPace: new ChatPace(),
-    } as unknown as M;
-    const prefix = fields.who === "players" ? "bench-player" : "bench-watcher";
-    member.client = new ProtocolClient({
-      url: `http://127.0.0.1:${this.server.port}`,
-      auth: { client_id: `${prefix}-${index.toString().padStart(6, "0")}` },
-      onEvent: (name, frame, at) => this.onEvent(member, name, frame, at),
-      onClose: () => {
-        if (member.joined && !member.leaving) this.m.closedUnexpectedly++;
-        member.joined = false;
-      },
+  static spawn() {
+    let crowd: Crowd | undefined;
+    const proc = Bun.spawn([process.execPath, join(ROOT, "bench/watchers-crowd.ts")], {
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "inherit",
+      ipc: (message: FromCrowd) => crowd?.answered(message),
     });
-    return member;
+    crowd = new Crowd(proc);
+    // Pinned beside the generator, below it: the players' frames are read first when both have some.
+    Bun.spawnSync(["taskset", "-cp", GENERATOR_CORE, String(proc.pid)]);
+    Bun.spawnSync(["renice", "-n", String(OPTIONS.crowdNice), "-p", String(proc.pid)]);
+    return crowd;
   }
 
-  /** The players join and play until `stop`. */
-  async start() {
-    for (let i = 0; i < OPTIONS.players; i++) {
-      const fields = { who: "players" as const, steps: null, typing: null, submitTimer: null, submittedAt: null };
-      this.racers.push(this.enlist<Racer>({ ...fields, answered: false }, i));
-    }
-    const joined = await this.join(this.racers, false);
-    console.log(`  players joined: ${joined}/${OPTIONS.players}`);
-    this.stops.push(
-      startPoisson(OPTIONS.chatRatePerPlayer * this.racers.length, () => this.chat(this.racers)),
-      () => this.stopWatcherChat(),
-      startSpreadTicker(
-        OPTIONS.stepMs,
-        () => this.racers.length,
-        (i, t) => this.step(this.racers[i], t),
-      ),
-    );
+  get pid() {
+    return this.proc.pid;
   }
 
-  stop() {
-    for (const stop of this.stops) stop();
-    for (const racer of this.racers) if (racer.submitTimer) clearTimeout(racer.submitTimer);
-    for (const member of [...this.racers, ...this.watchers]) {
-      member.leaving = true;
-      member.client.close();
-    }
-  }
-
-  /** Brings the room to `count` watchers: new ones join as spectators, the last ones leave. */
-  async setWatchers(count: number) {
-    const current = this.watchers.length;
-    if (count > current) {
-      const fresh = Array.from({ length: count - current }, (_, i) =>
-        this.enlist<Member>({ who: "watchers" }, current + i),
-      );
-      this.watchers.push(...fresh);
-      const joined = await this.join(fresh, true);
-      console.log(`  watchers joined: ${joined}/${fresh.length} (${this.watchers.length} watching)`);
-    } else if (count < current) {
-      const gone = this.watchers.splice(count);
-      for (const watcher of gone) {
-        watcher.leaving = true;
-        watcher.client.emit("leave_room", { room_id: this.roomId });
-      }
-      await sleep(1000); // the leaves reach the server before the sockets close (no reconnect grace to wait out)
-      for (const watcher of gone) watcher.client.close();
-      console.log(`  watchers left: ${gone.length} (${this.watchers.length} watching)`);
-    }
-    // The watchers' chat is one Poisson process over however many there are: restarted at their new rate.
-    this.stopWatcherChat();
-    this.stopWatcherChat = startPoisson(OPTIONS.watcherChatRate * this.watchers.length, () => this.chat(this.watchers));
-  }
-
-  /** How many of the players and of the watchers are in the room now. */
-  present() {
-    return {
-      players: this.racers.filter((r) => r.joined).length,
-      watchers: this.watchers.filter((w) => w.joined).length,
-    };
-  }
-
-  private async join(members: Member[], spectate: boolean) {
-    await eachConcurrently(members, OPTIONS.connectConcurrency, async (member) => {
-      await member.client.connect();
-      member.client.emit("join_anonymous", { room_id: this.roomId, spectate });
+  request<T extends FromCrowd["type"]>(message: ToCrowd, type: T): Promise<Extract<FromCrowd, { type: T }>> {
+    return new Promise((resolve) => {
+      this.waiting = { type, resolve: resolve as (message: FromCrowd) => void };
+      this.proc.send(message);
     });
-    const deadline = now() + 60_000;
-    while (members.some((m) => !m.joined && m.client.connected) && now() < deadline) await sleep(100);
-    return members.filter((m) => m.joined).length;
   }
 
-  private chat(crowd: Member[]) {
-    if (crowd.length === 0) return;
-    const member = crowd[Math.floor(Math.random() * crowd.length)];
-    if (!member.joined) return;
-    const sentAt = now();
-    const m = this.m;
-    if (!member.chatPace.take(sentAt)) {
-      m.sent.chatSkipped++;
-      return;
+  tell(news: News) {
+    this.proc.send(news);
+  }
+
+  private answered(message: FromCrowd) {
+    if (this.waiting?.type !== message.type) return;
+    const { resolve } = this.waiting;
+    this.waiting = null;
+    resolve(message);
+  }
+
+  /** How far the crowd's epoch clock is from this process's (half a round trip), at the smallest round trip. */
+  async clockOffset() {
+    let best = { rtt: Number.POSITIVE_INFINITY, offset: 0 };
+    for (let i = 0; i < 10; i++) {
+      const sentAt = toEpoch(now());
+      const { at } = await this.request({ type: "clock", sentAt }, "clock");
+      const back = toEpoch(now());
+      if (back - sentAt < best.rtt) best = { rtt: back - sentAt, offset: at - (sentAt + back) / 2 };
     }
-    const message = timedChatLine(this.chatSequence++, sentAt);
-    if (!member.client.emit("chat_message", { room_id: this.roomId, message })) return;
-    if (!m.inWindow(sentAt)) return;
-    if (member.who === "players") m.sent.playerChat++;
-    else m.sent.watcherChat++;
-    const { players, watchers } = this.present();
-    m.chatExpected += players + watchers; // chat:message goes to the whole room, the sender included
+    return best;
   }
 
-  /** A racer's answer box, 10 times a second while it types; a step that moves its lane is logged. */
-  private step(racer: Racer, t: number) {
-    if (!racer.typing) return;
-    const text = typedSoFar(racer.typing, t);
-    if (racer.client.emit("game:progress", { room_id: this.roomId, typed_text: text })) this.logStep(racer, text, t);
-  }
-
-  private logStep(racer: Racer, text: string, sentAt: number) {
-    if (this.m.inWindow(sentAt)) this.m.sent.steps++;
-    const log = racer.steps;
-    if (!log) return;
-    const progress = roundProgress(correctPrefixShare(text, log.sentence));
-    if (progress <= (log.progress.at(-1) ?? 0)) return;
-    log.progress.push(progress);
-    log.sentAt.push(sentAt);
-  }
-
-  private startRound(racer: Racer, state: GameStatePayload & { sentence: { id: number; text: string } }) {
-    const round = String(state.started_at);
-    if (racer.steps?.round === round) return;
-    racer.steps = { round, sentence: state.sentence.text, progress: [], sentAt: [] };
-    racer.submittedAt = null;
-    racer.answered = false;
-    const plan = planAnswer(state.sentence.text, Number(state.game_duration), false);
-    racer.typing = plan.typing;
-    if (racer.submitTimer) clearTimeout(racer.submitTimer);
-    racer.submitTimer = setTimeout(() => {
-      racer.submitTimer = null;
-      // The last step is the answer, as the web's ProgressSender flushes it before submitting.
-      racer.typing = null;
-      const last = now();
-      if (racer.client.emit("game:progress", { room_id: this.roomId, typed_text: plan.answer })) {
-        this.logStep(racer, plan.answer, last);
-      }
-      const sentAt = now();
-      const sent = racer.client.emit("game:submission", {
-        room_id: this.roomId,
-        sentence_id: state.sentence.id,
-        typed_text: plan.answer,
-        elapsed_time: Math.round(plan.delayMs) / 1000,
-      });
-      if (!sent) return;
-      racer.submittedAt = sentAt;
-      if (this.m.inWindow(sentAt)) this.m.sent.submissions++;
-    }, plan.delayMs);
-  }
-
-  // --- what everyone receives ---------------------------------------------------------------------------------
-
-  private onEvent(member: Member, name: string, frame: string, at: number) {
-    const m = this.m;
-    if (m.inWindow(at)) {
-      m.delivered++;
-      if (member.who === "watchers") m.watcherFrames++;
-      m.count(m.byEvent, name);
-    }
-    switch (name) {
-      case "chat:message": {
-        const sentAt = chatSentAt(frame);
-        if (!m.inWindow(sentAt)) return;
-        m.chatReceived++;
-        m.sample(`${member.who}.chat`, at - sentAt);
-        return;
-      }
-      case "game:progress_update":
-        return this.lanes(member, payloadOf(frame) as { participants: LaneWire[] }, at);
-      case "game:submission_complete":
-        return this.submissionSeen(member, frame, at);
-      case "game:state": {
-        if (!frame.includes('"status":"in_progress"')) return;
-        const state = payloadOf(frame) as GameStatePayload;
-        member.round = String(state.started_at);
-        if (member.who === "players" && state.sentence) {
-          this.startRound(member as Racer, { ...state, sentence: state.sentence });
-        }
-        return;
-      }
-      case "room:joined:anonymous": {
-        const joined = payloadOf(frame) as { session_id: string; game_state: GameStatePayload };
-        member.sessionId = joined.session_id;
-        member.joined = true;
-        if (member.who === "players") this.bySession.set(member.sessionId, member as Racer);
-        if (joined.game_state.status === "in_progress") member.round = String(joined.game_state.started_at);
-        return;
-      }
-      case "error": {
-        const payload = payloadOf(frame) as { event?: string; code?: string } | null;
-        if (m.recording) m.count(m.errors, `${payload?.event ?? "?"}:${payload?.code ?? "?"}`);
-        return;
-      }
-    }
-  }
-
-  /** Each lane in the frame shows its racer's steps up to its progress: the ones this member had not seen yet. */
-  private lanes(member: Member, update: { participants: LaneWire[] }, at: number) {
-    for (const lane of update.participants) {
-      const racer = this.bySession.get(String(lane.key));
-      const log = racer?.steps;
-      // A racer's own lane is not news to it; a frame of another round than the member's is not this round's.
-      if (!racer || racer === member || !log || log.round !== member.round) continue;
-      let cursor = member.cursors.get(racer.sessionId);
-      if (cursor?.log !== log) {
-        cursor = { log, next: 0 };
-        member.cursors.set(racer.sessionId, cursor);
-      }
-      while (cursor.next < log.progress.length && log.progress[cursor.next] <= lane.progress) {
-        const sentAt = log.sentAt[cursor.next++];
-        if (this.m.inWindow(sentAt)) this.m.sample(`${member.who}.lanes`, at - sentAt);
-      }
-    }
-  }
-
-  private submissionSeen(member: Member, frame: string, at: number) {
-    const field = '"session_id":"';
-    const start = frame.indexOf(field) + field.length;
-    const racer = this.bySession.get(frame.slice(start, frame.indexOf('"', start)));
-    if (!racer || racer.submittedAt === null || !this.m.inWindow(racer.submittedAt)) return;
-    if (member === racer) {
-      if (racer.answered) return;
-      racer.answered = true;
-      this.m.sample("players.submission", at - racer.submittedAt);
-    } else if (member.who === "watchers") {
-      this.m.sample("watchers.submission", at - racer.submittedAt);
-    }
+  async stop() {
+    this.proc.send({ type: "stop" } satisfies ToCrowd);
+    await Promise.race([this.proc.exited, sleep(5000)]);
+    this.proc.kill();
   }
 }
 
 // --- phases ----------------------------------------------------------------------------------------------------
 
-interface LatencyFigures {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-  /** Share of the samples above the watchers' 1-s promise. */
-  over_1s: number;
-}
-
-function figuresOf(samples: Samples): LatencyFigures {
-  const [p50, p99, max] = samples.percentiles(50, 99, 100);
-  const over = samples.shareAbove(OPTIONS.watcherDelayLimitMs);
-  return { count: samples.length, p50: round2(p50), p99: round2(p99), max: round2(max), over_1s: round5(over) };
+interface Present {
+  players: number;
+  watchers: number;
 }
 
 interface PhaseResult {
+  scene: SceneName;
   phase: number;
   watchers: number;
   attempt: number;
@@ -462,31 +187,41 @@ interface PhaseResult {
   delivered: number;
   delivered_per_second: number;
   watcher_frames_per_second: number;
-  by_event: Record<string, number>;
+  by_event_players: Record<string, number>;
+  by_event_watchers: Record<string, number>;
   server_cpu_utilisation: number;
   server_cpu_us_per_delivered: number;
   server_user_us_per_delivered: number;
   server_rss_kib: number;
-  chat_delivery_ratio: number;
-  sent: PhaseMetrics["sent"];
-  latency_ms: Record<Latency, LatencyFigures>;
+  /** Chat lines received ÷ expected (null: no chat line in the window). */
+  chat_delivery_ratio: number | null;
+  latency_ms: Record<string, LatencyFigures>;
   errors: Record<string, number>;
   generator_cpu: number;
   generator_lag_p99_ms: number;
+  crowd_cpu: number;
+  crowd_lag_p99_ms: number;
+  /** Lane frames that showed a step before the crowd had been told of it (0 expected; room only). */
+  crowd_lanes_ahead_of_news: number;
   other_processes_cpu: number;
   closed_unexpectedly: number;
-  samples?: Map<Latency, Samples>;
+  /** The scene's own counters (messages sent, duels played…). */
+  scene_counts: Record<string, unknown>;
+  /** The crowd's window, for its pooled figures. */
+  crowd_window: number;
+  samples?: Map<string, Samples>;
 }
 
-async function runPhase(scene: RoomScene, server: LaunchedProcess, phase: number, watchers: number) {
-  console.log(`\n▶ phase ${phase + 1}/${OPTIONS.phases.length}: ${watchers} watchers`);
-  await scene.setWatchers(watchers);
+async function runPhase(scene: PlayersScene, crowd: Crowd, server: LaunchedProcess, phase: number, watchers: number) {
+  console.log(`\n▶ ${scene.name}, phase ${phase + 1}/${OPTIONS.phases.length}: ${watchers} watchers`);
+  const { inGame, total } = await crowd.request({ type: "watchers", count: watchers }, "watchers");
+  console.log(`  watchers in the game: ${inGame}/${total}`);
   let result: PhaseResult | undefined;
   for (let attempt = 0; attempt <= OPTIONS.retries; attempt++) {
     const settleSeconds = await waitForServerCalm(server.pid);
-    await waitForQuiet(OPTIONS.quietWaitS, OPTIONS.foreignLimit, [server.pid]);
-    result = await measureWindow(scene, server, { phase, watchers, attempt, settleSeconds });
-    printPhase(result);
+    await waitForQuiet(OPTIONS.quietWaitS, OPTIONS.foreignLimit, [server.pid, crowd.pid]);
+    result = await measureWindow(scene, crowd, server, { phase, watchers, attempt, settleSeconds });
+    printPhase(scene, result);
     if (!result.invalid_reasons.some((r) => r.startsWith(DISTURBED))) break;
     if (attempt < OPTIONS.retries) console.log("  window disturbed by other processes: measuring it again");
   }
@@ -494,83 +229,122 @@ async function runPhase(scene: RoomScene, server: LaunchedProcess, phase: number
 }
 
 async function measureWindow(
-  scene: RoomScene,
+  scene: PlayersScene,
+  crowd: Crowd,
   server: LaunchedProcess,
   at: { phase: number; watchers: number; attempt: number; settleSeconds: number },
 ): Promise<PhaseResult> {
-  const m = new PhaseMetrics();
-  scene.m = m;
+  const m = scene.metrics.open();
   const stopLag = startLagSampler(m);
   try {
     await sleep(OPTIONS.warmupS * 1000);
-    const readings = startWindowReadings(server.pid);
-    m.windowStart = now();
-    m.windowEnd = m.windowStart + OPTIONS.windowS * 1000;
+    const start = now() + 100;
+    const end = start + OPTIONS.windowS * 1000;
+    await crowd.request({ type: "open", windowStart: toEpoch(start), windowEnd: toEpoch(end) }, "opened");
+    await sleep(start - now());
+    const readings = startWindowReadings(server.pid, [crowd.pid]);
+    m.windowStart = start;
+    m.windowEnd = end;
     m.recording = true;
-    await sleep(OPTIONS.windowS * 1000);
+    await sleep(end - now());
     const read = readings.finish();
     const rss = processRssKiB(server.pid);
-    const present = scene.present();
+    const players = scene.playersPresent();
     m.recording = false;
-    await sleep(3000); // chat, steps and submissions sent in the window may still be on their way
-
-    const reasons = generatorAndMachineReasons(m, read, OPTIONS);
-    if (present.players < OPTIONS.players) reasons.push(`${OPTIONS.players - present.players} players not in the room`);
-    if (present.watchers < at.watchers) reasons.push(`${at.watchers - present.watchers} watchers not in the room`);
-    const perFrame = (us: number) => round3(us / Math.max(1, m.delivered));
-    return {
-      phase: at.phase + 1,
-      watchers: at.watchers,
-      attempt: at.attempt + 1,
-      players_present: present.players,
-      watchers_present: present.watchers,
-      settle_seconds: round2(at.settleSeconds),
-      window_seconds: round2(read.elapsedS),
-      valid: reasons.length === 0,
-      invalid_reasons: reasons,
-      delivered: m.delivered,
-      delivered_per_second: Math.round(m.delivered / read.elapsedS),
-      watcher_frames_per_second: Math.round(m.watcherFrames / read.elapsedS),
-      by_event: Object.fromEntries([...m.byEvent].sort((a, b) => b[1] - a[1])),
-      server_cpu_utilisation: round3(read.serverUs / 1e6 / read.elapsedS),
-      server_cpu_us_per_delivered: perFrame(read.serverUs),
-      server_user_us_per_delivered: perFrame(read.serverUserUs),
-      server_rss_kib: rss,
-      chat_delivery_ratio: round3(m.chatReceived / Math.max(1, m.chatExpected)),
-      sent: m.sent,
-      latency_ms: Object.fromEntries(LATENCIES.map((name) => [name, figuresOf(m.latency.get(name)!)])) as Record<
-        Latency,
-        LatencyFigures
-      >,
-      errors: Object.fromEntries(m.errors),
-      generator_cpu: round3(read.generatorCpu),
-      generator_lag_p99_ms: round2(m.lag.percentiles(99)[0]),
-      other_processes_cpu: round3(read.foreignCores),
-      closed_unexpectedly: m.closedUnexpectedly,
-      samples: m.latency,
-    };
+    await sleep(3000); // what was sent in the window may still be on its way
+    const { phase } = await crowd.request({ type: "close" }, "closed");
+    const crowdWindow = crowd.windows++;
+    return phaseResult(scene, m, phase, read, {
+      ...at,
+      rss,
+      crowdWindow,
+      present: { players, watchers: phase.watchersPresent },
+    });
   } finally {
     stopLag();
-    // Counters closed: a watcher joining for the next phase gets every lane of the round at once, steps sent
-    // inside this window among them, which are no news to anyone.
-    scene.m = new PhaseMetrics();
+    scene.metrics.close();
   }
 }
 
-function printPhase(r: PhaseResult) {
-  const p = r.latency_ms;
+function phaseResult(
+  scene: PlayersScene,
+  m: PhaseMetrics,
+  crowd: CrowdPhase,
+  read: WindowReadings,
+  at: {
+    phase: number;
+    watchers: number;
+    attempt: number;
+    settleSeconds: number;
+    rss: number;
+    crowdWindow: number;
+    present: Present;
+  },
+): PhaseResult {
+  const { present } = at;
+  const reasons = generatorAndMachineReasons(m, read, OPTIONS);
+  if (read.helpersCpu > OPTIONS.cpuLimit) reasons.push(`crowd process CPU ${(read.helpersCpu * 100).toFixed(0)} %`);
+  if (present.players < scene.playerCount) reasons.push(`${scene.playerCount - present.players} players missing`);
+  if (present.watchers < at.watchers) reasons.push(`${at.watchers - present.watchers} watchers missing`);
+  const delivered = m.delivered + crowd.frames;
+  const perFrame = (us: number) => round3(us / Math.max(1, delivered));
+  const expected = scene.chatExpected({ players: m.chatLines, watchers: crowd.chatLines }, present);
+  const players = pooledFigures(scene.latencies, [m.latency]);
+  return {
+    scene: scene.name,
+    phase: at.phase + 1,
+    watchers: at.watchers,
+    attempt: at.attempt + 1,
+    players_present: present.players,
+    watchers_present: present.watchers,
+    settle_seconds: round2(at.settleSeconds),
+    window_seconds: round2(read.elapsedS),
+    valid: reasons.length === 0,
+    invalid_reasons: reasons,
+    delivered,
+    delivered_per_second: Math.round(delivered / read.elapsedS),
+    watcher_frames_per_second: Math.round(crowd.frames / read.elapsedS),
+    by_event_players: Object.fromEntries([...m.byEvent].sort((a, b) => b[1] - a[1])),
+    by_event_watchers: crowd.byEvent,
+    server_cpu_utilisation: round3(read.serverUs / 1e6 / read.elapsedS),
+    server_cpu_us_per_delivered: perFrame(read.serverUs),
+    server_user_us_per_delivered: perFrame(read.serverUserUs),
+    server_rss_kib: at.rss,
+    chat_delivery_ratio: expected === 0 ? null : round3((m.chatReceived + crowd.chatReceived) / expected),
+    latency_ms: { ...players, ...crowd.latency },
+    errors: { ...Object.fromEntries(m.errors), ...prefixed("watchers ", crowd.errors) },
+    generator_cpu: round3(read.generatorCpu),
+    generator_lag_p99_ms: round2(m.lag.percentiles(99)[0]),
+    crowd_cpu: round3(read.helpersCpu),
+    crowd_lag_p99_ms: round2(crowd.lagP99Ms),
+    crowd_lanes_ahead_of_news: crowd.aheadOfNews,
+    other_processes_cpu: round3(read.foreignCores),
+    closed_unexpectedly: m.closedUnexpectedly + crowd.closedUnexpectedly,
+    scene_counts: {
+      ...scene.extra(m),
+      chat_lines: { players: m.chatLines, watchers: crowd.chatLines },
+      sent: Object.fromEntries(m.sent),
+      crowd_sent: crowd.sent,
+    },
+    crowd_window: at.crowdWindow,
+    samples: m.latency,
+  };
+}
+
+const prefixed = (prefix: string, counts: Record<string, number>) =>
+  Object.fromEntries(Object.entries(counts).map(([key, n]) => [`${prefix}${key}`, n]));
+
+function printPhase(scene: PlayersScene, r: PhaseResult) {
+  const names = r.watchers > 0 ? [...scene.latencies, ...scene.watcherLatencies] : scene.latencies;
+  const p99s = names.map((name) => `${name} ${r.latency_ms[name]?.p99}`).join(", ");
+  const chat = r.chat_delivery_ratio === null ? "-" : `${(r.chat_delivery_ratio * 100).toFixed(2)} %`;
   console.log(
     `  ${r.valid ? "valid" : `INVALID (${r.invalid_reasons.join("; ")})`}: ${r.delivered_per_second} frames/s ` +
       `(${r.watcher_frames_per_second} to watchers), server ${(r.server_cpu_utilisation * 100).toFixed(1)} % of a core = ` +
-      `${r.server_cpu_us_per_delivered} µs/frame; players p99: chat ${p["players.chat"].p99} ms, submission ` +
-      `${p["players.submission"].p99} ms, lanes ${p["players.lanes"].p99} ms; ` +
-      (r.watchers === 0
-        ? ""
-        : `watchers p99: chat ${p["watchers.chat"].p99} ms, submission ${p["watchers.submission"].p99} ms, ` +
-          `lanes ${p["watchers.lanes"].p99} ms; `) +
-      "chat delivered " +
-      `${(r.chat_delivery_ratio * 100).toFixed(2)} %; generator CPU ${(r.generator_cpu * 100).toFixed(0)} % lag p99 ` +
-      `${r.generator_lag_p99_ms} ms; other processes ${(r.other_processes_cpu * 100).toFixed(0)} % of a core`,
+      `${r.server_cpu_us_per_delivered} µs/frame; p99 (ms): ${p99s}; chat delivered ${chat}; generator CPU ` +
+      `${(r.generator_cpu * 100).toFixed(0)} % lag p99 ${r.generator_lag_p99_ms} ms; crowd CPU ` +
+      `${(r.crowd_cpu * 100).toFixed(0)} % lag p99 ${r.crowd_lag_p99_ms} ms; other processes ` +
+      `${(r.other_processes_cpu * 100).toFixed(0)} % of a core; ${JSON.stringify(r.scene_counts)}`,
   );
   if (Object.keys(r.errors).length > 0) console.log(`  errors: ${JSON.stringify(r.errors)}`);
 }
@@ -578,15 +352,18 @@ function printPhase(r: PhaseResult) {
 // --- summary ---------------------------------------------------------------------------------------------------
 
 /** The phases with the same number of watchers, their samples pooled; then each players' p99 against no watchers. */
-function summarise(phases: PhaseResult[]) {
+async function summarise(scene: PlayersScene, crowd: Crowd, phases: PhaseResult[]) {
   const counts = [...new Set(phases.map((p) => p.watchers))].sort((a, b) => a - b);
-  const groups = counts.map((watchers) => {
+  const groups = [];
+  for (const watchers of counts) {
     const list = phases.filter((p) => p.watchers === watchers);
     const mean = (pick: (p: PhaseResult) => number) => list.reduce((s, p) => s + pick(p), 0) / list.length;
-    const latency = Object.fromEntries(
-      LATENCIES.map((name) => [name, figuresOf(list.reduce((s, p) => s.concat(p.samples!.get(name)!), new Samples()))]),
-    ) as Record<Latency, LatencyFigures>;
-    return {
+    const players = pooledFigures(
+      scene.latencies,
+      list.map((p) => p.samples!),
+    );
+    const { latency } = await crowd.request({ type: "pooled", phases: list.map((p) => p.crowd_window) }, "pooled");
+    groups.push({
       watchers,
       phases: list.length,
       valid: list.every((p) => p.valid),
@@ -594,31 +371,33 @@ function summarise(phases: PhaseResult[]) {
       server_cpu_utilisation: round3(mean((p) => p.server_cpu_utilisation)),
       delivered_per_second: Math.round(mean((p) => p.delivered_per_second)),
       server_rss_kib: Math.round(mean((p) => p.server_rss_kib)),
-      latency_ms: latency,
-    };
-  });
+      latency_ms: { ...players, ...latency } as Record<string, LatencyFigures>,
+    });
+  }
   const base = groups.find((g) => g.watchers === 0);
   const ratios = groups
     .filter((g) => base && g !== base)
     .map((g) => {
-      const players = LATENCIES.filter((name) => name.startsWith("players."));
       const ratio = Object.fromEntries(
-        players.map((name) => [name, round2(g.latency_ms[name].p99 / base!.latency_ms[name].p99)]),
+        scene.latencies.map((name) => [name, round2(g.latency_ms[name].p99 / base!.latency_ms[name].p99)]),
       );
-      const within = Object.values(ratio).every((r) => r <= OPTIONS.ratioLimit);
-      // A figure only from windows that were all valid, with and without watchers.
-      const valid = g.valid && base!.valid;
-      return { watchers: g.watchers, p99_over_no_watchers: ratio as Partial<Record<Latency, number>>, within, valid };
+      return {
+        watchers: g.watchers,
+        p99_over_no_watchers: ratio,
+        within: Object.values(ratio).every((r) => r <= OPTIONS.ratioLimit),
+        // A figure only from windows that were all valid, with and without watchers.
+        valid: g.valid && base!.valid,
+      };
     });
-  return { groups, ratios };
+  return { scene: scene.name, groups, ratios };
 }
 
-function printTable(summary: ReturnType<typeof summarise>) {
+function printTable(scene: PlayersScene, summary: Awaited<ReturnType<typeof summarise>>) {
   const { groups, ratios } = summary;
-  const cost = [["watchers", "phases", "µs/frame", "server CPU", "frames/s", "server RSS", "valid"]];
+  const cost = [[scene.name, "phases", "µs/frame", "server CPU", "frames/s", "server RSS", "valid"]];
   for (const g of groups) {
     cost.push([
-      String(g.watchers),
+      `${g.watchers} watchers`,
       String(g.phases),
       String(g.cpu_us_per_delivered),
       `${(g.server_cpu_utilisation * 100).toFixed(1)} %`,
@@ -627,18 +406,17 @@ function printTable(summary: ReturnType<typeof summarise>) {
       g.valid ? "yes" : "NO",
     ]);
   }
-  // One row per latency: p50/p99 (and the share over 1 s for the watchers) at each number of watchers.
+  // One row per latency: p50/p99 (and the watchers' share over 1 s) at each number of watchers.
   const latency = [["latency (ms)", ...groups.map((g) => `${g.watchers} watchers p50/p99`), "p99 ratio"]];
-  for (const name of LATENCIES) {
+  for (const name of [...scene.latencies, ...scene.watcherLatencies]) {
     const cells = groups.map((g) => {
       const f = g.latency_ms[name];
-      if (f.count === 0) return "-";
-      return name.startsWith("watchers.")
-        ? `${f.p50}/${f.p99} (${(f.over_1s * 100).toFixed(2)} % > 1 s)`
-        : `${f.p50}/${f.p99}`;
+      if (!f || f.count === 0) return "-";
+      const over = name.startsWith("watchers.") ? ` (${(f.over_1s * 100).toFixed(2)} % > 1 s)` : "";
+      return `${f.p50}/${f.p99}${over}`;
     });
     const ratio = ratios.map((r) => r.p99_over_no_watchers[name]).filter((v) => v !== undefined);
-    latency.push([name, ...cells, ratio.length > 0 ? ratio.map((v) => `${v}×`).join(", ") : ""]);
+    latency.push([name, ...cells, ratio.map((v) => `${v}×`).join(", ")]);
   }
   for (const table of [cost, latency]) {
     const widths = table[0].map((_, i) => Math.max(...table.map((l) => l[i].length)));
@@ -647,8 +425,8 @@ function printTable(summary: ReturnType<typeof summarise>) {
   }
   for (const r of ratios) {
     console.log(
-      `\nthe players' p99 with ${r.watchers} watchers is ${r.within ? "" : "NOT "}within ${OPTIONS.ratioLimit}× ` +
-        "of the p99 without (every players' latency above)" +
+      `\n${scene.name}: the players' p99 with ${r.watchers} watchers is ${r.within ? "" : "NOT "}within ` +
+        `${OPTIONS.ratioLimit}× of the p99 without (every players' latency above)` +
         (r.valid ? "" : " — but some windows were invalid: no figure"),
     );
   }
@@ -656,41 +434,61 @@ function printTable(summary: ReturnType<typeof summarise>) {
 
 // --- main ------------------------------------------------------------------------------------------------------
 
+/** One scene's run: a fresh server and crowd, its players, the phases, the summary. */
+async function runScene(name: SceneName) {
+  console.log(`\n■ ${name}`);
+  await waitForQuiet(OPTIONS.quietWaitS, OPTIONS.foreignLimit);
+  const server = await launchServer({
+    entry: "bench/server-under-test.ts",
+    roomCount: name === "room" ? 1 : 0,
+    core: SERVER_CORE,
+    bunArgs: process.env.BENCH_CPU_PROF
+      ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [],
+  });
+  const crowd = Crowd.spawn();
+  const scene: PlayersScene =
+    name === "room"
+      ? new RoomPlayers({ ...OPTIONS, port: server.port, roomId: server.rooms[0] })
+      : new DuelPlayers(server.port);
+  const phases: PhaseResult[] = [];
+  try {
+    const { connectConcurrency: concurrency, watcherChatRate } = OPTIONS;
+    const roomId = server.rooms[0] ?? 0;
+    await crowd.request(
+      { type: "start", scene: name, port: server.port, roomId, watcherChatRate, concurrency },
+      "started",
+    );
+    const clock = await crowd.clockOffset();
+    console.log(`  crowd clock: ${clock.offset.toFixed(3)} ms from ours (round trip ${clock.rtt.toFixed(3)} ms)`);
+    await scene.start((news) => crowd.tell(news));
+    for (const [index, watchers] of OPTIONS.phases.entries()) {
+      phases.push(await runPhase(scene, crowd, server, index, watchers));
+    }
+    const summary = await summarise(scene, crowd, phases);
+    printTable(scene, summary);
+    return { phases, summary: { ...summary, crowd_clock_offset_ms: round3(clock.offset) } };
+  } finally {
+    scene.stop();
+    await crowd.stop();
+    await server.stop();
+  }
+}
+
 async function main() {
   pinSelf(GENERATOR_CORE);
   const info = machine();
   console.log(`machine: ${JSON.stringify(info)}`);
   console.log(`options: ${JSON.stringify(OPTIONS)}`);
   const started = new Date();
-  await waitForQuiet(OPTIONS.quietWaitS, OPTIONS.foreignLimit);
-  const server = await launchServer({
-    entry: "bench/server-under-test.ts",
-    roomCount: 1,
-    core: SERVER_CORE,
-    bunArgs: process.env.BENCH_CPU_PROF
-      ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [],
-  });
-  const scene = new RoomScene(server, server.rooms[0]);
-  const phases: PhaseResult[] = [];
-  try {
-    await scene.start();
-    for (const [index, watchers] of OPTIONS.phases.entries())
-      phases.push(await runPhase(scene, server, index, watchers));
-  } finally {
-    scene.stop();
-    await server.stop();
-  }
-  const summary = summarise(phases);
-  printTable(summary);
+  const runs = [];
+  for (const name of OPTIONS.scenes) runs.push(await runScene(name));
   const dir = join(ROOT, "bench/results");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `watchers-load-${started.toISOString().replace(/[:.]/g, "-")}.json`);
-  const record = phases.map(({ samples: _samples, ...rest }) => rest);
-  writeFileSync(
-    file,
-    `${JSON.stringify({ machine: info, options: OPTIONS, started, summary, phases: record }, null, 2)}\n`,
-  );
+  const summaries = runs.map((run) => run.summary);
+  const phases = runs.flatMap((run) => run.phases.map(({ samples: _samples, ...rest }) => rest));
+  writeFileSync(file, `${JSON.stringify({ machine: info, options: OPTIONS, started, summaries, phases }, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 }
 
