@@ -65,7 +65,12 @@ export function accountsRoutes(ctx: ModuleContext) {
         body: LoginBody,
         response: apiResponses(
           { 200: LoginResponse },
-          { 401: "이메일 또는 비밀번호가 올바르지 않습니다", 403: "비활성화된 계정입니다", 422: true, 429: true },
+          {
+            401: "이메일 또는 비밀번호가 올바르지 않습니다",
+            403: "비활성화된 계정이거나 이용이 정지된 계정입니다(정지 사유와 끝나는 때를 함께 알려줍니다)",
+            422: true,
+            429: true,
+          },
         ),
         detail: {
           summary: "로그인",

@@ -116,6 +116,8 @@ export function sessionEndReason(recorded: string | null | undefined): SessionEn
     case "deactivated":
     case "inactive":
       return "deactivated";
+    case "suspended":
+      return "suspended";
     default:
       return null;
   }
@@ -128,10 +130,17 @@ const sessionEnded = (reason: SessionEndReason, status = 401, code = `session_${
 /** Gives the live sockets of a user (on this server) the user's current name and administrator flag. */
 export type IdentityRefresher = (row: UserRow) => void;
 
+/**
+ * A check a login must pass once the password is right (moderation's suspensions): it throws the refusal (an
+ * `AppError`, e.g. 403 with the reason and the end) or resolves.
+ */
+export type LoginCheck = (userId: number) => Promise<void>;
+
 export function createAccountsService(deps: AccountsDeps) {
   const { store, events, now, tokens, throttles, origin } = deps;
   let refreshIdentities: IdentityRefresher | null = null;
   let nudgeOthers: (() => void) | null = null;
+  const loginChecks: LoginCheck[] = [];
 
   const findById = (id: number) => store.findUser(id);
   async function requireById(id: number) {
@@ -170,6 +179,7 @@ export function createAccountsService(deps: AccountsDeps) {
     if (!row || !valid) throw new AppError(401, LOGIN_FAILED, "login_failed");
     await throttles.login.succeeded(attempt);
     if (!row.isActive) throw forbidden(ACCOUNT_INACTIVE, "inactive");
+    for (const check of loginChecks) await check(row.id);
     const recorded = await store.recordLogin(
       row.id,
       { verifiedHash: row.passwordHash, now, ip: input.ip || null, userAgent: input.userAgent?.slice(0, 512) ?? null },
@@ -342,6 +352,12 @@ export function createAccountsService(deps: AccountsDeps) {
     return { userId, sessionsClosed: null, identityChanged: false };
   }
 
+  /** Ends every session of a suspended member (moderation), in the caller's transaction; announce it after. */
+  async function suspendSessionsTx(tx: StoreDb, userId: number): Promise<AccountChange> {
+    await requireByIdTx(tx, userId);
+    return closeSessionsTx(tx, userId, "suspended");
+  }
+
   async function setAdminTx(tx: StoreDb, userId: number, isAdmin: boolean): Promise<AccountChange> {
     await requireByIdTx(tx, userId);
     await updateTx(tx, userId, { isAdmin });
@@ -445,6 +461,7 @@ export function createAccountsService(deps: AccountsDeps) {
     setActiveTx,
     setAdminTx,
     requirePasswordResetTx,
+    suspendSessionsTx,
     renameUserTx,
     /** The user's row read inside the caller's transaction (on PostgreSQL, its connection: see the admin's toggles). */
     requireByIdTx,
@@ -454,6 +471,10 @@ export function createAccountsService(deps: AccountsDeps) {
     /** Set once by the socket side when there are other processes to tell (ctx.cluster). */
     setChangeNudge(nudge: () => void) {
       nudgeOthers = nudge;
+    },
+    /** Adds a check every login must pass after its password (moderation's suspensions; `onBoot`). */
+    addLoginCheck(check: LoginCheck) {
+      loginChecks.push(check);
     },
     /** Called once by the socket side (attachIo): `announce` refreshes live identities through it. */
     setIdentityRefresher(refresher: IdentityRefresher) {

@@ -5,7 +5,7 @@
  */
 
 /** The machine-readable reasons, in the refresh answer (`reason`) and in `user:session_closed`. */
-export const SESSION_END_REASONS = ["password_changed", "password_reset_required", "deactivated"] as const;
+export const SESSION_END_REASONS = ["password_changed", "password_reset_required", "deactivated", "suspended"] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 /** What the player reads (the server sends it as `detail`; the client falls back to it). */
@@ -14,6 +14,8 @@ export const SESSION_END_TEXT: Record<SessionEndReason, string> = {
   password_reset_required:
     "관리자가 비밀번호 재설정을 요청해 로그아웃되었습니다. 다시 로그인한 뒤 새 비밀번호를 설정해주세요.",
   deactivated: "비활성화된 계정입니다. 관리자에게 문의해주세요.",
+  // The reason and the end are shown when the player tries to log in again (modules/moderation README).
+  suspended: "관리자가 이용을 정지해 로그아웃되었습니다. 다시 로그인하면 정지 사유와 기간을 볼 수 있습니다.",
 };
 
 /** Sent to every socket of the user just before the server disconnects them: `SessionClosedPayload`. */
