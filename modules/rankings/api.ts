@@ -172,20 +172,54 @@ async function fromRedis(ctx: ModuleContext, read: Promise<BoardRow[] | null>) {
   }
 }
 
+/**
+ * The first `limit` rows of a ranking without the excluded members (README "Exclusions"): read `limit` more rows
+ * than shown per excluded member, so the page is full whoever is left out; ranks are counted after.
+ */
+async function withoutExcluded<Row>(
+  ctx: ModuleContext,
+  limit: number,
+  userOf: (row: Row) => number | null,
+  read: (limit: number) => Promise<Row[]>,
+) {
+  const excluded = await rankingsRuntime(ctx).store.excludedUsers();
+  if (excluded.size === 0) return read(limit);
+  const rows = await read(limit + excluded.size);
+  return rows.filter((row) => !excluded.has(userOf(row) ?? -1)).slice(0, limit);
+}
+
 /** `GET /api/rankings/users`: the period containing now (Seoul), by average speed or by games. */
 export async function usersRanking(ctx: ModuleContext, query: UsersRankingQuery = {}) {
   const key = periodKey(query.period ?? "daily", ctx.clock.now());
-  return presentBoard(ctx, key, await topRows(ctx, key, query.sort ?? "wpm", limitOf(query.limit)));
+  const rows = await withoutExcluded(
+    ctx,
+    limitOf(query.limit),
+    (row: BoardRow) => row.userId,
+    (n) => topRows(ctx, key, query.sort ?? "wpm", n),
+  );
+  return presentBoard(ctx, key, rows);
 }
 
 /** `GET /api/rankings/medals`: members by medal score (gold 3, silver 2, bronze 1), then gold, then silver. */
 export async function medalsRanking(ctx: ModuleContext, limit?: number) {
-  return presentMembers(ctx, await rankingsRuntime(ctx).store.medalsTop(limitOf(limit)));
+  const { store } = rankingsRuntime(ctx);
+  return presentMembers(ctx, await withoutExcluded(ctx, limitOf(limit), memberId, (n) => store.medalsTop(n)));
 }
 
 /** `GET /api/rankings/levels`: members by level, then experience. */
 export async function levelsRanking(ctx: ModuleContext, limit?: number) {
-  return presentMembers(ctx, await rankingsRuntime(ctx).store.levelsTop(limitOf(limit)));
+  const { store } = rankingsRuntime(ctx);
+  return presentMembers(ctx, await withoutExcluded(ctx, limitOf(limit), memberId, (n) => store.levelsTop(n)));
+}
+
+const memberId = (member: MemberFigures) => member.id;
+
+/**
+ * Excludes a member from every users, medal and level ranking, or takes that back (moderation): their results stay
+ * stored and counted in their figures; the rankings simply leave them out from the next read on.
+ */
+export async function setRankingExclusion(ctx: ModuleContext, userId: number, excluded: boolean) {
+  await rankingsRuntime(ctx).store.setExcluded(userId, excluded, ctx.clock.now());
 }
 
 export interface RebuiltPeriod {

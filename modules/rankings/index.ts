@@ -71,6 +71,7 @@ export {
   type RankingsOptions,
   rebuildPeriod,
   rebuildRankings,
+  setRankingExclusion,
   usersRanking,
 } from "./api";
 export { type Period, seoulWeekStart, type UsersSort } from "./rules";

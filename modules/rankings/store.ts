@@ -74,6 +74,10 @@ export interface RankingsStore {
   pendingRecounts(): Promise<string[]>;
   /** A recount is done. */
   recountDone(reason: string, at: number): Promise<void>;
+  /** The members excluded from every ranking (README "Exclusions"). */
+  excludedUsers(): Promise<Set<number>>;
+  /** Excludes a member from the rankings (idempotent), or takes the exclusion back. */
+  setExcluded(userId: number, excluded: boolean, at: number): Promise<void>;
 }
 
 /** The store of this database, made once (`onePerDatabase`). */
@@ -82,7 +86,7 @@ export const rankingsStoreOf = onePerDatabase(createRankingsStore);
 const INSERT_BATCH = 500;
 
 export function createRankingsStore(database: SqlDatabase): RankingsStore {
-  const { periodStats, recounts } = tablesFor(database, sqliteSchema, pgSchema);
+  const { periodStats, recounts, excludedUsers } = tablesFor(database, sqliteSchema, pgSchema);
   const { users } = tablesFor(database, coreSqlite, corePg);
   const pg = database.dialect === "pg";
   // Code point order on both engines (a PostgreSQL locale would order `g_…`/`u_…` keys differently); the
@@ -244,6 +248,22 @@ export function createRankingsStore(database: SqlDatabase): RankingsStore {
         .where(and(active, gt(medalScore, 0)))
         .orderBy(desc(medalScore), desc(users.goldMedals), desc(users.silverMedals), asc(users.id))
         .limit(limit),
+
+    async excludedUsers() {
+      const rows = await read().select({ userId: excludedUsers.userId }).from(excludedUsers);
+      return new Set(rows.map((r) => r.userId));
+    },
+
+    async setExcluded(userId, excluded, at) {
+      if (!excluded) {
+        await read().delete(excludedUsers).where(eq(excludedUsers.userId, userId));
+        return;
+      }
+      await read()
+        .insert(excludedUsers)
+        .values({ userId, excludedAt: new Date(at) })
+        .onConflictDoNothing();
+    },
 
     levelsTop: (limit) =>
       read()

@@ -64,5 +64,17 @@ export function defineRankingsTables<D extends Dialect>(kit: SchemaKit<D>) {
     doneAt: kit.timestamp("done_at"),
   });
 
-  return { periodStats, recounts };
+  /**
+   * Members an administrator excluded from the rankings (modules/moderation, "exclude from rankings"): their results
+   * stay stored and counted in their own figures, and every ranking read leaves them out while the row exists.
+   */
+  const excludedUsers = kit.table("rankings_excluded_users", {
+    userId: kit
+      .integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    excludedAt: kit.timestamp("excluded_at").notNull(),
+  });
+
+  return { periodStats, recounts, excludedUsers };
 }

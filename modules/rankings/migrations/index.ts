@@ -4,6 +4,7 @@ import m0 from "./0000_mute_blockbuster.sql" with { type: "text" };
 import m1 from "./0001_users_ranking_indexes.sql" with { type: "text" };
 import m2 from "./0002_recount_without_duels.sql" with { type: "text" };
 import m3 from "./0003_best_replays.sql" with { type: "text" };
+import m4 from "./0004_groovy_franklin_storm.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -13,5 +14,6 @@ export const migrations: MigrationBundle = {
     "0001_users_ranking_indexes": m1,
     "0002_recount_without_duels": m2,
     "0003_best_replays": m3,
+    "0004_groovy_franklin_storm": m4,
   },
 };
