@@ -13,5 +13,6 @@ export const boardModule = defineModule({
 
 // The public API other modules may use.
 export { boardApi, onAdminDeletion } from "./api";
+export { type BoardContent, boardContent, deleteBoardContent } from "./moderation";
 export * from "./rules";
 export type { AdminDeletion, AdminDeletionHook, BoardService, PresentedComment, PresentedPost } from "./service";

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses, loginRequired } from "../kernel/http";
+import { assertMaySpeak } from "../kernel/speech";
 import { viewerKey } from "../kernel/viewers";
 import { writeLimits } from "../kernel/write-limits";
 import { boardApi } from "./api";
@@ -54,6 +55,12 @@ const listDetail = {
 export function boardRoutes(ctx: ModuleContext) {
   const { service } = boardApi(ctx);
   const { guards } = accountsApi(ctx);
+  /** The author of a post or comment: a muted member is refused (kernel speech.ts). */
+  const writer = async (headers: Record<string, string | undefined>) => {
+    const user = await guards.requireUser(headers);
+    assertMaySpeak(ctx, user.id, "post");
+    return user;
+  };
 
   const list = ({ query }: { query: Query }) => service.list(listInput(query));
   const listOptions = {
@@ -69,7 +76,7 @@ export function boardRoutes(ctx: ModuleContext) {
     .post(
       "/",
       async ({ body, headers, set }) => {
-        const user = await guards.requireUser(headers);
+        const user = await writer(headers);
         set.status = 201;
         return service.create(user, body);
       },
@@ -111,20 +118,16 @@ export function boardRoutes(ctx: ModuleContext) {
         },
       },
     )
-    .put(
-      "/:postId",
-      async ({ params, body, headers }) => service.update(await guards.requireUser(headers), params.postId, body),
-      {
-        writeLimit: { name: "board.post_edit", account: 30, address: 300, body: 128 * 1024 },
-        params: PostParams,
-        body: PostBody,
-        response: apiResponses(
-          { 200: PostSchema },
-          { ...loginRequired("본인이 작성한 게시글이 아닙니다"), ...POST_NOT_FOUND },
-        ),
-        detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
-      },
-    )
+    .put("/:postId", async ({ params, body, headers }) => service.update(await writer(headers), params.postId, body), {
+      writeLimit: { name: "board.post_edit", account: 30, address: 300, body: 128 * 1024 },
+      params: PostParams,
+      body: PostBody,
+      response: apiResponses(
+        { 200: PostSchema },
+        { ...loginRequired("본인이 작성한 게시글이 아닙니다"), ...POST_NOT_FOUND },
+      ),
+      detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
+    })
     .delete(
       "/:postId",
       async ({ params, headers }) => service.remove(await guards.requireUser(headers), params.postId),
@@ -155,7 +158,7 @@ export function boardRoutes(ctx: ModuleContext) {
     .post(
       "/:postId/comments",
       async ({ params, body, headers, set }) => {
-        const user = await guards.requireUser(headers);
+        const user = await writer(headers);
         set.status = 201;
         return service.addComment(user, params.postId, body);
       },
@@ -180,8 +183,7 @@ export function boardRoutes(ctx: ModuleContext) {
     )
     .put(
       "/comments/:commentId",
-      async ({ params, body, headers }) =>
-        service.editComment(await guards.requireUser(headers), params.commentId, body),
+      async ({ params, body, headers }) => service.editComment(await writer(headers), params.commentId, body),
       {
         writeLimit: { name: "board.comment_edit", account: 30, address: 300 },
         params: CommentParams,

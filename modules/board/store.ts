@@ -128,7 +128,7 @@ export function createBoardStore(database: SqlDatabase) {
     },
 
     /** Soft deletion; false when it was already deleted (so two concurrent deletions act once). */
-    async deletePost(id: number, by: number, at: Date): Promise<boolean> {
+    async deletePost(id: number, by: number | null, at: Date): Promise<boolean> {
       return inTransaction(database, async (tx) => {
         const rows = await tx
           .update(boardPosts)
@@ -226,7 +226,7 @@ export function createBoardStore(database: SqlDatabase) {
      * Soft deletion and the post's comment_count, together; false when it was already deleted, so a comment
      * deleted twice at once lowers the count once.
      */
-    async deleteComment(id: number, postId: number, by: number, at: Date): Promise<boolean> {
+    async deleteComment(id: number, postId: number, by: number | null, at: Date): Promise<boolean> {
       return inTransaction(database, async (tx) => {
         const rows = await tx
           .update(boardComments)

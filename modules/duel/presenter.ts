@@ -1,3 +1,4 @@
+import type { ChatHistory } from "../kernel/chat-history";
 import {
   GAME_HOST_MESSAGES,
   type GameEmitter,
@@ -63,10 +64,14 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
   /** Each watcher's recent chat times (the chat's own limit); gone with the member. */
   private readonly chatTimes = new WeakMap<DuelMember, number[]>();
 
-  /** `emitter`: the duel's (its host's) emitter, for the watchers' channel. */
+  /**
+   * `emitter`: the duel's (its host's) emitter, for the watchers' channel; `history`: where the watchers' lines are
+   * kept for reports (moderation).
+   */
   constructor(
     private readonly store: DuelStore,
     private readonly emitter: GameEmitter,
+    private readonly history: ChatHistory,
   ) {}
 
   effect(host: DuelGame, effect: DuelEffect) {
@@ -170,7 +175,9 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
     if (recent.length >= CHAT_BURST) return refusal(DUEL_MESSAGES.chatRateLimited, "rate_limited");
     this.chatTimes.set(member, [...recent, now]);
     const { player } = member;
+    const line = { userId: player.userId, name: player.name, message, at: now };
     this.emitter.toChannel(watchersChannel(host.state.sessionId), "duel:watch_chat", {
+      line_id: this.history.record(`duel:${host.state.sessionId}`, line),
       session_id: host.state.sessionId,
       sid: player.key,
       nickname: player.name,

@@ -1,3 +1,4 @@
+import { chatHistory } from "../kernel/chat-history";
 import type { TimerHandle } from "../kernel/clock";
 import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { badRequest, conflict, forbidden, notFound } from "../kernel/errors";
@@ -14,6 +15,7 @@ import {
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
+import { assertMaySpeak } from "../kernel/speech";
 import { duelStore } from "./api";
 import { DuelChallenges } from "./challenges";
 import {
@@ -150,7 +152,7 @@ export class DuelRuntime implements ModuleRuntime {
     this.emitter = placement.emitter;
     this.store = duelStore(ctx);
     this.lobby = placement.lobby;
-    this.presenter = new DuelPresenter(this.store, this.emitter);
+    this.presenter = new DuelPresenter(this.store, this.emitter, chatHistory(ctx));
     this.challenges = new DuelChallenges({
       ctx,
       lobby: this.lobby,
@@ -598,7 +600,9 @@ export class DuelRuntime implements ModuleRuntime {
   async watchChat(socket: AppSocket, message: string) {
     const sessionId = watchOfSocket(socket);
     if (!sessionId) throw badRequest(DUEL_MESSAGES.notWatching, "not_watching");
-    const playerId = playerIdOf(socket.data.identity);
+    const { identity } = socket.data;
+    assertMaySpeak(this.ctx, identity.kind === "user" ? identity.userId : null, "chat");
+    const playerId = playerIdOf(identity);
     const command = { type: "watch_chat" as const, message };
     const result = await this.input(sessionId, { type: "command", playerId, socketId: socket.id, command });
     if (result.ok) return;

@@ -125,8 +125,10 @@ export interface DuelServerEvents {
   "duel:watch_state": (
     payload: InDuel & { state: DuelStateView; countdown: number | null; result: DuelResultView | null },
   ) => void;
-  /** A watcher's chat line, to the duel's watchers only. */
-  "duel:watch_chat": (payload: InDuel & { sid: string; nickname: string; message: string; timestamp: string }) => void;
+  /** A watcher's chat line, to the duel's watchers only (`line_id`: its id in the server's chat history, for reports). */
+  "duel:watch_chat": (
+    payload: InDuel & { line_id?: string; sid: string; nickname: string; message: string; timestamp: string },
+  ) => void;
 }
 
 declare module "../kernel/socket" {

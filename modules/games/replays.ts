@@ -22,6 +22,8 @@ export const REPLAY_RULES = {
 
 export interface ReplayView {
   key: string;
+  /** The member who typed it (null for a guest, or a member deleted since): never on the wire, for moderation. */
+  userId: number | null;
   mode: string;
   roomName: string;
   sentence: string;
@@ -44,6 +46,7 @@ export async function replayOf(ctx: ModuleContext, key: string): Promise<ReplayV
   const member = row.userId === null ? null : await accountsApi(ctx).service.findById(row.userId);
   return {
     key: row.key,
+    userId: row.userId,
     mode: row.mode,
     roomName: row.sourceName,
     sentence: row.sentence,

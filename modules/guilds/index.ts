@@ -36,6 +36,13 @@ export const guildRoom = (ctx: ModuleContext) => runtimeOf<GuildRoom>(ctx, "guil
 // The public API other modules may use.
 export { guildsApi } from "./api";
 export { GUILD_GAME_MSG, type GuildGameView, guildGame } from "./guild-game";
+export {
+  deleteGuildContent,
+  type GuildContent,
+  type GuildContentRef,
+  guildChatContext,
+  guildContent,
+} from "./moderation";
 export * from "./rules";
 export type { Actor, GuildsService } from "./service";
 export type { PresentedGuild, PresentedMember } from "./view";

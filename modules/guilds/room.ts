@@ -2,6 +2,7 @@ import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { AppError, forbidden, unauthorized, unprocessable } from "../kernel/errors";
 import type { GameDirectory, GameEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
+import { assertMaySpeak } from "../kernel/speech";
 import { guildsApi } from "./api";
 import { DEFAULT_GUILD_GAME_SETTINGS, type GuildGameSettings, GuildGames, type StartRequest } from "./game-runtime";
 import { GUILD_GAME_MSG } from "./guild-game";
@@ -150,6 +151,7 @@ export class GuildRoom implements ModuleRuntime {
     if (!text) return;
     if (charLength(text) > CHAT_MAX) throw unprocessable(`메시지는 ${CHAT_MAX}자 이내로 입력해주세요.`);
     if (text.startsWith("/") && (await this.command(socket, actor, guildId, text))) return;
+    assertMaySpeak(this.ctx, actor.id, "chat");
     this.takeChatBudget(socket);
     const line = await this.service.postMessage(actor, guildId, text);
     this.io.to(guildChannel(guildId)).emit("guild:message", line);

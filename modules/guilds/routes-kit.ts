@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { loginRequired } from "../kernel/http";
+import { assertMaySpeak } from "../kernel/speech";
 import { writeLimits } from "../kernel/write-limits";
 import { GUILD_MSG } from "./rules";
 import type { Actor } from "./service-kit";
@@ -41,6 +42,16 @@ export function actorOf(ctx: ModuleContext) {
   return async (headers: Record<string, string | undefined>): Promise<Actor> => {
     const user = await guards.requireUser(headers);
     return { id: user.id, username: user.username };
+  };
+}
+
+/** The caller of a write others read (a post, a comment): a muted member is refused (kernel speech.ts). */
+export function writerOf(ctx: ModuleContext) {
+  const actor = actorOf(ctx);
+  return async (headers: Record<string, string | undefined>): Promise<Actor> => {
+    const caller = await actor(headers);
+    assertMaySpeak(ctx, caller.id, "post");
+    return caller;
   };
 }
 

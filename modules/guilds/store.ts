@@ -236,6 +236,16 @@ function guildQueries(db: StoreDb, t: Tables) {
     async recruitment(id: number) {
       return first(await recruitmentSelect(db, t).where(and(liveRecruitment(t), eq(t.guildRecruitmentPosts.id, id))));
     },
+    /** Hides one live recruitment post (moderation); false when it was gone already. */
+    async hideRecruitment(id: number, at: Date) {
+      const p = t.guildRecruitmentPosts;
+      const rows = await db
+        .update(p)
+        .set({ deletedAt: at })
+        .where(and(eq(p.id, id), isNull(p.deletedAt)))
+        .returning({ id: p.id });
+      return rows.length > 0;
+    },
     async listRecruitment(limit: number, offset: number) {
       const p = t.guildRecruitmentPosts;
       const total =
@@ -369,7 +379,7 @@ function guildQueries(db: StoreDb, t: Tables) {
      * Soft-deletes a live comment and uncounts it (call inside `unit`); false when it was deleted meanwhile, so a
      * comment deleted twice at once is counted down once.
      */
-    async deleteComment(postId: number, commentId: number, at: Date, by: number) {
+    async deleteComment(postId: number, commentId: number, at: Date, by: number | null) {
       const c = t.guildBoardComments;
       const rows = await db
         .update(c)
@@ -397,6 +407,15 @@ function guildQueries(db: StoreDb, t: Tables) {
       );
       if (cutoff) await db.delete(m).where(and(eq(m.guildId, values.guildId), lt(m.id, cutoff.id)));
       return row;
+    },
+    /** Removes one stored chat line (moderation); false when it was gone already (pruned, or removed). */
+    async deleteMessage(guildId: number, id: number) {
+      const m = t.guildMessages;
+      const rows = await db
+        .delete(m)
+        .where(and(eq(m.guildId, guildId), eq(m.id, id)))
+        .returning({ id: m.id });
+      return rows.length > 0;
     },
     /** The last `limit` messages, oldest first. */
     async recentMessages(guildId: number, limit = CHAT_KEPT) {

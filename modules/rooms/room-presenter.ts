@@ -1,9 +1,11 @@
 import type { GameRewardDelta } from "../accounts";
 import { newReplayKey } from "../games";
+import { chatHistory } from "../kernel/chat-history";
 import type { ModuleContext } from "../kernel/define-module";
 import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResult, refusal } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { LaneBoard, type LaneFigures } from "../kernel/race-steps";
+import { speechRefusal } from "../kernel/speech";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
 import { type PrivateSettings, presentPrivate } from "./private-room";
 import { PRIVATE_MSG } from "./private-rules";
@@ -528,7 +530,14 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     if (isGameAnswer && !submission && !spectator && isChatAnswer(host.state, member.player.id, message)) {
       return host.play(member.player.id, { typedText: message });
     }
+    // A muted member still plays (the answer above); their chat lines are refused with the reason and the end.
+    const muted = speechRefusal(this.ctx, member.player.userId, "chat");
+    if (muted) return refusal(muted.detail, muted.code ?? "muted");
+    // Kept on the server so a report of the line keeps it and the lines before it (moderation).
+    const { userId, name } = member.player;
+    const lineId = chatHistory(this.ctx).record(`room:${this.room.id}`, { userId, name, message, at: now });
     host.broadcast("chat:message", {
+      line_id: lineId,
       room_id: this.room.id,
       user_id: member.player.userId,
       username: member.player.name,

@@ -135,6 +135,8 @@ export interface Counts {
 
 /** `chat:message`: a player's line, or a system line (a join, the problem, the results). */
 export interface ChatLine {
+  /** A player's line: its id in the server's chat history, which a report names (moderation). */
+  line_id?: string;
   room_id: number;
   user_id: number | null;
   username: string;

@@ -13,7 +13,7 @@ import {
   DetailResponse,
   GuildParams,
 } from "../model";
-import { actorOf, bearer, guildRoutes, inGuild, MEMBERS_ONLY, page } from "../routes-kit";
+import { actorOf, bearer, guildRoutes, inGuild, MEMBERS_ONLY, page, writerOf } from "../routes-kit";
 import { BOARD_PAGE_SIZE, GUILD_MSG } from "../rules";
 
 /** An edit or a delete by someone else than the author or the staff: the member check, then the author check. */
@@ -23,6 +23,7 @@ const notAuthor = (refusal: string) => [...MEMBERS_ONLY, refusal];
 export function guildBoardRoutes(ctx: ModuleContext) {
   const service = guildsApi(ctx).board;
   const actor = actorOf(ctx);
+  const writer = writerOf(ctx);
 
   return guildRoutes(ctx, "board")
     .get(
@@ -39,7 +40,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     .post(
       "/:id/board",
       async ({ params, body, headers, set }) => {
-        const post = await service.boardCreate(await actor(headers), params.id, body);
+        const post = await service.boardCreate(await writer(headers), params.id, body);
         set.status = 201;
         return post;
       },
@@ -66,7 +67,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     )
     .put(
       "/:id/board/:postId",
-      async ({ params, body, headers }) => service.boardUpdate(await actor(headers), params.id, params.postId, body),
+      async ({ params, body, headers }) => service.boardUpdate(await writer(headers), params.id, params.postId, body),
       {
         writeLimit: { name: "guilds.board_edit", account: 30, address: 300 },
         params: BoardPostParams,
@@ -114,7 +115,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     .post(
       "/:id/board/:postId/comments",
       async ({ params, body, headers, set }) => {
-        const comment = await service.addComment(await actor(headers), params.id, params.postId, body);
+        const comment = await service.addComment(await writer(headers), params.id, params.postId, body);
         set.status = 201;
         return comment;
       },

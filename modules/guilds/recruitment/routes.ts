@@ -19,13 +19,14 @@ import {
   RecruitmentSchema,
   ViewSchema,
 } from "../model";
-import { actorOf, bearer, guildRoutes, inGuild, page, STAFF_ONLY } from "../routes-kit";
+import { actorOf, bearer, guildRoutes, inGuild, page, STAFF_ONLY, writerOf } from "../routes-kit";
 import { LIST_PAGE_SIZE } from "../rules";
 
 /** The public recruitment board (posts, views, applying) and the applications staff decide on. */
 export function guildRecruitmentRoutes(ctx: ModuleContext) {
   const service = guildsApi(ctx).recruitment;
   const actor = actorOf(ctx);
+  const writer = writerOf(ctx);
   const { guards } = accountsApi(ctx);
 
   return guildRoutes(ctx, "recruitment")
@@ -37,7 +38,7 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
     .post(
       "/recruitment",
       async ({ body, headers, set }) => {
-        const post = await service.createRecruitment(await actor(headers), body);
+        const post = await service.createRecruitment(await writer(headers), body);
         set.status = 201;
         return post;
       },
