@@ -6,6 +6,7 @@ import { duelModule } from "../../modules/duel";
 import { createGamesModule } from "../../modules/games";
 import { guildsModule } from "../../modules/guilds";
 import type { AppModule } from "../../modules/kernel/define-module";
+import { moderationModule } from "../../modules/moderation";
 import { practiceModule } from "../../modules/practice";
 import { profileModule } from "../../modules/profile";
 import { rankingsModule } from "../../modules/rankings";
@@ -30,4 +31,5 @@ export const modules: readonly AppModule[] = [
   profileModule,
   dailyModule,
   practiceModule,
+  moderationModule,
 ];

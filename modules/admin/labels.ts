@@ -16,6 +16,14 @@ export const ACTION_LABELS: Record<string, string> = {
   delete_comment: "댓글 삭제",
   create_room: "방 만들기",
   import_sentences: "문장 가져오기",
+  // The moderation module's actions on reports (modules/moderation README "Actions").
+  report_dismiss: "신고 기각",
+  report_delete_content: "신고된 내용 삭제",
+  mute_user: "채팅·글쓰기 제한",
+  suspend_user: "이용 정지",
+  exclude_from_rankings: "랭킹 제외",
+  warn_user: "경고",
+  lift_restriction: "제재 해제",
 };
 
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
@@ -31,6 +39,14 @@ const DETAIL_LABELS: Record<string, string> = {
   post_id: "게시글",
   comment_id: "댓글",
   excerpt: "내용",
+  report_id: "신고",
+  reports: "함께 처리한 신고",
+  target: "대상",
+  duration: "기간",
+  until: "끝",
+  message: "경고 문구",
+  restriction_id: "제재",
+  kind: "종류",
 };
 
 /** `이전 → 새 이름 (사유: …)` for a rename, `label: value` pairs otherwise; text that is not JSON is kept. */

@@ -1,0 +1,5 @@
+import { pgKit } from "../../db/schema-kit";
+import { defineModerationTables } from "./tables";
+
+// PostgreSQL's tables, for drizzle-kit (drizzle.pg.config.ts) and the store (see tables.ts).
+export const { reports, restrictions, notices } = pgKit.once(defineModerationTables);
