@@ -32,6 +32,7 @@ export const SHARED_WITH_WEB = [
   "modules/kernel/session-end.ts",
   "modules/kernel/text-rules.ts",
   "modules/kernel/typing.ts",
+  "modules/moderation/rules.ts",
   "modules/practice/dubeolsik.ts",
   "modules/practice/keystroke-model.ts",
   "modules/practice/rules.ts",

@@ -63,4 +63,21 @@ const adminLogsRoute = createRoute({
   component: lazyRouteComponent(() => import("../features/admin/logs-page"), "LogsPage"),
 });
 
-export const adminRoutes = [adminDashboardRoute, adminUsersRoute, adminUserRoute, adminLogsRoute] as const;
+const adminReportsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin/reports",
+  beforeLoad: requireAdmin(),
+  validateSearch: (search: Record<string, unknown>): { status?: "open" | "resolved"; page?: number } => ({
+    status: search.status === "resolved" ? "resolved" : search.status === "open" ? "open" : undefined,
+    page: positivePage(search.page),
+  }),
+  component: lazyRouteComponent(() => import("../features/admin/reports-page"), "ReportsPage"),
+});
+
+export const adminRoutes = [
+  adminDashboardRoute,
+  adminUsersRoute,
+  adminUserRoute,
+  adminLogsRoute,
+  adminReportsRoute,
+] as const;

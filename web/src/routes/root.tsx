@@ -1,4 +1,5 @@
 import { createRootRouteWithContext } from "@tanstack/react-router";
+import "../features/moderation/moderation.css";
 import { AppShell } from "../features/shell/app-shell";
 import { NotFoundPage } from "../features/shell/not-found";
 import type { appStore } from "../lib/store";

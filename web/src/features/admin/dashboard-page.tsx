@@ -4,6 +4,7 @@ import { useDocumentTitle } from "../../lib/title";
 import { adminApi } from "./admin-api";
 import { formatNumber } from "./format";
 import { LoadError } from "./load-error";
+import { reportsApi } from "./reports-api";
 import type { DashboardStats } from "./types";
 import { useLoad } from "./use-load";
 
@@ -24,6 +25,7 @@ export function DashboardPage() {
   const stats = useLoad((signal) => adminApi.dashboard(signal), "dashboard", "데이터를 불러오는데 실패했습니다.", {
     serverText: true,
   });
+  const reports = useLoad((signal) => reportsApi.summary(signal), "report-summary", "신고 수를 불러오지 못했습니다.");
   return (
     <section className="admin-page">
       <header className="admin-header">
@@ -64,6 +66,17 @@ export function DashboardPage() {
       )}
 
       <ul className="admin-link-grid">
+        <li>
+          <Link to="/admin/reports" className="card admin-link-card">
+            <strong>
+              신고 처리{" "}
+              <span className="admin-badge admin-badge-danger" data-stat="open_reports">
+                {reports.data ? `처리 전 ${formatNumber(reports.data.reports)}건` : reports.error ? "알 수 없음" : "…"}
+              </span>
+            </strong>
+            <span className="muted">대상별로 묶인 신고와 증거, 제한·정지·랭킹 제외·경고</span>
+          </Link>
+        </li>
         <li>
           <Link to="/admin/users" className="card admin-link-card">
             <strong>사용자 관리</strong>

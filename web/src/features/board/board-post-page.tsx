@@ -4,6 +4,7 @@ import { useAtomValue } from "jotai";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
+import { ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import { boardApi } from "./board-api";
 import { alertFailure, PostDate, type PostLoad, PostPending, parsePostId, wasEdited } from "./board-ui";
@@ -112,6 +113,11 @@ export function BoardPostPage() {
             </span>
             <span className="board-meta-item">조회 {post.view_count.toLocaleString("ko-KR")}</span>
             <span className="board-meta-item">댓글 {post.comment_count.toLocaleString("ko-KR")}</span>
+            <ReportButton
+              target={{ kind: "board_post", post_id: post.id }}
+              subject={`${post.user.username}님의 글: "${post.title}"`}
+              authorId={post.user_id}
+            />
           </div>
         </header>
         <div className="board-post-content">{post.content}</div>

@@ -6,6 +6,7 @@
 import { useAtomValue } from "jotai";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { COMMENT_MAX, charLength, checkComment } from "../../../../modules/board/rules";
+import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import type { User } from "../session/types";
 import { boardApi } from "./board-api";
@@ -157,6 +158,11 @@ function CommentItem({
             <div className="board-comment-meta">
               <span className="board-comment-author">{comment.user.username}</span>
               <PostDate value={comment.created_at} edited={wasEdited(comment)} />
+              <ReportButton
+                target={{ kind: "board_comment", comment_id: comment.id }}
+                subject={`${comment.user.username}님의 댓글: "${excerpt(comment.content)}"`}
+                authorId={comment.user_id}
+              />
             </div>
             {editing ? (
               <CommentForm

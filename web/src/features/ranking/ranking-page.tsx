@@ -3,6 +3,7 @@ import { type CSSProperties, useCallback, useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { MedalBadge, MedalCounts } from "../../ui/medals";
+import { ReportButton } from "../moderation/report-dialog";
 import {
   CARD_ROWS,
   cardRows,
@@ -145,7 +146,20 @@ function CardBody({ state, card, retry }: { state: CardState; card: RankingCard;
                   </>
                 )}
               </span>
-              <span className="ranking-name">{displayName(entry)}</span>
+              <span className="ranking-name">
+                {displayName(entry)}
+                {entry.user_id !== null && (
+                  <ReportButton
+                    target={{
+                      kind: "player",
+                      user_id: entry.user_id,
+                      ...("replay_key" in entry && entry.replay_key ? { replay_key: entry.replay_key } : {}),
+                    }}
+                    subject={`플레이어 ${displayName(entry)} (랭킹 ${rank}위)`}
+                    authorId={entry.user_id}
+                  />
+                )}
+              </span>
               <span className="ranking-figure">
                 <Figure value={card.figure(entry)} />
                 {"replay_key" in entry && entry.replay_key ? (

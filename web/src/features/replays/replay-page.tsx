@@ -10,6 +10,7 @@ import { accuracyTone, percent } from "../../lib/figures";
 import { formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/title";
 import { TypedSentence } from "../../ui/typing-panel";
+import { ReportButton } from "../moderation/report-dialog";
 import { clockText, frameAt, replayLength } from "./replay-frames";
 import { replaysApi } from "./replays-api";
 import type { Replay } from "./types";
@@ -107,7 +108,11 @@ function ReplayPlayer({ replay }: { replay: Replay }) {
       <h1 className="page-title">{replay.player.name}의 리플레이</h1>
       <p className="muted replay-where">
         {MODE_NAMES[replay.mode]} · {replay.room_name} ·{" "}
-        <time dateTime={result.created_at}>{formatDateTime(result.created_at)}</time>
+        <time dateTime={result.created_at}>{formatDateTime(result.created_at)}</time>{" "}
+        <ReportButton
+          target={{ kind: "player", replay_key: replay.key }}
+          subject={`${replay.player.name}의 기록 (리플레이)`}
+        />
       </p>
       <dl className="replay-result" aria-label="최종 기록">
         <div>

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatDateTime } from "../../lib/format";
 import { isSendingEnter } from "../../ui/answer-box";
+import { ReportButton } from "../moderation/report-dialog";
 import { ProblemTimer } from "./game-panel";
 import { BulbIcon, FlagIcon } from "./icons";
 import { ResultsList } from "./results-list";
@@ -17,7 +18,7 @@ const CHAT_MAX = 200;
 /** HH:mm in Seoul time, like every other date in the app. */
 const clock = (at: number) => formatDateTime(at).slice(11);
 
-function Entry({ entry, mySessionId }: { entry: ChatEntry; mySessionId: string | null }) {
+function Entry({ entry, mySessionId, roomId }: { entry: ChatEntry; mySessionId: string | null; roomId?: number }) {
   switch (entry.kind) {
     case "problem":
       return (
@@ -79,6 +80,13 @@ function Entry({ entry, mySessionId }: { entry: ChatEntry; mySessionId: string |
             <span className="msg-author">{entry.author}</span>
             {entry.isAnonymous && <span className="tag tag-anon">익명</span>}
             <time className="msg-time">{clock(entry.at)}</time>
+            {roomId !== undefined && entry.lineId && entry.userId != null && !mine && (
+              <ReportButton
+                target={{ kind: "room_chat", room_id: roomId, line_id: entry.lineId }}
+                subject={`${entry.author}님의 채팅: "${entry.text}"`}
+                authorId={entry.userId}
+              />
+            )}
           </span>
           <span className="msg-text">{entry.text}</span>
         </li>
@@ -90,14 +98,16 @@ function Entry({ entry, mySessionId }: { entry: ChatEntry; mySessionId: string |
 const Messages = memo(function Messages({
   messages,
   mySessionId,
+  roomId,
 }: {
   messages: ChatEntry[];
   mySessionId: string | null;
+  roomId?: number;
 }) {
   return (
     <ol className="messages">
       {messages.map((entry) => (
-        <Entry key={entry.id} entry={entry} mySessionId={mySessionId} />
+        <Entry key={entry.id} entry={entry} mySessionId={mySessionId} roomId={roomId} />
       ))}
     </ol>
   );
@@ -127,6 +137,7 @@ function useOneTimeTip(): [boolean, () => void] {
 export function ChatPanel({
   messages,
   mySessionId,
+  roomId,
   answering,
   typed,
   onType,
@@ -135,6 +146,8 @@ export function ChatPanel({
 }: {
   messages: ChatEntry[];
   mySessionId: string | null;
+  /** The room whose lines a member may report. */
+  roomId?: number;
   answering: boolean;
   typed: string;
   onType: (value: string) => void;
@@ -188,7 +201,7 @@ export function ChatPanel({
   return (
     <section className="chat card" aria-label="채팅">
       <div className="chat-scroll" ref={listRef} onScroll={onScroll} aria-live="polite">
-        <Messages messages={messages} mySessionId={mySessionId} />
+        <Messages messages={messages} mySessionId={mySessionId} roomId={roomId} />
         {messages.length === 0 && <p className="chat-empty muted">아직 메시지가 없습니다. 먼저 인사해보세요!</p>}
       </div>
       {showTop && (

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from "react";
+import { ReportButton } from "../moderation/report-dialog";
 import type { Room } from "./types";
 
 /** Someone listed in the panel, as the owner's actions name them. */
@@ -81,6 +82,13 @@ export function ParticipantsPanel({
               <span className="p-sub">
                 <span className="p-level">Lv.{u.level}</span>
                 <Medals gold={u.gold_medals} silver={u.silver_medals} bronze={u.bronze_medals} />
+                {u.session_id !== mySessionId && (
+                  <ReportButton
+                    target={{ kind: "player", user_id: u.id }}
+                    subject={`플레이어 ${u.username}`}
+                    authorId={u.id}
+                  />
+                )}
               </span>
             </span>
             {actionsOf({ sessionId: u.session_id, userId: u.id, name: u.username })}

@@ -126,6 +126,7 @@ export function RoomPage({ roomId, spectate = false, code, onCodeChange }: RoomP
           <ChatPanel
             messages={state.messages}
             mySessionId={state.sessionId}
+            roomId={id}
             answering={answering}
             typed={typed}
             onType={(text) => {

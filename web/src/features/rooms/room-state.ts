@@ -41,6 +41,9 @@ export interface ChatEntry {
   sessionId: string | null;
   isAnonymous: boolean;
   at: number;
+  /** A player's line: its author's account (null for a guest) and its id, for a report (moderation). */
+  userId?: number | null;
+  lineId?: string;
   sentenceId?: number;
   /** A problem that is no longer the current one (a later problem came, or its game finished). */
   finalized?: boolean;
@@ -258,7 +261,7 @@ function applyChat(state: RoomState, chat: ChatPayload, now: number): RoomState 
     case "system":
       return push(state, system(chat.message, now));
     default:
-      return push(state, { ...base, kind: "chat" });
+      return push(state, { ...base, kind: "chat", userId: chat.user_id, lineId: chat.line_id });
   }
 }
 

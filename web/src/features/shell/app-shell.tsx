@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useRouterState } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
+import { lazy, Suspense } from "react";
 import { sessionStatusAtom } from "../session/atoms";
 import { ConnectionBanner } from "./connection-banner";
 import { Footer } from "./footer";
@@ -8,6 +9,11 @@ import { OfflineBanner } from "./offline-banner";
 import { isRoomPath } from "./paths";
 import { RouteNotice } from "./route-notice";
 import { SessionNotice } from "./session-notice";
+
+// Members only, and not on the first load's critical path: loaded once someone is logged in.
+const ModerationNotices = lazy(() =>
+  import("../moderation/moderation-notices").then((m) => ({ default: m.ModerationNotices })),
+);
 
 /** Pages a user who must reset the password may still open (spec part 2 §1: reset before normal use). */
 const OPEN_DURING_RESET = new Set(["/password-reset", "/login", "/register"]);
@@ -28,6 +34,11 @@ export function AppShell() {
       <OfflineBanner />
       <ConnectionBanner />
       {!OWN_SESSION_NOTICE.has(pathname) && <SessionNotice />}
+      {status === "authenticated" && (
+        <Suspense fallback={null}>
+          <ModerationNotices />
+        </Suspense>
+      )}
       <RouteNotice />
       <main className="main" id="main">
         <Outlet />

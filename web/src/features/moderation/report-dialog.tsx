@@ -1,0 +1,152 @@
+import { useAtomValue } from "jotai";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { NOTE_MAX, REPORT_REASONS, type ReportReason } from "../../../../modules/moderation/rules";
+import { isApiError } from "../../lib/api";
+import { ErrorNotice } from "../../ui/error-notice";
+import { currentUserAtom } from "../session/atoms";
+import { moderationApi, type ReportTarget } from "./moderation-api";
+
+export const REPORT_FAILED = "신고를 보내지 못했습니다. 잠시 후 다시 시도해주세요.";
+
+/** The start of a long text, to name it in the dialog. */
+export const excerpt = (text: string, max = 40) => {
+  const chars = [...text.replace(/\s+/g, " ").trim()];
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : chars.join("");
+};
+
+/**
+ * The report dialog (modules/moderation README "Reports"): one reason of five, an optional note (500 characters),
+ * the server's answer (received, or why not: already reported, oneself, gone). `subject` says what is reported.
+ */
+export function ReportDialog({
+  target,
+  subject,
+  onClose,
+}: {
+  target: ReportTarget;
+  subject: string;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState<ReportReason | null>(null);
+  const [note, setNote] = useState("");
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const titleId = useId();
+  const first = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    first.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!reason || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      setDone((await moderationApi.report(target, reason, note)).detail);
+    } catch (failure) {
+      setError(isApiError(failure) && failure.status !== 0 && failure.detail ? failure.detail : REPORT_FAILED);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <div className="report-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <form className="card report-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit}>
+        <h2 id={titleId} className="report-title">
+          신고하기
+        </h2>
+        <p className="report-subject">{subject}</p>
+        {done ? (
+          <p className="notice notice-success" role="status">
+            {done}
+          </p>
+        ) : (
+          <>
+            <fieldset className="report-reasons">
+              <legend className="field-label">사유</legend>
+              {REPORT_REASONS.map((option, i) => (
+                <label key={option} className="report-reason">
+                  <input
+                    ref={i === 0 ? first : undefined}
+                    type="radio"
+                    name="reason"
+                    value={option}
+                    checked={reason === option}
+                    onChange={() => setReason(option)}
+                  />
+                  <span>{option}</span>
+                </label>
+              ))}
+            </fieldset>
+            <label className="field">
+              <span className="field-label">설명 (선택)</span>
+              <textarea
+                className="input report-note"
+                name="note"
+                value={note}
+                maxLength={NOTE_MAX}
+                rows={3}
+                placeholder="관리자에게 전할 내용이 있으면 적어주세요."
+                onChange={(e) => setNote(e.target.value)}
+              />
+            </label>
+            <ErrorNotice text={error} />
+          </>
+        )}
+        <div className="button-row report-actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            {done ? "닫기" : "취소"}
+          </button>
+          {!done && (
+            <button type="submit" className="btn btn-primary" disabled={!reason || sending}>
+              {sending ? "보내는 중..." : "신고"}
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/**
+ * A small "신고" button that opens the dialog: shown to members only (guests cannot report), never on one's own
+ * line, post or name (`authorId`).
+ */
+export function ReportButton({
+  target,
+  subject,
+  authorId,
+  className = "",
+}: {
+  target: ReportTarget;
+  subject: string;
+  authorId?: number | null;
+  className?: string;
+}) {
+  const me = useAtomValue(currentUserAtom);
+  const [open, setOpen] = useState(false);
+  if (!me || (authorId !== undefined && authorId === me.id)) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className={`report-button ${className}`.trim()}
+        aria-label={`${subject} 신고`}
+        title="신고"
+        onClick={() => setOpen(true)}
+      >
+        신고
+      </button>
+      {open && <ReportDialog target={target} subject={subject} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
