@@ -1,62 +1,13 @@
 /** The report queue's calls (modules/moderation README "The queue"), through the app's one API client. */
-import type {
-  Duration,
-  ReportAction,
-  ReportReason,
-  RestrictionKind,
-  TargetKind,
-} from "../../../../modules/moderation/rules";
+import type { Duration, ReportAction, ReportReason, TargetKind } from "../../../../modules/moderation/rules";
+import type { RestrictionView } from "../../../../modules/moderation/service";
+import type { Evidence } from "../../../../modules/moderation/targets";
 import { api } from "../../lib/api";
 
 export const REPORT_PAGE_SIZE = 20;
 
-export interface ChatEvidence {
-  type: "chat";
-  channel: "room" | "guild" | "duel";
-  channel_id: string;
-  line_id: string;
-  lines: { id: string; user_id: number | null; name: string; message: string; at: string }[];
-}
-export interface ContentEvidence {
-  type: "content";
-  board: "free" | "guild" | "recruitment";
-  post_id: number;
-  comment_id?: number;
-  guild_id?: number;
-  title: string;
-  content: string;
-  created_at: string;
-}
-export interface PlayerEvidence {
-  type: "player";
-  user_id: number;
-  username: string;
-  replay: {
-    key: string;
-    mode: string;
-    room_name: string;
-    sentence: string;
-    wpm: number;
-    accuracy: number;
-    position: number | null;
-    completion_time: number;
-    created_at: string;
-  } | null;
-}
-export type Evidence = ChatEvidence | ContentEvidence | PlayerEvidence;
-
-export interface Restriction {
-  id: number;
-  user_id: number;
-  kind: RestrictionKind;
-  reason: string;
-  starts_at: string;
-  ends_at: string | null;
-  lifted_at: string | null;
-  lifted_by: string | null;
-  report_id: number | null;
-  created_by: string;
-}
+export type { Evidence } from "../../../../modules/moderation/targets";
+export type Restriction = RestrictionView;
 
 export interface ReportGroup {
   target_key: string;

@@ -1,25 +1,13 @@
 /** The moderation calls (modules/moderation README), through the app's one API client. */
-import type { ReportReason, TargetKind } from "../../../../modules/moderation/rules";
+import type { ReportReason } from "../../../../modules/moderation/rules";
+import type { TargetInput } from "../../../../modules/moderation/targets";
+import type { MutedPayload } from "../../../../modules/moderation/wire";
 import { api } from "../../lib/api";
 
 /** What a report names: its kind and the fields of that kind (modules/moderation README "Reports"). */
-export interface ReportTarget {
-  kind: TargetKind;
-  room_id?: number;
-  guild_id?: number;
-  session_id?: string;
-  line_id?: string;
-  post_id?: number;
-  comment_id?: number;
-  user_id?: number;
-  replay_key?: string;
-}
+export type ReportTarget = TargetInput;
 
-export interface MuteState {
-  until: string;
-  reason: string;
-  detail: string;
-}
+export type MuteState = MutedPayload;
 
 export interface Mine {
   notices: { id: number; message: string; created_at: string }[];
