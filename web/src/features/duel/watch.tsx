@@ -7,6 +7,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from
 import { WATCH_CHAT_MAX_LENGTH } from "../../../../modules/duel/rules";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { isSendingEnter } from "../../ui/answer-box";
+import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { DuelField, ResultDetails, SIDE_TEXT } from "./duel-field";
 import { type DuelState, type Side, type SideInfo, watchedOutcomeText } from "./duel-state";
 
@@ -78,7 +79,13 @@ interface ChatLine {
   nickname: string;
   message: string;
   kind: "chat" | "error";
+  /** A watcher's line: its id and author's public key (`u_<id>` for a member), for a report (moderation). */
+  lineId?: string;
+  sid?: string;
 }
+
+/** A member's id from their public key (`u_<id>`); null for a guest (`g_…`), who cannot be reported. */
+const memberOf = (sid: string | undefined) => (sid?.startsWith("u_") ? Number(sid.slice(2)) : null);
 
 /** The watchers' chat of one duel: IME-safe Enter, refusals shown in the list. */
 function WatchChat({ sessionId }: { sessionId: string }) {
@@ -89,7 +96,8 @@ function WatchChat({ sessionId }: { sessionId: string }) {
 
   useSocketEvent("duel:watch_chat", (p) => {
     if (p.session_id !== sessionId) return;
-    add({ key: `${p.timestamp}:${p.sid}:${Math.random()}`, nickname: p.nickname, message: p.message, kind: "chat" });
+    const key = `${p.timestamp}:${p.sid}:${Math.random()}`;
+    add({ key, nickname: p.nickname, message: p.message, kind: "chat", lineId: p.line_id, sid: p.sid });
   });
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when the lines change on purpose
   useLayoutEffect(() => {
@@ -126,6 +134,13 @@ function WatchChat({ sessionId }: { sessionId: string }) {
             role={line.kind === "error" ? "alert" : undefined}
           >
             {line.kind === "chat" && <strong>{line.nickname}</strong>} {line.message}
+            {line.lineId && memberOf(line.sid) !== null && (
+              <ReportButton
+                target={{ kind: "duel_chat", session_id: sessionId, line_id: line.lineId }}
+                subject={`${line.nickname}님의 채팅: "${excerpt(line.message)}"`}
+                authorId={memberOf(line.sid)}
+              />
+            )}
           </li>
         ))}
       </ol>

@@ -10,6 +10,7 @@ import { BOARD_TITLE_MAX, COMMENT_MAX, GUILD_MSG } from "../../../../modules/gui
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
+import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
 import type { Guild, GuildComment, GuildPost, Standing } from "./types";
@@ -200,7 +201,12 @@ function PostDetail({
     <article className="card guild-section">
       <h2 className="guild-post-title">{post.title}</h2>
       <p className="muted guild-small">
-        {post.author_name} · <When value={post.created_at} />
+        {post.author_name} · <When value={post.created_at} />{" "}
+        <ReportButton
+          target={{ kind: "guild_post", guild_id: guildId, post_id: post.id }}
+          subject={`${post.author_name}님의 글: "${post.title}"`}
+          authorId={post.author_id}
+        />
       </p>
       <div className="guild-content">{post.content}</div>
       <div className="guild-actions">
@@ -277,7 +283,12 @@ function Comments({ guildId, postId, standing }: { guildId: number; postId: numb
             <li key={comment.id} className="guild-row guild-comment">
               <div className="guild-row-main">
                 <span className="guild-small">
-                  <strong>{comment.author_name}</strong> · <When value={comment.created_at} />
+                  <strong>{comment.author_name}</strong> · <When value={comment.created_at} />{" "}
+                  <ReportButton
+                    target={{ kind: "guild_comment", guild_id: guildId, post_id: postId, comment_id: comment.id }}
+                    subject={`${comment.author_name}님의 댓글: "${excerpt(comment.content)}"`}
+                    authorId={comment.author_id}
+                  />
                 </span>
                 <p className="guild-comment-text">{comment.content}</p>
               </div>

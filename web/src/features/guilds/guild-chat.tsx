@@ -3,16 +3,19 @@ import { type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
 import { CHAT_MAX } from "../../../../modules/guilds/rules";
 import { formatDateTime } from "../../lib/format";
 import { isSendingEnter } from "../../ui/answer-box";
+import { excerpt, ReportButton } from "../moderation/report-dialog";
 import type { ChatLine } from "./use-guild-room";
 
 const clock = (at: string) => formatDateTime(at).slice(11);
 
 export function GuildChat({
+  guildId,
   lines,
   myUserId,
   isAdmin,
   onSend,
 }: {
+  guildId: number;
   lines: ChatLine[];
   myUserId: number | null;
   isAdmin: boolean;
@@ -53,6 +56,13 @@ export function GuildChat({
                 <span className="guild-msg-meta">
                   <span className="guild-msg-author">{line.username}</span>
                   <time className="guild-msg-time">{clock(line.at)}</time>
+                  {line.messageId !== undefined && (
+                    <ReportButton
+                      target={{ kind: "guild_chat", guild_id: guildId, line_id: String(line.messageId) }}
+                      subject={`${line.username}님의 채팅: "${excerpt(line.text)}"`}
+                      authorId={line.userId}
+                    />
+                  )}
                 </span>
               )}
               <span className="guild-msg-text">{line.text}</span>

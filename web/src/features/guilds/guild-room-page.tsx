@@ -106,7 +106,13 @@ function GuildRoom({ guildId, spectate }: { guildId: number; spectate: boolean }
             </button>
           </div>
           <div id="guild-panel-chat" role="tabpanel" aria-labelledby="guild-tab-chat" hidden={tab !== "chat"}>
-            <GuildChat lines={room.lines} myUserId={user?.id ?? null} isAdmin={is_admin} onSend={room.sendMessage} />
+            <GuildChat
+              guildId={guildId}
+              lines={room.lines}
+              myUserId={user?.id ?? null}
+              isAdmin={is_admin}
+              onSend={room.sendMessage}
+            />
           </div>
           <div id="guild-panel-game" role="tabpanel" aria-labelledby="guild-tab-game" hidden={tab !== "game"}>
             <GuildGamePanel

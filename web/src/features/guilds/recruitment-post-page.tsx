@@ -9,6 +9,7 @@ import { APPLICATION_MESSAGE_MAX } from "../../../../modules/guilds/rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
+import { ReportButton } from "../moderation/report-dialog";
 import { isAuthenticatedAtom } from "../session/atoms";
 import { ApplicationsPanel } from "./applications-panel";
 import { guildApi } from "./guild-api";
@@ -128,6 +129,13 @@ export function RecruitmentPostPage() {
           <span data-testid="reply-count">{post.reply_count}</span>
         </p>
         <div className="guild-content">{post.content}</div>
+        <p className="guild-small">
+          <ReportButton
+            target={{ kind: "recruitment_post", post_id: post.id }}
+            subject={`${post.author_name}님의 모집글: "${post.title}"`}
+            authorId={post.author_id}
+          />
+        </p>
       </article>
       <section className="card guild-section">
         {!loggedIn && <p className="muted">가입 신청은 로그인 후 할 수 있습니다.</p>}

@@ -27,6 +27,8 @@ export interface ChatLine {
   userId: number | null;
   text: string;
   at: string;
+  /** A stored member's line: its id, which a report names (moderation). */
+  messageId?: number;
 }
 
 export type RoomFailure = { kind: "refused" | "removed"; message: string };
@@ -61,6 +63,7 @@ function toLine(message: GuildMessage): ChatLine {
     userId: message.user_id,
     text: message.message,
     at: message.timestamp,
+    ...(message.id !== undefined && !message.is_system ? { messageId: message.id } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatDateTime } from "../../lib/format";
 import { isSendingEnter } from "../../ui/answer-box";
-import { ReportButton } from "../moderation/report-dialog";
+import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { ProblemTimer } from "./game-panel";
 import { BulbIcon, FlagIcon } from "./icons";
 import { ResultsList } from "./results-list";
@@ -83,7 +83,7 @@ function Entry({ entry, mySessionId, roomId }: { entry: ChatEntry; mySessionId: 
             {roomId !== undefined && entry.lineId && entry.userId != null && !mine && (
               <ReportButton
                 target={{ kind: "room_chat", room_id: roomId, line_id: entry.lineId }}
-                subject={`${entry.author}님의 채팅: "${entry.text}"`}
+                subject={`${entry.author}님의 채팅: "${excerpt(entry.text)}"`}
                 authorId={entry.userId}
               />
             )}
