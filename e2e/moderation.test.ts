@@ -136,7 +136,45 @@ describe("reports and the administrator's queue", () => {
     for (const label of ["채팅·글쓰기 제한", "경고", "이용 정지"]) {
       const row = adminPage.locator("tr", { has: adminPage.locator(".admin-badge", { hasText: label }) }).first();
       await row.waitFor();
-      expect(await row.innerText()).toMatch(/신고: \d+/);
+      expect(await row.textContent()).toMatch(/신고: \d+/);
+    }
+  }, 120_000);
+
+  test("a member blocks another from the report dialog: their chat lines are hidden, also after a reload", async () => {
+    const [me, other] = [
+      await e2e.createUser({ username: "차단하는이" }),
+      await e2e.createUser({ username: "시끄러운이" }),
+    ];
+    const room = await createRoom(e2e.server.ctx, { name: "차단 시험 방", theme: "beginner", maxUsers: 10 });
+    const mine = await e2e.newPage();
+    const theirs = await e2e.newPage();
+    await signIn(mine, e2e.url, me);
+    await signIn(theirs, e2e.url, other);
+    for (const page of [mine, theirs]) {
+      await page.goto(`${e2e.url}/rooms/${room.id}`);
+      await chatBox(page).waitFor();
+    }
+    await sayInRoom(theirs, "첫 번째 말");
+    await mine.getByText("첫 번째 말").waitFor();
+    await mine.getByRole("button", { name: '시끄러운이님의 채팅: "첫 번째 말" 신고' }).click();
+    const dialog = mine.getByRole("dialog", { name: "신고하기" });
+    await dialog.getByRole("button", { name: "이 사용자 차단" }).click();
+    await dialog.getByText("차단했습니다. 이 사용자의 채팅과 글이 보이지 않습니다.").waitFor();
+    await dialog.getByRole("button", { name: "취소" }).click();
+    await mine.getByText("첫 번째 말").waitFor({ state: "detached" });
+
+    // Their next line reaches the room (they see it) but not this member; kept on the server, so after a reload too.
+    for (const round of ["두 번째 말", "세 번째 말"]) {
+      if (round === "세 번째 말") {
+        await mine.reload();
+        await chatBox(mine).waitFor();
+        await mine.waitForFunction(() => document.querySelectorAll(".msg-system").length > 0);
+      }
+      await sayInRoom(theirs, round);
+      await theirs.getByText(round).waitFor();
+      await sayInRoom(mine, `${round} 뒤`);
+      await mine.getByText(`${round} 뒤`).waitFor();
+      expect(await mine.getByText(round, { exact: true }).count()).toBe(0);
     }
   }, 120_000);
 });

@@ -117,6 +117,11 @@ export const SummarySchema = t.Object({ reports: t.Integer(), targets: t.Integer
 export const MineSchema = t.Object({
   notices: t.Array(t.Object({ id: t.Integer(), message: t.String(), created_at: Time })),
   mute: t.Nullable(t.Object({ until: Time, reason: t.String(), detail: t.String() })),
+  blocked: t.Array(t.Integer(), { description: "차단한 사용자 ID" }),
+});
+
+export const BlockListSchema = t.Object({
+  blocks: t.Array(t.Object({ user_id: t.Integer(), username: t.String(), created_at: Time })),
 });
 
 export const RestrictionListSchema = t.Object({ restrictions: t.Array(RestrictionSchema) });

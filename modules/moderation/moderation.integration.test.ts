@@ -336,3 +336,34 @@ describe("the other actions", () => {
     expect(records.body).toMatchObject([{ wpm: 900 }]);
   });
 });
+
+describe("blocks", () => {
+  test("a member blocks and unblocks another; the list is kept on the server; refusals", async () => {
+    const [me, other] = [await member("차단자"), await member("상대")];
+    const blocked = await api("PUT", `/api/blocks/${other.id}`, { token: me.token });
+    expect(blocked.status).toBe(200);
+    expect(blocked.body.detail).toBe("차단했습니다. 이 사용자의 채팅과 글이 보이지 않습니다.");
+    expect((await api("PUT", `/api/blocks/${other.id}`, { token: me.token })).status).toBe(200);
+    expect((await api("GET", "/api/blocks", { token: me.token })).body.blocks).toMatchObject([
+      { user_id: other.id, username: other.username },
+    ]);
+    expect((await api("GET", "/api/moderation/me", { token: me.token })).body.blocked).toEqual([other.id]);
+    // Blocking is one way: the other member blocked nobody.
+    expect((await api("GET", "/api/moderation/me", { token: other.token })).body.blocked).toEqual([]);
+
+    const self = await api("PUT", `/api/blocks/${me.id}`, { token: me.token });
+    expect(self.status).toBe(400);
+    expect(self.body.detail).toBe("자기 자신은 차단할 수 없습니다.");
+    const unknown = await api("PUT", "/api/blocks/999999", { token: me.token });
+    expect(unknown.status).toBe(404);
+    expect((await api("PUT", `/api/blocks/${other.id}`)).status).toBe(401);
+
+    expect((await api("DELETE", `/api/blocks/${other.id}`, { token: me.token })).body.detail).toBe(
+      "차단을 풀었습니다.",
+    );
+    const again = await api("DELETE", `/api/blocks/${other.id}`, { token: me.token });
+    expect(again.status).toBe(404);
+    expect(again.body.detail).toBe("차단하지 않은 사용자입니다.");
+    expect((await api("GET", "/api/blocks", { token: me.token })).body.blocks).toEqual([]);
+  });
+});

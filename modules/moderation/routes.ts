@@ -6,6 +6,7 @@ import { ADMIN_REQUIRED, apiResponses, loginRequired } from "../kernel/http";
 import { writeLimits } from "../kernel/write-limits";
 import {
   ActionBody,
+  BlockListSchema,
   DetailSchema,
   GroupSchema,
   MineSchema,
@@ -65,8 +66,49 @@ function memberRoutes(ctx: ModuleContext) {
     )
     .get("/moderation/me", async ({ headers }) => service.mine((await guards.requireUser(headers)).id), {
       response: apiResponses({ 200: MineSchema }, loginRequired()),
-      detail: doc("내 경고와 제한", "아직 확인하지 않은 경고와, 지금 채팅·글쓰기가 제한되어 있으면 그 끝과 사유."),
+      detail: doc(
+        "내 경고, 제한, 차단",
+        "아직 확인하지 않은 경고, 지금 채팅·글쓰기가 제한되어 있으면 그 끝과 사유, 차단한 사용자 ID.",
+      ),
     })
+    .get("/blocks", async ({ headers }) => service.listBlocks((await guards.requireUser(headers)).id), {
+      response: apiResponses({ 200: BlockListSchema }, loginRequired()),
+      detail: doc("차단한 사용자", "내가 차단한 사용자, 최근에 차단한 순서. 이들의 채팅과 글은 내게 보이지 않습니다."),
+    })
+    .put(
+      "/blocks/:userId",
+      async ({ params, headers }) => service.block((await guards.requireUser(headers)).id, params.userId),
+      {
+        writeLimit: { name: "moderation.block", account: 60, address: 300 },
+        params: UserParams,
+        response: apiResponses(
+          { 200: DetailSchema },
+          {
+            ...loginRequired(),
+            400: "자기 자신이거나 이미 500명을 차단했습니다",
+            404: "차단할 사용자를 찾을 수 없습니다",
+            422: true,
+          },
+        ),
+        detail: doc(
+          "사용자 차단",
+          "이 사용자의 채팅과 글을 내게서 숨깁니다(목록은 서버에 남습니다). 이미 차단했으면 그대로입니다. 500명까지.",
+        ),
+      },
+    )
+    .delete(
+      "/blocks/:userId",
+      async ({ params, headers }) => service.unblock((await guards.requireUser(headers)).id, params.userId),
+      {
+        writeLimit: { name: "moderation.block", account: 60, address: 300 },
+        params: UserParams,
+        response: apiResponses(
+          { 200: DetailSchema },
+          { ...loginRequired(), 404: "차단하지 않은 사용자입니다", 422: true },
+        ),
+        detail: doc("차단 풀기", "이 사용자의 채팅과 글이 다시 보입니다."),
+      },
+    )
     .post(
       "/moderation/notices/:id/seen",
       async ({ params, headers }) => service.markSeen((await guards.requireUser(headers)).id, params.id),

@@ -77,6 +77,9 @@ export const RESTRICTION_LABELS: Record<RestrictionKind, string> = {
 /** `YYYY-MM-DD HH:mm` in Seoul time (UTC+9, no DST), the product's display format. */
 export const seoulMinute = (at: number) => new Date(at + 9 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
 
+/** A member blocks at most this many members. */
+export const BLOCKS_MAX = 500;
+
 export const MODERATION_MSG = {
   reported: "신고가 접수되었습니다. 관리자가 확인합니다.",
   selfReport: "자기 자신은 신고할 수 없습니다.",
@@ -103,6 +106,12 @@ export const MODERATION_MSG = {
   restrictionNotFound: "제재를 찾을 수 없습니다.",
   alreadyLifted: "이미 해제되었거나 끝난 제재입니다.",
   noticeNotFound: "알림을 찾을 수 없습니다.",
+  selfBlock: "자기 자신은 차단할 수 없습니다.",
+  blockUserNotFound: "차단할 사용자를 찾을 수 없습니다.",
+  tooManyBlocks: `차단은 ${BLOCKS_MAX}명까지 할 수 있습니다. 다른 차단을 풀고 다시 시도해주세요.`,
+  notBlocked: "차단하지 않은 사용자입니다.",
+  blocked: "차단했습니다. 이 사용자의 채팅과 글이 보이지 않습니다.",
+  unblocked: "차단을 풀었습니다.",
   /** A muted member's chat line (rooms, guilds, duel watchers). */
   mutedChat: (until: number, reason: string) => `${seoulMinute(until)}까지 채팅이 제한되었습니다. (사유: ${reason})`,
   /** A muted member's post or comment. */

@@ -2,7 +2,7 @@ import { sqliteKit } from "../../db/schema-kit";
 import { defineModerationTables } from "./tables";
 
 // SQLite's tables, for drizzle-kit (drizzle.config.ts) and the store (see tables.ts).
-export const { reports, restrictions, notices } = sqliteKit.once(defineModerationTables);
+export const { reports, restrictions, notices, blocks } = sqliteKit.once(defineModerationTables);
 
 export type ReportRow = typeof reports.$inferSelect;
 export type RestrictionRow = typeof restrictions.$inferSelect;

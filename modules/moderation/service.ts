@@ -9,6 +9,7 @@ import { setRankingExclusion } from "../rankings";
 import { muteBookOf, publishChange } from "./enforcement";
 import {
   ACTION_REASON_MAX,
+  BLOCKS_MAX,
   DURATIONS,
   type Duration,
   MODERATION_MSG,
@@ -318,10 +319,14 @@ export function moderationService(ctx: ModuleContext) {
     return presentRestriction(lifted);
   }
 
-  /** A member's own state: warnings not seen yet and the mute in force (the web shows both). */
+  /** A member's own state: warnings not seen yet, the mute in force and whom they blocked (the web uses all three). */
   async function mine(userId: number) {
     const at = new Date(now());
-    const [notices, mutes] = await Promise.all([store.unseenNotices(userId), store.activeOfUser(userId, at, "mute")]);
+    const [notices, mutes, blocked] = await Promise.all([
+      store.unseenNotices(userId),
+      store.activeOfUser(userId, at, "mute"),
+      store.blocksOf(userId),
+    ]);
     const mute = mutes.sort((a, b) => (b.endsAt?.getTime() ?? 0) - (a.endsAt?.getTime() ?? 0))[0];
     return {
       notices: notices.map((n) => ({ id: n.id, message: n.message, created_at: n.createdAt.toISOString() })),
@@ -332,7 +337,35 @@ export function moderationService(ctx: ModuleContext) {
             detail: MODERATION_MSG.mutedChat(mute.endsAt.getTime(), mute.reason),
           }
         : null,
+      blocked: blocked.map((b) => b.blockedId),
     };
+  }
+
+  /** The members a member blocked, with their current names. */
+  async function listBlocks(userId: number) {
+    const rows = await store.blocksOf(userId);
+    const users = await Promise.all(rows.map((row) => accounts.findById(row.blockedId)));
+    return {
+      blocks: rows.flatMap((row, i) => {
+        const user = users[i];
+        return user
+          ? [{ user_id: row.blockedId, username: user.username, created_at: row.createdAt.toISOString() }]
+          : [];
+      }),
+    };
+  }
+
+  async function block(userId: number, blockedId: number) {
+    if (blockedId === userId) throw badRequest(MODERATION_MSG.selfBlock);
+    if (!(await accounts.findById(blockedId))) throw notFound(MODERATION_MSG.blockUserNotFound);
+    if ((await store.countBlocks(userId)) >= BLOCKS_MAX) throw badRequest(MODERATION_MSG.tooManyBlocks);
+    await store.block(userId, blockedId, new Date(now()));
+    return { detail: MODERATION_MSG.blocked };
+  }
+
+  async function unblock(userId: number, blockedId: number) {
+    if (!(await store.unblock(userId, blockedId))) throw notFound(MODERATION_MSG.notBlocked);
+    return { detail: MODERATION_MSG.unblocked };
   }
 
   async function markSeen(userId: number, noticeId: number) {
@@ -368,6 +401,9 @@ export function moderationService(ctx: ModuleContext) {
     lift,
     mine,
     markSeen,
+    listBlocks,
+    block,
+    unblock,
     checkLogin,
     userRestrictions,
     openCounts: () => store.openCounts(),

@@ -36,7 +36,7 @@ const count = () => sql<number>`cast(count(*) as integer)`.mapWith(Number);
  * log row.
  */
 function createModerationStore(database: SqlDatabase) {
-  const { reports, restrictions, notices } = tablesFor(database, sqliteSchema, pgSchema);
+  const { reports, restrictions, notices, blocks } = tablesFor(database, sqliteSchema, pgSchema);
   const unit = <T>(fn: (db: StoreDb) => Promise<T>) => inTransaction(database, fn);
   const read = () => storeDb(database);
   const active = (at: Date) =>
@@ -185,6 +185,33 @@ function createModerationStore(database: SqlDatabase) {
         .from(notices)
         .where(and(eq(notices.userId, userId), isNull(notices.seenAt)))
         .orderBy(asc(notices.createdAt), asc(notices.id)),
+
+    /** The members `userId` blocked, the latest first. */
+    blocksOf: (userId: number) =>
+      read()
+        .select({ blockedId: blocks.blockedId, createdAt: blocks.createdAt })
+        .from(blocks)
+        .where(eq(blocks.userId, userId))
+        .orderBy(desc(blocks.createdAt), desc(blocks.blockedId)),
+
+    async countBlocks(userId: number) {
+      const [row] = await read().select({ n: count() }).from(blocks).where(eq(blocks.userId, userId));
+      return row.n;
+    },
+
+    /** Blocks (idempotent: blocking twice keeps the first time). */
+    async block(userId: number, blockedId: number, at: Date) {
+      await read().insert(blocks).values({ userId, blockedId, createdAt: at }).onConflictDoNothing();
+    },
+
+    /** False when there was no such block. */
+    async unblock(userId: number, blockedId: number) {
+      const rows = await read()
+        .delete(blocks)
+        .where(and(eq(blocks.userId, userId), eq(blocks.blockedId, blockedId)))
+        .returning({ id: blocks.blockedId });
+      return rows.length > 0;
+    },
 
     /** Marks the member's own notice seen; false when there is no such notice of theirs. */
     async markSeen(id: number, userId: number, at: Date) {

@@ -88,5 +88,25 @@ export function defineModerationTables<D extends Dialect>(kit: SchemaKit<D>) {
     (table) => [kit.index("moderation_notices_user_idx").on(table.userId, table.seenAt)],
   );
 
-  return { reports, restrictions, notices };
+  /** A member's blocks: the blocked member's chat lines and posts are hidden for them (README "Blocks"). */
+  const blocks = kit.table(
+    "moderation_blocks",
+    {
+      userId: kit
+        .integer("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      blockedId: kit
+        .integer("blocked_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      createdAt: kit.timestamp("created_at").notNull(),
+    },
+    (table) => [
+      kit.primaryKey({ columns: [table.userId, table.blockedId] }),
+      kit.index("moderation_blocks_blocked_idx").on(table.blockedId),
+    ],
+  );
+
+  return { reports, restrictions, notices, blocks };
 }

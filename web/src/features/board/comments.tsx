@@ -6,6 +6,7 @@
 import { useAtomValue } from "jotai";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { COMMENT_MAX, charLength, checkComment } from "../../../../modules/board/rules";
+import { useIsBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import type { User } from "../session/types";
@@ -106,6 +107,8 @@ function CommentItem({
   const [editing, setEditing] = useState(false);
   const [replying, setReplying] = useState(false);
   const [busy, setBusy] = useState(false);
+  // A blocked member's comment keeps its place in the thread (its replies stay readable), not its text.
+  const hidden = useIsBlocked()(comment.is_deleted ? null : comment.user_id);
   const isReply = comment.parent_id !== null;
   const isAuthor = !comment.is_deleted && user?.id === comment.user_id;
   // Replies go to top-level comments only (spec part 2 §6), and not under a deleted one (the server refuses).
@@ -173,6 +176,8 @@ function CommentItem({
                 onCancel={() => setEditing(false)}
                 autoFocus
               />
+            ) : hidden ? (
+              <p className="board-comment-content blocked-note">차단한 사용자의 댓글입니다.</p>
             ) : (
               <p className="board-comment-content">{comment.content}</p>
             )}

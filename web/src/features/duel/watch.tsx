@@ -7,6 +7,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from
 import { WATCH_CHAT_MAX_LENGTH } from "../../../../modules/duel/rules";
 import { socketManager, useSocketEvent } from "../../lib/socket";
 import { isSendingEnter } from "../../ui/answer-box";
+import { useIsBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { DuelField, ResultDetails, SIDE_TEXT } from "./duel-field";
 import { type DuelState, type Side, type SideInfo, watchedOutcomeText } from "./duel-state";
@@ -93,6 +94,7 @@ function WatchChat({ sessionId }: { sessionId: string }) {
   const [typed, setTyped] = useState("");
   const listRef = useRef<HTMLOListElement>(null);
   const add = (line: ChatLine) => setLines((current) => [...current, line].slice(-CHAT_KEPT));
+  const isBlocked = useIsBlocked();
 
   useSocketEvent("duel:watch_chat", (p) => {
     if (p.session_id !== sessionId) return;
@@ -127,22 +129,24 @@ function WatchChat({ sessionId }: { sessionId: string }) {
         {lines.length === 0 && (
           <li className="duel-muted">관전자끼리 나누는 채팅입니다. 선수에게는 보이지 않습니다.</li>
         )}
-        {lines.map((line) => (
-          <li
-            key={line.key}
-            className={`duel-chat-line ${line.kind}`}
-            role={line.kind === "error" ? "alert" : undefined}
-          >
-            {line.kind === "chat" && <strong>{line.nickname}</strong>} {line.message}
-            {line.lineId && memberOf(line.sid) !== null && (
-              <ReportButton
-                target={{ kind: "duel_chat", session_id: sessionId, line_id: line.lineId }}
-                subject={`${line.nickname}님의 채팅: "${excerpt(line.message)}"`}
-                authorId={memberOf(line.sid)}
-              />
-            )}
-          </li>
-        ))}
+        {lines
+          .filter((line) => !isBlocked(memberOf(line.sid)))
+          .map((line) => (
+            <li
+              key={line.key}
+              className={`duel-chat-line ${line.kind}`}
+              role={line.kind === "error" ? "alert" : undefined}
+            >
+              {line.kind === "chat" && <strong>{line.nickname}</strong>} {line.message}
+              {line.lineId && memberOf(line.sid) !== null && (
+                <ReportButton
+                  target={{ kind: "duel_chat", session_id: sessionId, line_id: line.lineId }}
+                  subject={`${line.nickname}님의 채팅: "${excerpt(line.message)}"`}
+                  authorId={memberOf(line.sid)}
+                />
+              )}
+            </li>
+          ))}
       </ol>
       <div className="duel-chat-form">
         <input

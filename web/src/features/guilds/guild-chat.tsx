@@ -3,6 +3,7 @@ import { type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
 import { CHAT_MAX } from "../../../../modules/guilds/rules";
 import { formatDateTime } from "../../lib/format";
 import { isSendingEnter } from "../../ui/answer-box";
+import { useIsBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import type { ChatLine } from "./use-guild-room";
 
@@ -23,6 +24,8 @@ export function GuildChat({
 }) {
   const [typed, setTyped] = useState("");
   const listRef = useRef<HTMLDivElement>(null);
+  const isBlocked = useIsBlocked();
+  const shown = lines.filter((line) => line.kind !== "chat" || !isBlocked(line.userId));
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when the lines change on purpose
   useLayoutEffect(() => {
@@ -45,7 +48,7 @@ export function GuildChat({
       <div className="guild-chat-scroll" ref={listRef} aria-live="polite">
         {lines.length === 0 && <p className="muted guild-chat-empty">아직 메시지가 없습니다. 먼저 인사해보세요!</p>}
         <ol className="guild-messages">
-          {lines.map((line) => (
+          {shown.map((line) => (
             <li
               key={line.key}
               className={`guild-msg guild-msg-${line.kind}${line.userId !== null && line.userId === myUserId ? " guild-msg-mine" : ""}`}

@@ -12,6 +12,7 @@ export type MuteState = MutedPayload;
 export interface Mine {
   notices: { id: number; message: string; created_at: string }[];
   mute: MuteState | null;
+  blocked: number[];
 }
 
 export const moderationApi = {

@@ -3,10 +3,11 @@ import { useEffect, useState } from "react";
 import { formatDateTime } from "../../lib/format";
 import { useSocketEvent } from "../../lib/socket";
 import { currentUserAtom } from "../session/atoms";
+import { setBlockedUsers } from "./blocks";
 import { type Mine, type MuteState, moderationApi } from "./moderation-api";
 
 /**
- * What moderation tells a member wherever they are (modules/moderation README "Enforcement"): an administrator's
+ * What moderation tells a member wherever they are (and whom they blocked, read with it) (modules/moderation README "Enforcement"): an administrator's
  * warning, shown after login until confirmed, and a mute in force (read at login, announced live by the server on
  * `moderation:muted`, gone on `moderation:unmuted` or at its end).
  */
@@ -19,12 +20,14 @@ export function ModerationNotices() {
   useEffect(() => {
     setNotices([]);
     setMute(null);
+    setBlockedUsers([]);
     if (userId === null) return;
     const controller = new AbortController();
     moderationApi.mine(controller.signal).then(
       (mine) => {
         setNotices(mine.notices);
         setMute(mine.mute);
+        setBlockedUsers(mine.blocked);
       },
       () => {},
     );

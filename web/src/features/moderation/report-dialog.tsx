@@ -4,6 +4,7 @@ import { NOTE_MAX, REPORT_REASONS, type ReportReason } from "../../../../modules
 import { isApiError } from "../../lib/api";
 import { ErrorNotice } from "../../ui/error-notice";
 import { currentUserAtom } from "../session/atoms";
+import { blockedUsersAtom, setBlock, showBlocked } from "./blocks";
 import { moderationApi, type ReportTarget } from "./moderation-api";
 
 export const REPORT_FAILED = "신고를 보내지 못했습니다. 잠시 후 다시 시도해주세요.";
@@ -17,14 +18,18 @@ export const excerpt = (text: string, max = 40) => {
 /**
  * The report dialog (modules/moderation README "Reports"): one reason of five, an optional note (500 characters),
  * the server's answer (received, or why not: already reported, oneself, gone). `subject` says what is reported.
+ * With a known author it also blocks them (or takes the block back): their lines and posts are hidden for the viewer.
  */
 export function ReportDialog({
   target,
   subject,
+  authorId,
   onClose,
 }: {
   target: ReportTarget;
   subject: string;
+  /** The author (a member): the dialog also blocks or unblocks them. */
+  authorId?: number | null;
   onClose: () => void;
 }) {
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -33,16 +38,39 @@ export function ReportDialog({
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const titleId = useId();
+  const blockedIds = useAtomValue(blockedUsersAtom);
+  const [blockText, setBlockText] = useState<string | null>(null);
+  // A block changed here is applied to the page when the dialog closes: hiding the author's lines at once would
+  // take the line this dialog belongs to (and the dialog) away before the member reads the answer.
+  const [changedBlock, setChangedBlock] = useState<boolean | null>(null);
+  const isBlocked = changedBlock ?? (authorId != null && blockedIds.has(authorId));
+
+  async function toggleBlock() {
+    if (authorId == null) return;
+    try {
+      setBlockText(await setBlock(authorId, !isBlocked));
+      setChangedBlock(!isBlocked);
+    } catch (failure) {
+      setBlockText(isApiError(failure) && failure.detail ? failure.detail : "차단하지 못했습니다.");
+    }
+  }
+
+  const close = () => {
+    if (authorId != null && changedBlock !== null) showBlocked(authorId, changedBlock);
+    onClose();
+  };
+  const closeRef = useRef(close);
+  closeRef.current = close;
   const first = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     first.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
+      if (event.key === "Escape") closeRef.current();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -59,7 +87,7 @@ export function ReportDialog({
   }
 
   return (
-    <div className="report-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="report-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
       <form className="card report-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit}>
         <h2 id={titleId} className="report-title">
           신고하기
@@ -102,8 +130,18 @@ export function ReportDialog({
             <ErrorNotice text={error} />
           </>
         )}
+        {blockText && (
+          <p className="notice notice-info" role="status">
+            {blockText}
+          </p>
+        )}
         <div className="button-row report-actions">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
+          {authorId != null && (
+            <button type="button" className="btn btn-ghost report-block" onClick={toggleBlock}>
+              {isBlocked ? "차단 풀기" : "이 사용자 차단"}
+            </button>
+          )}
+          <button type="button" className="btn btn-ghost" onClick={close}>
             {done ? "닫기" : "취소"}
           </button>
           {!done && (
@@ -146,7 +184,7 @@ export function ReportButton({
       >
         신고
       </button>
-      {open && <ReportDialog target={target} subject={subject} onClose={() => setOpen(false)} />}
+      {open && <ReportDialog target={target} subject={subject} authorId={authorId} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatDateTime } from "../../lib/format";
 import { isSendingEnter } from "../../ui/answer-box";
+import { useIsBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { ProblemTimer } from "./game-panel";
 import { BulbIcon, FlagIcon } from "./icons";
@@ -104,11 +105,15 @@ const Messages = memo(function Messages({
   mySessionId: string | null;
   roomId?: number;
 }) {
+  // A blocked member's lines are not shown (moderation's blocks); everything else is.
+  const isBlocked = useIsBlocked();
   return (
     <ol className="messages">
-      {messages.map((entry) => (
-        <Entry key={entry.id} entry={entry} mySessionId={mySessionId} roomId={roomId} />
-      ))}
+      {messages
+        .filter((entry) => entry.kind !== "chat" || !isBlocked(entry.userId))
+        .map((entry) => (
+          <Entry key={entry.id} entry={entry} mySessionId={mySessionId} roomId={roomId} />
+        ))}
     </ol>
   );
 });

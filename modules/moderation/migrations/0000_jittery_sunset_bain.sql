@@ -1,3 +1,13 @@
+CREATE TABLE `moderation_blocks` (
+	`user_id` integer NOT NULL,
+	`blocked_id` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`user_id`, `blocked_id`),
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`blocked_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `moderation_blocks_blocked_idx` ON `moderation_blocks` (`blocked_id`);--> statement-breakpoint
 CREATE TABLE `moderation_notices` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`user_id` integer NOT NULL,
