@@ -166,7 +166,9 @@ describe("reports and the administrator's queue", () => {
     // Their next line reaches the room (they see it) but not this member; kept on the server, so after a reload too.
     for (const round of ["두 번째 말", "세 번째 말"]) {
       if (round === "세 번째 말") {
+        const blocksRead = mine.waitForResponse((r) => r.url().endsWith("/api/moderation/me"));
         await mine.reload();
+        await blocksRead;
         await chatBox(mine).waitFor();
         await mine.waitForFunction(() => document.querySelectorAll(".msg-system").length > 0);
       }
