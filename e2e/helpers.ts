@@ -162,6 +162,10 @@ export async function expectTitle(page: Page, expected: string) {
 }
 
 /** Reads a localStorage key of the page's origin. */
+/** The navbar's 로그인 link (the home page has another one, in the private rooms' section). */
+export const navbarLogin = (page: Page) =>
+  page.getByRole("navigation", { name: "주 메뉴" }).getByRole("link", { name: "로그인", exact: true });
+
 export const storedItem = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
 
 /** The page is wider than its viewport (a horizontal scrollbar on a phone). */

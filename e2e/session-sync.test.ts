@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { LOGGED_OUT_ELSEWHERE } from "../web/src/features/session/machine";
-import { type E2E, signIn, startE2E, storedItem, type TestUser, uniqueUser } from "./helpers";
+import { type E2E, navbarLogin, signIn, startE2E, storedItem, type TestUser, uniqueUser } from "./helpers";
 
 const INACTIVE = "비활성화된 계정입니다. 관리자에게 문의해주세요.";
 
@@ -63,10 +63,10 @@ describe("one session for every tab", () => {
     await waitFor(async () => (await userSockets(user.id)).length === 3, "three member sockets");
 
     await home.getByRole("button", { name: "로그아웃" }).click();
-    await home.getByRole("link", { name: "로그인", exact: true }).waitFor();
+    await navbarLogin(home).waitFor();
 
     // The room tab: logged out, told why, and in the room as a guest now (it earns nothing for the account).
-    await room.getByRole("link", { name: "로그인", exact: true }).waitFor();
+    await navbarLogin(room).waitFor();
     await room.getByText(LOGGED_OUT_ELSEWHERE).waitFor();
     await room.waitForFunction(
       (name) => !document.querySelector(".participants")?.textContent?.includes(name),
@@ -100,7 +100,7 @@ describe("changes an administrator makes while the member plays", () => {
     expect(new URL(page.url()).pathname).toBe("/rooms/1");
     expect(await storedItem(page, "token")).toBeNull();
     expect(await storedItem(page, "refresh_token")).toBeNull();
-    expect(await page.getByRole("link", { name: "로그인", exact: true }).count()).toBeGreaterThan(0);
+    expect(await navbarLogin(page).count()).toBeGreaterThan(0);
     // The page goes on as a guest (like anyone logged out), not as the account, and shows no connection failure.
     await waitFor(
       async () => (await socketsOf((i) => i.kind === "guest" && i.clientId === clientId)).length === 1,

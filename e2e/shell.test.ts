@@ -4,6 +4,7 @@ import { createAccessTokens } from "../modules/accounts/tokens";
 import {
   type E2E,
   expectTitle,
+  navbarLogin,
   openMenuIfFolded,
   PHONE,
   scrollWidth,
@@ -12,10 +13,6 @@ import {
   storedItem,
   uniqueUser,
 } from "./helpers";
-
-/** The navbar's 로그인 link (the home page has another one, in the private rooms' section). */
-const navbarLogin = (page: Page) =>
-  page.getByRole("navigation", { name: "주 메뉴" }).getByRole("link", { name: "로그인", exact: true });
 
 let e2e: E2E;
 
