@@ -223,6 +223,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
         this.record(host, effect.attempt.result, true);
         return;
       case "finished":
+        this.frame.flush(); // the last finisher's lane, with its place, before the results
         this.finish(host, effect.game);
         return;
       case "owner":

@@ -71,3 +71,17 @@ test("a send that throws is reported, counts as sent, and the next frame still c
   clock.advance(100);
   expect(sent).toEqual([0, 100]);
 });
+
+test("flush sends the queued frame now (once), and nothing when none is queued", () => {
+  const { clock, frame, sent } = setup();
+  frame.request();
+  clock.advance(0);
+  clock.advance(20);
+  frame.request(); // due at 100
+  frame.flush();
+  expect(sent).toEqual([0, 20]);
+  clock.advance(200);
+  expect(sent).toEqual([0, 20]); // the queued one was the flushed one
+  frame.flush();
+  expect(sent).toEqual([0, 20]);
+});

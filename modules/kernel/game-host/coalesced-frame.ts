@@ -34,6 +34,16 @@ export class CoalescedFrame {
     this.scheduler.schedule(this.job, Math.max(this.scheduler.clock.now(), this.lastAt + this.options.everyMs));
   }
 
+  /**
+   * The queued frame, if any, goes now: what it carries must reach the players before what comes next (the round's
+   * last lanes, with their places, before its results).
+   */
+  flush() {
+    if (!this.job.queued) return;
+    this.scheduler.cancel(this.job);
+    this.run();
+  }
+
   /** No frame is due any more (a new round, or the game stopped here). */
   cancel() {
     this.scheduler.cancel(this.job);
