@@ -29,8 +29,14 @@ async function pageWithWorker(): Promise<Page> {
   return page;
 }
 
-/** The worker has kept everything and controls the page (it claims its pages once installed). */
+/**
+ * The worker has kept everything and controls the page. It claims its pages once installed, but a page whose
+ * document was being created during the claim (a navigation racing the install) stays uncontrolled until its next
+ * load, as a player's would: then the page is loaded again.
+ */
 async function workerReady(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  if (await page.evaluate(() => navigator.serviceWorker.controller === null)) await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
