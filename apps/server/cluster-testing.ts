@@ -130,6 +130,20 @@ export async function startCluster(count = 2, env: Record<string, string> = {}):
   return { processes, databaseUrl: database.url, redisUrl: redis.url, redisPrefix, start, kill, sql, stop };
 }
 
+/** A call through `process` that must answer `status`; its body, or an error naming what it got. */
+export async function expectStatus(
+  process: ClusterProcess,
+  status: number,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+) {
+  const res = await process.api(method, path, { token, body });
+  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
 let users = 0;
 /** Registers and logs in a member through `process` (e-mail `<name>@example.com`). */
 export async function clusterUser(process: ClusterProcess, username = `member${++users}`) {

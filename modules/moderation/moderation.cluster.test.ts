@@ -1,6 +1,11 @@
 import { beforeAll, expect, test } from "bun:test";
 import { twoProcessSuite } from "../../apps/server/cluster-suite";
-import { type ClusterProcess, clusterUser, type TestCluster } from "../../apps/server/cluster-testing";
+import {
+  type ClusterProcess,
+  clusterUser,
+  expectStatus as ok,
+  type TestCluster,
+} from "../../apps/server/cluster-testing";
 import { openTestClient, type TestClient } from "../kernel/socket-testing";
 
 // Two real server processes on one PostgreSQL and one Redis (README "Enforcement"): a line said through B is reported
@@ -24,19 +29,6 @@ async function socketOn(process: ClusterProcess, auth: Record<string, string>) {
   clients.push(client);
   await client.sync();
   return client;
-}
-
-async function ok(
-  process: ClusterProcess,
-  status: number,
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-) {
-  const res = await process.api(method, path, { token, body });
-  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 test.skipIf(!onPostgres)(

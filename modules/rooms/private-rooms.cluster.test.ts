@@ -1,6 +1,11 @@
 import { beforeAll, expect, test } from "bun:test";
 import { twoProcessSuite } from "../../apps/server/cluster-suite";
-import { type ClusterProcess, clusterUser, type TestCluster } from "../../apps/server/cluster-testing";
+import {
+  type ClusterProcess,
+  clusterUser,
+  expectStatus as ok,
+  type TestCluster,
+} from "../../apps/server/cluster-testing";
 import { PRIVATE_MSG } from "./private-rules";
 import { type Client, openClient } from "./test-support";
 
@@ -20,19 +25,6 @@ beforeAll(() => {
   cluster = suite.cluster;
   [a, b] = suite.processes;
 });
-
-async function ok(
-  process: ClusterProcess,
-  status: number,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) {
-  const res = await process.api(method, path, { token, body });
-  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function socketOn(process: ClusterProcess, auth: Record<string, string>) {
   const client = await openClient(process, auth);
