@@ -59,9 +59,9 @@ export function UsernameModal({
   }
 
   return (
-    <div className="admin-modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <form
-        className="card admin-modal"
+        className="card modal-card admin-modal"
         role="dialog"
         aria-modal="true"
         aria-labelledby="rename-title"

@@ -60,9 +60,9 @@ export function ModerationNotices() {
         </div>
       )}
       {notice && (
-        <div className="report-backdrop">
+        <div className="modal-backdrop">
           <div
-            className="card report-dialog"
+            className="card modal-card"
             role="alertdialog"
             aria-modal="true"
             aria-labelledby="warning-title"

@@ -87,8 +87,8 @@ export function ReportDialog({
   }
 
   return (
-    <div className="report-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
-      <form className="card report-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit}>
+    <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
+      <form className="card modal-card" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit}>
         <h2 id={titleId} className="report-title">
           신고하기
         </h2>
