@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { io as connect } from "socket.io-client";
 import { tempConfig, testEngine } from "../../db/testing";
 import { SESSION_CLOSURE_POLL_MS } from "../accounts";
@@ -210,8 +210,9 @@ describe("madang users: which user, and who acted", () => {
   });
 
   // An OS user without a name (a container's uid with no passwd entry, no USER or LOGNAME) is named by its uid in
-  // the log, not `cli:unknown`. Running as another uid needs root and setpriv.
-  test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv"))(
+  // the log, not `cli:unknown`. Running as another uid needs root, setpriv, and a checkout that uid can reach (a
+  // clone inside `mktemp -d`, mode 0700, is not).
+  test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv") || !reachableByOthers(join(import.meta.dir, "../..")))(
     "the operator of an OS user without a name is logged by uid",
     async () => {
       const config = tempConfig();
@@ -384,3 +385,9 @@ describe("help and db", () => {
     },
   );
 });
+
+/** Whether another OS user may enter `dir`: every folder from the root down to it lets others search it (o+x). */
+function reachableByOthers(dir: string): boolean {
+  const parts = resolve(dir).split(sep).filter(Boolean);
+  return parts.every((_, i) => (statSync(sep + parts.slice(0, i + 1).join(sep)).mode & 0o001) !== 0);
+}
