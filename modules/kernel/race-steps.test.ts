@@ -10,6 +10,7 @@ import {
   progressAt,
   RACE_STEP_RULES,
   type RaceStep,
+  sendingTimes,
   serverCompletionSeconds,
 } from "./race-steps";
 
@@ -76,9 +77,37 @@ describe("judgeSteps", () => {
   });
 
   test("a script sending a little at a time, faster than anyone types, is a burst", () => {
-    const steps = typedSteps("가나다라마바사아자차", 20, 5_000);
-    expect(hasBurst(steps)).toBe(true);
-    expect(hasBurst(typedSteps("가나다라마바사아자차", 120, 5_000))).toBe(false);
+    // Ten steps in 180 ms, 2 s into the round: spaced at the page's pace they would have started before the round.
+    expect(hasBurst(typedSteps("가나다라마바사아자차", 20, 2_000))).toBe(false);
+    expect(hasBurst(typedSteps("가나다라마바사아자차아자차가나다라마바사아자차", 20, 1_000))).toBe(true);
+    // At the page's pace, a syllable a step (3 keystrokes every 100 ms) is quick typing but no burst; two syllables
+    // a step (6 every 100 ms) are quicker than anyone types.
+    expect(hasBurst(typedSteps("갈날달랄말발살알잘찰", 100, 500))).toBe(false);
+    const twoAtATime = typedSteps("갈날달랄말발살알잘찰", 50, 500).filter((_, i) => i % 2 === 1);
+    expect(twoAtATime.map((step) => step.t)).toEqual([550, 650, 750, 850, 950]);
+    expect(hasBurst(twoAtATime)).toBe(true);
+  });
+
+  test("steps held up by a busy server arrive together and are read as typed at the page's pace", () => {
+    // A fast typist (a syllable every 150 ms) whose steps wait out a 1.5-s stall and arrive 2 ms apart.
+    const before = typedSteps("가나다라마", 150, 500);
+    const held = typedSteps("가나다라마바사아자차카타파하", 2, 2_700).slice(5);
+    expect(hasBurst([...before, ...held])).toBe(false);
+    expect(judgeSteps([...before, ...held], "가나다라마바사아자차카타파하", 2.8, 1_500)).toEqual({ verified: true });
+    // The answer's own flush may follow the step before it at once.
+    expect(hasBurst([...typedSteps("가나다라", 150), { t: 951, text: "가나다라마" }])).toBe(false);
+  });
+
+  test("the sending times: the page's pace backwards from each arrival, none before the round", () => {
+    const arrivals = [
+      { t: 300, text: "가" },
+      { t: 1_000, text: "가나" },
+      { t: 1_002, text: "가나다" },
+      { t: 1_004, text: "가나다라" },
+      { t: 1_005, text: "가나다라마" },
+    ];
+    expect(sendingTimes(arrivals)).toEqual([300, 804, 904, 1_004, 1_005]);
+    expect(sendingTimes(arrivals.map((step) => ({ ...step, t: step.t - 800 })))).toBeNull();
   });
 
   test("a paste after a pause is a burst too", () => {

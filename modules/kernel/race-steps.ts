@@ -16,9 +16,14 @@ export interface RaceStep {
 export const RACE_STEP_RULES = {
   /** Steps kept per player and round; past it, each new step replaces the last. */
   maxSteps: 2_000,
-  /** More than this many keystrokes (타수 rule) arriving within `burstWindowMs` is a burst no human types. */
+  /** More than this many keystrokes (타수 rule) sent within `burstWindowMs` is a burst no human types. */
   burstKeystrokes: 12,
   burstWindowMs: 200,
+  /**
+   * The page sends at most one step per this many ms (web `ProgressSender`), except the flush right before the
+   * answer. Steps that arrive closer together were held up on the way (a busy server, a stalled connection).
+   */
+  clientStepIntervalMs: 100,
   /** An answer may arrive this long after its last step and still have the gap taken as network time. */
   maxNetworkAllowanceMs: 1_500,
 } as const;
@@ -70,8 +75,8 @@ export type StepVerdict =
   | { verified: false; implausible: true; reason: "burst" | "too_fast" | "answer_differs" };
 
 /**
- * Whether the steps show a person typing the answer: no burst (more than 12 keystrokes within 200 ms, the text
- * before the first step taken as empty), and the answer equal to the last step. No steps: accepted, unverified (an
+ * Whether the steps show a person typing the answer: no burst (more than 12 keystrokes sent within 200 ms, the
+ * text before the first step taken as empty: `hasBurst`), and the answer equal to the last step. No steps: accepted, unverified (an
  * old client or a script; product-rules). `answerSeconds` is the server's completion time, for the whole-answer rate.
  */
 export function judgeSteps(
@@ -92,26 +97,45 @@ export function judgeSteps(
 }
 
 /**
- * Whether keystrokes grew by more than the burst limit between two steps at most the window apart (a paste, or a
- * script sending a little at a time). Deletions and corrections make the count go down, never count as typing.
+ * Whether keystrokes grew by more than the burst limit within the window (a paste, or a script sending a little at
+ * a time), judged on the steps' sending times (`sendingTimes`), or the steps are more than the page could have sent
+ * since the round started. Deletions and corrections make the count go down, never count as typing.
  */
 export function hasBurst(steps: readonly RaceStep[]): boolean {
+  const times = sendingTimes(steps);
+  if (times === null) return true;
   const { burstKeystrokes, burstWindowMs } = RACE_STEP_RULES;
   const counts = steps.map((step) => keystrokes(step.text));
   for (let j = 0; j < steps.length; j++) {
-    if (counts[j] - minimumSince(steps, counts, j, burstWindowMs) > burstKeystrokes) return true;
+    if (counts[j] - minimumSince(times, counts, j, burstWindowMs) > burstKeystrokes) return true;
   }
   return false;
 }
 
 /**
- * The lowest keystroke count the box held within `windowMs` before step `j`: the steps that arrived in the window,
- * and the one before them (what the box held when the window opened; the empty box before the first step).
+ * The latest times at which the page can have sent the steps, given when they arrived and that it sends at most one
+ * step per `clientStepIntervalMs` (the last step, the answer's flush, may follow its predecessor at once). Steps
+ * queued behind a stall arrive within a few ms of each other; read as sent at the page's pace they are the typing
+ * they were, not a burst, so a server hiccup never costs an honest player the round (rooms README "Verified or
+ * not"). `null` when that pace cannot fit the steps after the round's start: more steps than any page sends.
  */
-function minimumSince(steps: readonly RaceStep[], counts: number[], j: number, windowMs: number): number {
+export function sendingTimes(steps: readonly RaceStep[]): number[] | null {
+  const times = steps.map((step) => step.t);
+  for (let i = times.length - 2; i >= 0; i--) {
+    const gap = i === times.length - 2 ? 0 : RACE_STEP_RULES.clientStepIntervalMs;
+    times[i] = Math.min(times[i], times[i + 1] - gap);
+  }
+  return times.length > 0 && times[0] < 0 ? null : times;
+}
+
+/**
+ * The lowest keystroke count the box held within `windowMs` before step `j`: the steps sent in the window, and the
+ * one before them (what the box held when the window opened; the empty box before the first step).
+ */
+function minimumSince(times: readonly number[], counts: number[], j: number, windowMs: number): number {
   let lowest = counts[j];
   let i = j - 1;
-  for (; i >= 0 && steps[j].t - steps[i].t <= windowMs; i--) lowest = Math.min(lowest, counts[i]);
+  for (; i >= 0 && times[j] - times[i] <= windowMs; i--) lowest = Math.min(lowest, counts[i]);
   return Math.min(lowest, i < 0 ? 0 : counts[i]);
 }
 

@@ -753,6 +753,20 @@ describe("steps (game:progress)", () => {
     ]);
   });
 
+  test("steps held up by a busy server arrive at once and still make a verified result", () => {
+    const sentence = "가나다라마바사아자차카타파하";
+    const h = harness([{ id: 2, text: sentence }]);
+    h.startGame(player("a", 1), player("b", 2));
+    h.advance(1_000);
+    h.type("a", "가");
+    // The server stalls for 2 s; the 13 steps the page sent meanwhile are handled in the same millisecond.
+    h.advance(2_000);
+    for (let length = 2; length <= 14; length++) h.type("a", sentence.slice(0, length));
+    h.submit("a", { typedText: sentence });
+    expect(h.take().filter((effect) => effect.type === "implausible")).toEqual([]);
+    expect(h.state.results[0]).toMatchObject({ verified: true, completionTime: 3 });
+  });
+
   test("a player who never typed does not hold the round's end; when nobody typed, everyone does", () => {
     const h = harness();
     h.startGame(player("a", 1), player("b", 2), player("watcher", 3));

@@ -1,8 +1,11 @@
+import { RACE_STEP_RULES } from "../../../modules/kernel/race-steps";
+
 /**
  * Sends what the answer box holds while a round is in play (`game:progress`, `guild_game:progress`; product-rules
  * "Live race and replays"): at most one step per `intervalMs` (10 a second), the last change always sent, never
  * the same text twice. `flush()` before the answer sends a change still waiting, so the server's last step is the
- * answer (a result whose answer differs from its last step is refused).
+ * answer (a result whose answer differs from its last step is refused). The server counts on this pace: it reads
+ * steps arriving closer together as held up on the way, not typed that fast (kernel race-steps `sendingTimes`).
  */
 export class ProgressSender {
   private lastSent: string | null = null;
@@ -12,7 +15,7 @@ export class ProgressSender {
 
   constructor(
     private readonly send: (typedText: string) => void,
-    private readonly intervalMs = 100,
+    private readonly intervalMs: number = RACE_STEP_RULES.clientStepIntervalMs,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
