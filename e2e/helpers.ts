@@ -142,6 +142,37 @@ export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
   };
 }
 
+const trafficOf = new WeakMap<Page, string[]>();
+
+/**
+ * Keeps a page's last 200 socket frames and console lines, for `explainTimeout`: when a wait fails, the test says
+ * what the page sent and received (an answer never sent, refused, or taken as chat) instead of only "timeout".
+ */
+export function recordTraffic(page: Page) {
+  const lines: string[] = [];
+  const started = Date.now();
+  const keep = (line: string) => {
+    lines.push(`${Date.now() - started} ms ${line.slice(0, 300)}`);
+    if (lines.length > 200) lines.shift();
+  };
+  page.on("console", (message) => keep(`console.${message.type()} ${message.text()}`));
+  page.on("websocket", (socket) => {
+    socket.on("framesent", (frame) => keep(`> ${String(frame.payload)}`));
+    socket.on("framereceived", (frame) => keep(`< ${String(frame.payload)}`));
+  });
+  trafficOf.set(page, lines);
+}
+
+/** `wait`, or its error with the recorded traffic of `pages` (`recordTraffic`) appended. */
+export async function explainTimeout<T>(pages: Page[], wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    const traffic = pages.map((page, i) => `page ${i + 1}:\n${(trafficOf.get(page) ?? []).join("\n")}`);
+    throw new Error(`${(error as Error).message}\n\nWhat the pages sent and received last:\n${traffic.join("\n\n")}`);
+  }
+}
+
 /** Logs in through the /login form and waits for the home page. */
 export async function signIn(page: Page, url: string, user: Pick<TestUser, "email" | "password">, remember = false) {
   await page.goto(`${url}/login`);
