@@ -7,6 +7,7 @@ import {
   hasBurst,
   judgeSteps,
   LaneBoard,
+  largestStep,
   progressAt,
   RACE_STEP_RULES,
   type RaceStep,
@@ -108,6 +109,11 @@ describe("judgeSteps", () => {
     ];
     expect(sendingTimes(arrivals)).toEqual([300, 804, 904, 1_004, 1_005]);
     expect(sendingTimes(arrivals.map((step) => ({ ...step, t: step.t - 800 })))).toBeNull();
+  });
+
+  test("the largest step: the most keystrokes one step added", () => {
+    expect(largestStep([])).toBe(0);
+    expect(largestStep([...typedSteps("가나", 300), { t: 900, text: "" }, { t: 9_000, text: "가나다라" }])).toBe(8);
   });
 
   test("a paste after a pause is a burst too", () => {

@@ -113,6 +113,21 @@ export function hasBurst(steps: readonly RaceStep[]): boolean {
 }
 
 /**
+ * The most keystrokes one step added to the box (the first over the empty box): for the refusal's log line, it tells
+ * a paste or a page that froze while its player typed (one big step) from steps that came too close together.
+ */
+export function largestStep(steps: readonly RaceStep[]): number {
+  let largest = 0;
+  let before = 0;
+  for (const step of steps) {
+    const count = keystrokes(step.text);
+    largest = Math.max(largest, count - before);
+    before = count;
+  }
+  return largest;
+}
+
+/**
  * The latest times at which the page can have sent the steps, given when they arrived and that it sends at most one
  * step per `clientStepIntervalMs` (the last step, the answer's flush, may follow its predecessor at once). Steps
  * queued behind a stall arrive within a few ms of each other; read as sent at the page's pace they are the typing

@@ -4,7 +4,7 @@ import { chatHistory } from "../kernel/chat-history";
 import type { ModuleContext } from "../kernel/define-module";
 import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResult, refusal } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
-import { LaneBoard, type LaneFigures } from "../kernel/race-steps";
+import { LaneBoard, type LaneFigures, largestStep } from "../kernel/race-steps";
 import { speechRefusal } from "../kernel/speech";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
 import { type PrivateSettings, presentPrivate } from "./private-room";
@@ -292,6 +292,8 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       // Why the steps refused it (a burst, an answer other than the last step, too fast), when they did.
       steps_reason:
         attempt.stepsVerdict.verified || !attempt.stepsVerdict.implausible ? null : attempt.stepsVerdict.reason,
+      steps: attempt.result.steps.length,
+      largest_step: largestStep(attempt.result.steps),
     });
   }
 
