@@ -15,6 +15,8 @@ import { countRows, guestResult, kst, memberResult, race } from "./test-support"
 let server: TestServer;
 let clock: FakeClock;
 let player: TestUser;
+let other: TestUser;
+let admin: TestUser;
 let round = 0;
 const SENTENCE = "가는 말이 고와야 오는 말이 곱다";
 /** The sentence's first words typed as the IME shows them: each syllable built over 2–3 keystrokes. */
@@ -38,6 +40,8 @@ beforeAll(async () => {
     modules: [accountsModule, systemModule, createGamesModule({ serveRoutes: true })],
   });
   player = await server.createUser("리플레이어");
+  other = await server.createUser("구경꾼");
+  admin = await server.createUser("운영자", { admin: true });
 });
 afterAll(() => server.stop());
 
@@ -130,11 +134,22 @@ describe("GET /api/replays/{key}", () => {
     }
   });
 
-  test("an implausible attempt keeps its replay (for moderation) but is not in the records", async () => {
+  test("an implausible attempt's replay is evidence for administrators only: a 404 to everyone else", async () => {
     const { outcome } = await play({ wpm: 2_400, at: kst("2026-06-01 11:20:00"), implausible: true });
     expect(outcome.replayKey).toMatch(REPLAY_KEY);
-    expect((await server.api("GET", `/api/replays/${outcome.replayKey}`)).status).toBe(200);
+    const path = `/api/replays/${outcome.replayKey}`;
+    // A guest, another member and the player themself: the same answer as an unknown key.
+    for (const token of [undefined, other.token, player.token]) {
+      const res = await server.api("GET", path, { token });
+      expect(res.status).toBe(404);
+      expect(res.body.detail).toBe("리플레이를 찾을 수 없습니다.");
+    }
+    const seen = await server.api("GET", path, { token: admin.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ key: outcome.replayKey, result: { wpm: 2_400 }, steps: STEPS });
+    // No link is offered to it: the member's records leave the attempt out.
     const records = await server.api("GET", `/api/games/results/user/${player.id}?limit=200`, { token: player.token });
+    expect(records.status).toBe(200);
     expect(records.body.map((r: { replay_key: string | null }) => r.replay_key)).not.toContain(outcome.replayKey);
   });
 });

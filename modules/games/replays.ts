@@ -24,6 +24,8 @@ export interface ReplayView {
   key: string;
   /** The member who typed it (null for a guest, or a member deleted since): never on the wire, for moderation. */
   userId: number | null;
+  /** Its result was rejected as implausible: evidence for administrators, hidden from everyone else (README). */
+  implausible: boolean;
   mode: string;
   roomName: string;
   sentence: string;
@@ -38,7 +40,10 @@ export interface ReplayView {
   steps: RaceStep[];
 }
 
-/** A replay by its key, for anyone who has the key; null for a key that is malformed, unknown or deleted. */
+/**
+ * A replay by its key, implausible ones included (moderation's evidence: `GET /api/replays/{key}` shows those to
+ * administrators only); null for a key that is malformed, unknown or deleted.
+ */
 export async function replayOf(ctx: ModuleContext, key: string): Promise<ReplayView | null> {
   if (!REPLAY_KEY.test(key)) return null;
   const row = await gamesStoreOf(ctx.database).replay(key);
@@ -47,6 +52,7 @@ export async function replayOf(ctx: ModuleContext, key: string): Promise<ReplayV
   return {
     key: row.key,
     userId: row.userId,
+    implausible: row.implausible,
     mode: row.mode,
     roomName: row.sourceName,
     sentence: row.sentence,

@@ -12,7 +12,7 @@ import {
   UserResultsParams,
   UserResultsQuery,
 } from "./model";
-import { replayOf } from "./replays";
+import { type ReplayView, replayOf } from "./replays";
 import type { UserResult } from "./store";
 
 export const OTHERS_RECORDS_FORBIDDEN = "다른 사용자의 게임 기록은 관리자만 볼 수 있습니다.";
@@ -43,14 +43,19 @@ export function gamesRoutes(ctx: ModuleContext) {
 
 /**
  * `GET /api/replays/{key}`: anyone with the key may watch (no token). A key that is malformed, unknown or whose
- * replay was deleted by the retention answers the same 404: nothing tells a guessed key from an expired one.
+ * replay was deleted by the retention answers the same 404: nothing tells a guessed key from an expired one. The
+ * replay of an implausible result answers that 404 too, to everyone but an administrator (the evidence of a
+ * cheating report): a rejected run is nobody's to show, the player's own included.
  */
 function replaysRoutes(ctx: ModuleContext) {
+  const { guards } = accountsApi(ctx);
+  const mayWatch = async (replay: ReplayView, headers: Record<string, string | undefined>) =>
+    !replay.implausible || (await guards.optionalUser(headers))?.isAdmin === true;
   return new Elysia({ name: "games.replays.routes", prefix: "/replays", detail: { tags: ["games"] } }).get(
     "/:key",
-    async ({ params }) => {
+    async ({ params, headers }) => {
       const replay = await replayOf(ctx, params.key);
-      if (!replay) throw notFound(REPLAY_NOT_FOUND, "replay_not_found");
+      if (!replay || !(await mayWatch(replay, headers))) throw notFound(REPLAY_NOT_FOUND, "replay_not_found");
       return {
         key: replay.key,
         mode: replay.mode,
@@ -76,7 +81,8 @@ function replaysRoutes(ctx: ModuleContext) {
           "게임 결과 하나의 리플레이: 입력 상자가 바뀔 때마다 서버가 받은 시각(라운드 시작부터 ms)과 그때의 " +
           "글자(steps), 친 문장, 선수(회원이면 레벨도), 결과. 키를 아는 사람은 누구나 볼 수 있습니다(로그인 " +
           "불필요). 리플레이는 90일 보관되고, 회원의 모드별 최고 기록은 계속 보관됩니다. 없는 키, 형식이 틀린 " +
-          "키, 보관 기간이 지나 지워진 리플레이는 404입니다.",
+          "키, 보관 기간이 지나 지워진 리플레이는 404입니다. 비정상으로 거부된 결과의 리플레이는 관리자만 볼 수 " +
+          "있고(신고 증거), 다른 사람에게는(본인 포함) 없는 키와 같은 404입니다.",
       },
     },
   );

@@ -85,15 +85,14 @@ export interface StoredReplayView {
   sourceName: string;
   sentence: string;
   steps: string;
-  kept: boolean;
   userId: number | null;
   nickname: string;
   wpm: number;
   accuracy: number;
   position: number | null;
   completionTime: number;
+  /** Rejected as implausible: the replay is moderation's evidence, shown to administrators only. */
   implausible: boolean;
-  verified: boolean;
   createdAt: number;
 }
 
@@ -564,7 +563,6 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
           sourceName: games.sourceName,
           sentence: replays.sentence,
           steps: replays.steps,
-          kept: replays.kept,
           userId: results.userId,
           nickname: results.nickname,
           wpm: results.wpm,
@@ -572,7 +570,6 @@ export function createGamesStore(database: SqlDatabase): GamesStore {
           position: results.position,
           completionTime: results.completionTime,
           implausible: results.implausible,
-          verified: results.verified,
           createdAt: results.createdAt,
         })
         .from(replays)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { accountsModule } from "../accounts";
-import { createGamesModule } from "../games";
+import { createGamesModule, newReplayKey } from "../games";
 import { FakeClock } from "../kernel/clock";
 import { systemModule } from "../system";
 import { rankingsModule } from ".";
@@ -16,6 +16,8 @@ let clock: FakeClock;
 let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
+/** The replay of carol's implausible run: no ranking may link it (GET /api/replays/{key} hides it from players). */
+const implausibleReplay = newReplayKey();
 const ranking = async (query: string) => {
   const res = await server.api("GET", `/api/rankings/users${query}`);
   expect(res.status).toBe(200);
@@ -43,7 +45,13 @@ beforeAll(async () => {
   await playResult(ctx, member(bob), { wpm: 250, accuracy: 91, at: kst("2026-03-09 09:00:00") });
   await playResult(ctx, member(bob), { wpm: 271, accuracy: 92, at: kst("2026-03-09 09:10:00") });
   // Rejected as implausible: stored by games, never counted.
-  await playResult(ctx, member(carol), { wpm: 2000, accuracy: 100, at: kst("2026-03-09 09:20:00"), implausible: true });
+  await playResult(ctx, member(carol), {
+    wpm: 2000,
+    accuracy: 100,
+    at: kst("2026-03-09 09:20:00"),
+    implausible: true,
+    replay: { key: implausibleReplay, sentence: "가나다", steps: [{ t: 100, text: "가나다" }] },
+  });
 });
 afterAll(() => server.stop());
 
@@ -100,6 +108,10 @@ describe("GET /api/rankings/users", () => {
       ["g_abc123", 1, 250],
     ]);
     expect(bySpeed.some((e) => e.player_key === `u_${carol.id}`)).toBe(false);
+    for (const period of ["daily", "weekly", "all"]) {
+      const keys = (await ranking(`?period=${period}`)).map((e: { replay_key: string | null }) => e.replay_key);
+      expect(keys).not.toContain(implausibleReplay);
+    }
   });
 
   test("limit cuts the list; the day before reads Sunday's boards", async () => {
