@@ -1,5 +1,6 @@
 import type { ModuleContext } from "../kernel/define-module";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
+import { withoutRankingExcluded } from "../rankings";
 import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import { createDuelStore, type DuelStore, type RankingEntry, type RankingKind, winRateOf } from "./store";
 
@@ -25,18 +26,26 @@ export interface RankingOptions {
   days?: number;
 }
 
-/** One of the four duel rankings (members only), with every entry's recent figures over `days` Seoul days. */
+/**
+ * One of the four duel rankings (members only), with every entry's recent figures over `days` Seoul days; members
+ * excluded from the rankings (moderation) are left out by the rankings' own rule, as in the typing rankings.
+ */
 export function duelRanking(
   ctx: ModuleContext,
   kind: RankingKind,
   options: RankingOptions = {},
 ): Promise<RankingEntry[]> {
   const days = options.days ?? RANKING_DEFAULTS.days;
-  return duelStore(ctx).ranking(kind, {
-    limit: options.limit ?? RANKING_DEFAULTS.limit,
+  const query = {
     minGames: options.minGames ?? RANKING_DEFAULTS.minGames,
     fromDay: seoulDate(ctx.clock.now() - (days - 1) * DAY_MS),
-  });
+  };
+  return withoutRankingExcluded(
+    ctx,
+    options.limit ?? RANKING_DEFAULTS.limit,
+    (entry: RankingEntry) => entry.user_id,
+    (limit) => duelStore(ctx).ranking(kind, { ...query, limit }),
+  );
 }
 
 /** A member's stored duel figures (null before the first stored duel): the profile may show them. */

@@ -25,9 +25,10 @@ export function createDuelModule(overrides: Partial<DuelModuleSettings> = {}) {
   const settings: DuelModuleSettings = { ...DEFAULT_DUEL_SETTINGS, ...overrides };
   return defineModule({
     name: "duel",
-    // accounts: identities on sockets, the users table, the login guard of `GET /api/duel/stats/me`. Not games: a
-    // duel is not a typing-speed result and writes no game record (README "Storage").
-    dependsOn: ["accounts"],
+    // accounts: identities on sockets, the users table, the login guard of `GET /api/duel/stats/me`. rankings: who
+    // is excluded from every ranking (moderation). Not games: a duel is not a typing-speed result and writes no game
+    // record (README "Storage").
+    dependsOn: ["accounts", "rankings"],
     migrations,
     pgMigrations,
     routes: duelRoutes,

@@ -304,7 +304,7 @@ export function moderationService(ctx: ModuleContext) {
     const lifted = await store.transaction(async () => {
       const done = await store.lift(restrictionId, at, actor.username);
       if (!done) throw conflict(MODERATION_MSG.alreadyLifted);
-      if (done.kind === "exclude" && (await store.activeOfUser(done.userId, at, "exclude")).length === 0) {
+      if (done.kind === "exclude" && !(await store.inForce(done.userId, at, "exclude"))) {
         await setRankingExclusion(ctx, done.userId, false);
       }
       const user = await accounts.findById(done.userId);

@@ -162,6 +162,19 @@ function createModerationStore(database: SqlDatabase) {
         .where(and(eq(restrictions.userId, userId), kind ? eq(restrictions.kind, kind) : undefined, active(at)))
         .orderBy(desc(restrictions.startsAt), desc(restrictions.id)),
 
+    /**
+     * Whether the member still has a restriction of this kind in force, read in the caller's transaction: a lift
+     * just made in it counts (on PostgreSQL a plain read, on another connection, would not see it yet).
+     */
+    inForce: (userId: number, at: Date, kind: RestrictionKind): Promise<boolean> =>
+      unit((db) =>
+        db
+          .select({ id: restrictions.id })
+          .from(restrictions)
+          .where(and(eq(restrictions.userId, userId), eq(restrictions.kind, kind), active(at)))
+          .limit(1),
+      ).then((rows) => rows.length > 0),
+
     /** Lifts a restriction still in force (conditional: lifted or ended already → undefined). */
     async lift(id: number, at: Date, byName: string): Promise<RestrictionRow | undefined> {
       const [row] = await unit((db) =>

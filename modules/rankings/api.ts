@@ -174,9 +174,10 @@ async function fromRedis(ctx: ModuleContext, read: Promise<BoardRow[] | null>) {
 
 /**
  * The first `limit` rows of a ranking without the excluded members (README "Exclusions"): read `limit` more rows
- * than shown per excluded member, so the page is full whoever is left out; ranks are counted after.
+ * than shown per excluded member, so the page is full whoever is left out; ranks are counted after. The one rule of
+ * every ranking, the duel's included (its module reads its rows and hands them over here).
  */
-async function withoutExcluded<Row>(
+export async function withoutExcluded<Row>(
   ctx: ModuleContext,
   limit: number,
   userOf: (row: Row) => number | null,

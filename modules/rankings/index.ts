@@ -73,6 +73,7 @@ export {
   rebuildRankings,
   setRankingExclusion,
   usersRanking,
+  withoutExcluded as withoutRankingExcluded,
 } from "./api";
 export { type Period, seoulWeekStart, type UsersSort } from "./rules";
 export type { UserRankingEntry } from "./view";
