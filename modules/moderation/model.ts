@@ -123,6 +123,8 @@ export const MineSchema = t.Object({
 export const BlockListSchema = t.Object({
   blocks: t.Array(t.Object({ user_id: t.Integer(), username: t.String(), created_at: Time })),
 });
+/** `GET /api/blocks` (the web's blocks page reads it). */
+export type BlockList = typeof BlockListSchema.static;
 
 export const RestrictionListSchema = t.Object({ restrictions: t.Array(RestrictionSchema) });
 export const DetailSchema = t.Object({ detail: t.String() });

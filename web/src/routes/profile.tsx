@@ -1,4 +1,7 @@
-/** Area: profile (spec part 2 §2 "Profile"). The page lives in features/profile and loads when first visited. */
+/**
+ * Area: profile (spec part 2 §2 "Profile") and the member's blocks. The pages live in features/profile and
+ * features/moderation and load when first visited.
+ */
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import "../features/profile/profile.css";
 import { requireLogin } from "./guards";
@@ -11,4 +14,12 @@ const profileRoute = createRoute({
   component: lazyRouteComponent(() => import("../features/profile/profile-page"), "ProfilePage"),
 });
 
-export const profileRoutes = [profileRoute] as const;
+/** The members one blocked, to unblock them (modules/moderation README "Blocks"), linked from the profile. */
+const blocksRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/profile/blocks",
+  beforeLoad: requireLogin("차단 목록을 보려면 로그인이 필요합니다."),
+  component: lazyRouteComponent(() => import("../features/moderation/blocks-page"), "BlocksPage"),
+});
+
+export const profileRoutes = [profileRoute, blocksRoute] as const;

@@ -3,7 +3,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
 import { useDocumentTitle } from "../../lib/title";
-import { useIsBlocked } from "../moderation/blocks";
+import { useWithoutBlocked } from "../moderation/blocks";
 import { isAuthenticatedAtom } from "../session/atoms";
 import { boardApi } from "./board-api";
 import { BoardPager, CommentBadge, PostDate } from "./board-ui";
@@ -111,7 +111,7 @@ function EmptyList({ filtered, total }: { filtered: boolean; total: number }) {
 
 /** The page's posts; a blocked member's are left out (moderation's blocks). */
 function PostTable({ posts }: { posts: Post[] }) {
-  const isBlocked = useIsBlocked();
+  const withoutBlocked = useWithoutBlocked();
   return (
     <table className="card board-table">
       <caption className="sr-only">게시글 목록</caption>
@@ -135,27 +135,25 @@ function PostTable({ posts }: { posts: Post[] }) {
         </tr>
       </thead>
       <tbody>
-        {posts
-          .filter((post) => !isBlocked(post.user_id))
-          .map((post) => (
-            <tr key={post.id} className="board-row">
-              <td className="col-number">{post.id}</td>
-              <td className="col-title">
-                <Link to="/board/$postId" params={{ postId: String(post.id) }} className="board-row-link">
-                  <span className="board-row-title">{post.title}</span>
-                </Link>
-                <CommentBadge count={post.comment_count} />
-              </td>
-              <td className="col-author">{post.user.username}</td>
-              <td className="col-date">
-                <PostDate value={post.created_at} />
-              </td>
-              <td className="col-views">
-                <span className="board-label-mobile">조회 </span>
-                {post.view_count.toLocaleString("ko-KR")}
-              </td>
-            </tr>
-          ))}
+        {withoutBlocked(posts, (post) => post.user_id).map((post) => (
+          <tr key={post.id} className="board-row">
+            <td className="col-number">{post.id}</td>
+            <td className="col-title">
+              <Link to="/board/$postId" params={{ postId: String(post.id) }} className="board-row-link">
+                <span className="board-row-title">{post.title}</span>
+              </Link>
+              <CommentBadge count={post.comment_count} />
+            </td>
+            <td className="col-author">{post.user.username}</td>
+            <td className="col-date">
+              <PostDate value={post.created_at} />
+            </td>
+            <td className="col-views">
+              <span className="board-label-mobile">조회 </span>
+              {post.view_count.toLocaleString("ko-KR")}
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

@@ -6,7 +6,7 @@
 import { useAtomValue } from "jotai";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { COMMENT_MAX, charLength, checkComment } from "../../../../modules/board/rules";
-import { useIsBlocked } from "../moderation/blocks";
+import { BLOCKED_COMMENT, useIsBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import type { User } from "../session/types";
@@ -177,7 +177,7 @@ function CommentItem({
                 autoFocus
               />
             ) : hidden ? (
-              <p className="board-comment-content blocked-note">차단한 사용자의 댓글입니다.</p>
+              <p className="board-comment-content blocked-note">{BLOCKED_COMMENT}</p>
             ) : (
               <p className="board-comment-content">{comment.content}</p>
             )}

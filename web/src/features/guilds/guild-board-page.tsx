@@ -1,7 +1,9 @@
 /**
  * /guilds/{guildId}/board (spec §2 "Guild board"): list, detail and write-or-edit modes, comments, and the static
  * "AI 소식" block. Members only (the server refuses others; the page shows its reason). Edit and delete: the author
- * or the guild's admins and moderators (spec §6; hidden from others, refused by the server anyway).
+ * or the guild's admins and moderators (spec §6; hidden from others, refused by the server anyway). A member the
+ * viewer blocked: their posts are left out of the list, their comments keep their place without their text (as on
+ * the free board, moderation's blocks).
  */
 import { Link, useParams } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
@@ -10,6 +12,7 @@ import { BOARD_TITLE_MAX, COMMENT_MAX, GUILD_MSG } from "../../../../modules/gui
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
+import { BLOCKED_COMMENT, useIsBlocked, useWithoutBlocked } from "../moderation/blocks";
 import { excerpt, ReportButton } from "../moderation/report-dialog";
 import { currentUserAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
@@ -109,8 +112,9 @@ function GuildBoard({ guildId }: { guildId: number }) {
 }
 
 function PostList({ guildId, onOpen }: { guildId: number; onOpen: (postId: number) => void }) {
-  const [posts, setPosts] = useState<GuildPost[] | null>(null);
+  const [loaded, setPosts] = useState<GuildPost[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const posts = useWithoutBlocked()(loaded ?? [], (post) => post.author_id);
   useEffect(() => {
     const controller = new AbortController();
     guildApi.board(guildId, controller.signal).then(setPosts, (failure) => {
@@ -125,7 +129,7 @@ function PostList({ guildId, onOpen }: { guildId: number; onOpen: (postId: numbe
       </p>
     );
   }
-  if (!posts) return <Loading />;
+  if (!loaded) return <Loading />;
   if (posts.length === 0)
     return <p className="card guild-section muted">아직 게시글이 없습니다. 첫 글을 남겨보세요!</p>;
   return (
@@ -231,6 +235,7 @@ function PostDetail({
 
 function Comments({ guildId, postId, standing }: { guildId: number; postId: number; standing: Standing }) {
   const user = useAtomValue(currentUserAtom);
+  const isBlocked = useIsBlocked();
   const [comments, setComments] = useState<GuildComment[] | null>(null);
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -290,7 +295,11 @@ function Comments({ guildId, postId, standing }: { guildId: number; postId: numb
                     authorId={comment.author_id}
                   />
                 </span>
-                <p className="guild-comment-text">{comment.content}</p>
+                {isBlocked(comment.author_id) ? (
+                  <p className="guild-comment-text blocked-note">{BLOCKED_COMMENT}</p>
+                ) : (
+                  <p className="guild-comment-text">{comment.content}</p>
+                )}
               </div>
               {(comment.author_id === user?.id || isStaff(standing.role)) && (
                 <button type="button" className="btn btn-ghost btn-small" onClick={() => remove(comment)}>

@@ -1,6 +1,7 @@
 /**
  * /guilds/recruitment (spec §2): the table of guild, title, author, date and views, and — for a guild's admins and
- * moderators — the write form with guild select, title and content ("모든 필드를 입력해주세요.", spec §5).
+ * moderators — the write form with guild select, title and content ("모든 필드를 입력해주세요.", spec §5). A member
+ * the viewer blocked: their posts are left out (moderation's blocks, as on the free board).
  */
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
@@ -8,6 +9,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { GUILD_MSG, RECRUITMENT_CONTENT_MAX, RECRUITMENT_TITLE_MAX } from "../../../../modules/guilds/rules";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
+import { useWithoutBlocked } from "../moderation/blocks";
 import { isAuthenticatedAtom } from "../session/atoms";
 import { guildApi } from "./guild-api";
 import type { Guild, Paged, RecruitmentPost } from "./types";
@@ -95,6 +97,7 @@ export function RecruitmentListPage() {
   const [list, setList] = useState<Paged<RecruitmentPost> | null>(null);
   const [failed, setFailed] = useState(false);
   const [writing, setWriting] = useState(false);
+  const posts = useWithoutBlocked()(list?.items ?? [], (post) => post.author_id);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -123,8 +126,8 @@ export function RecruitmentListPage() {
           </p>
         )}
         {!list && !failed && <Loading />}
-        {list && list.items.length === 0 && <p className="muted guild-empty">아직 모집글이 없습니다.</p>}
-        {list && list.items.length > 0 && (
+        {list && posts.length === 0 && <p className="muted guild-empty">아직 모집글이 없습니다.</p>}
+        {list && posts.length > 0 && (
           <table className="guild-table">
             <thead>
               <tr>
@@ -140,7 +143,7 @@ export function RecruitmentListPage() {
               </tr>
             </thead>
             <tbody>
-              {list.items.map((post) => (
+              {posts.map((post) => (
                 <tr key={post.id}>
                   <td>{post.guild_name}</td>
                   <td>

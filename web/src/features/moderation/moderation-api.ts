@@ -1,4 +1,5 @@
 /** The moderation calls (modules/moderation README), through the app's one API client. */
+import type { BlockList } from "../../../../modules/moderation/model";
 import type { ReportReason } from "../../../../modules/moderation/rules";
 import type { TargetInput } from "../../../../modules/moderation/targets";
 import type { MutedPayload } from "../../../../modules/moderation/wire";
@@ -8,6 +9,9 @@ import { api } from "../../lib/api";
 export type ReportTarget = TargetInput;
 
 export type MuteState = MutedPayload;
+
+/** One member the viewer blocked: who (their current name) and when. */
+export type BlockedMember = BlockList["blocks"][number];
 
 export interface Mine {
   notices: { id: number; message: string; created_at: string }[];
@@ -23,5 +27,6 @@ export const moderationApi = {
       ...(note.trim() ? { note: note.trim() } : {}),
     }),
   mine: (signal?: AbortSignal) => api.get<Mine>("/api/moderation/me", { signal }),
+  blocks: (signal?: AbortSignal) => api.get<BlockList>("/api/blocks", { signal }),
   seen: (noticeId: number) => api.post<{ detail: string }>(`/api/moderation/notices/${noticeId}/seen`),
 };

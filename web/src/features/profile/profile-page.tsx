@@ -243,6 +243,13 @@ function InfoTab({ me }: { me: Me }) {
       </section>
       <DuelCard />
       <PracticeCard />
+      <section className="profile-card">
+        <h2>차단</h2>
+        <p className="profile-muted">차단한 사용자의 채팅과 글은 내게 보이지 않습니다.</p>
+        <Link to="/profile/blocks" className="btn btn-ghost btn-small">
+          차단한 사용자 관리
+        </Link>
+      </section>
     </div>
   );
 }
