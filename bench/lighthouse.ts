@@ -12,7 +12,7 @@
  *
  * The default page list is every route of web/src/routes (DEFAULT_PAGES). Before measuring, the script makes the
  * data those pages show through the server's own API (bench accounts, a guild with a recruitment post and a guild
- * board post, a board post), and the accounts' roles with the `madang` CLI on the same DATA_DIR. A page is
+ * board post, a board post, the member's block of the newcomer), and the accounts' roles with the `madang` CLI on the same DATA_DIR. A page is
  * `path@account`: before each of its runs that account logs in over HTTP and its tokens are written to the
  * origin's localStorage ("token", "refresh_token"), where the web client keeps them (Lighthouse's own reset before
  * a load clears the caches, cache storage, service workers and file systems, not localStorage, so the script empties
@@ -90,6 +90,7 @@ const DEFAULT_PAGES = [
   "/guilds/{guild}/room@member",
   "/guilds/{guild}/board@member",
   "/profile@member",
+  "/profile/blocks@member",
   "/admin/dashboard@admin",
   "/admin/users@admin",
   "/admin/users/{member}@admin",
@@ -330,6 +331,8 @@ async function prepareData(server: Started): Promise<Record<string, number | str
     token,
   );
   ids.invite = privateRoom.private.code;
+  // One row on /profile/blocks (its table is what that page shows).
+  await apiCall(server.url, "PUT", `/blocks/${ids.newcomer}`, undefined, token);
   ids.replay = await playDaily(server.url, token);
   return ids;
 }

@@ -344,9 +344,14 @@ describe("blocks", () => {
     expect(blocked.status).toBe(200);
     expect(blocked.body.detail).toBe("차단했습니다. 이 사용자의 채팅과 글이 보이지 않습니다.");
     expect((await api("PUT", `/api/blocks/${other.id}`, { token: me.token })).status).toBe(200);
-    expect((await api("GET", "/api/blocks", { token: me.token })).body.blocks).toMatchObject([
-      { user_id: other.id, username: other.username },
+    const list = await api("GET", "/api/blocks", { token: me.token });
+    expect(list.body.blocks).toEqual([
+      { user_id: other.id, username: other.username, created_at: new Date(clock.now()).toISOString() },
     ]);
+    // The list is the member's own: a guest is refused with the login text used everywhere.
+    const guestList = await api("GET", "/api/blocks");
+    expect(guestList.status).toBe(401);
+    expect(guestList.body.detail).toBe("로그인이 필요합니다.");
     expect((await api("GET", "/api/moderation/me", { token: me.token })).body.blocked).toEqual([other.id]);
     // Blocking is one way: the other member blocked nobody.
     expect((await api("GET", "/api/moderation/me", { token: other.token })).body.blocked).toEqual([]);
