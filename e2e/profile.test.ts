@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { TestUser as ServerUser } from "../apps/server/testing";
 import { applyGameRewards } from "../modules/accounts";
 import { createDuelStore } from "../modules/duel/store";
+import { duelRecord } from "../modules/duel/test-support";
 import { finishGame, recordResult } from "../modules/games";
 import { FakeClock } from "../modules/kernel/clock";
 import { average2 } from "../modules/kernel/typing";
@@ -180,20 +181,7 @@ test("the basic-info tab shows the member's 1:1 duel figures apart from the typi
   ];
   for (const [i, [opponent, winnerSide]] of outcomes.entries()) {
     const endedAt = start + i * 120_000;
-    await store.recordDuel({
-      sessionId: `profile-duel-${duelist.id}-${i}`,
-      redUserId: duelist.id,
-      blueUserId: opponent,
-      winnerSide,
-      reason: winnerSide === "draw" ? "time_up_draw" : "no_lives",
-      redLives: winnerSide === "blue" ? 0 : 2,
-      blueLives: winnerSide === "red" ? 0 : 2,
-      redWordsTyped: 12,
-      blueWordsTyped: 9,
-      duration: 45,
-      startedAt: endedAt - 45_000,
-      endedAt,
-    });
+    await store.recordDuel(duelRecord(`profile-duel-${duelist.id}-${i}`, duelist.id, opponent, winnerSide, endedAt));
   }
   const rating = Math.round((await store.player(duelist.id))!.rating);
   expect(rating).not.toBe(1500);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createDuelStore } from "../modules/duel/store";
+import { duelRecord } from "../modules/duel/test-support";
 import { member, playResult, reward } from "../modules/rankings/test-support";
 import { type E2E, PHONE, scrollWidth, startE2E, type TestUser } from "./helpers";
 
@@ -23,20 +24,7 @@ beforeAll(async () => {
   // Three duels today, all won by 꾸준이 (red).
   const duels = createDuelStore(e2e.server.ctx.database);
   for (let i = 0; i < 3; i++) {
-    await duels.recordDuel({
-      sessionId: `e2e-duel-${i}`,
-      redUserId: steady.id,
-      blueUserId: fast.id,
-      winnerSide: "red",
-      reason: "no_lives",
-      redLives: 3,
-      blueLives: 0,
-      redWordsTyped: 12,
-      blueWordsTyped: 7,
-      duration: 40,
-      startedAt: now - (3 - i) * 60_000,
-      endedAt: now - (3 - i) * 60_000 + 40_000,
-    });
+    await duels.recordDuel(duelRecord(`e2e-duel-${i}`, steady.id, fast.id, "red", now - (3 - i) * 60_000 + 40_000));
   }
 });
 afterAll(async () => {

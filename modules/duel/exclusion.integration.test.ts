@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer, type TestUser } from "../../apps/server/testing";
 import { duelStore } from "./api";
+import { duelRecord } from "./test-support";
 
 /**
  * The duel rankings leave out a member excluded from the rankings (moderation's `exclude`), by the rankings' one
@@ -23,23 +24,8 @@ const ranked = async (kind: (typeof KINDS)[number], limit = 100) => {
 
 let sessions = 0;
 /** A stored, rated duel that `red` won, ended now. */
-function redWins(red: number, blue: number) {
-  const endedAt = Date.now();
-  return duelStore(server.ctx).recordDuel({
-    sessionId: `exclusion-${++sessions}`,
-    redUserId: red,
-    blueUserId: blue,
-    winnerSide: "red",
-    reason: "no_lives",
-    redLives: 3,
-    blueLives: 0,
-    redWordsTyped: 12,
-    blueWordsTyped: 7,
-    duration: 40,
-    startedAt: endedAt - 40_000,
-    endedAt,
-  });
-}
+const redWins = (red: number, blue: number) =>
+  duelStore(server.ctx).recordDuel(duelRecord(`exclusion-${++sessions}`, red, blue));
 
 beforeAll(async () => {
   server = await startTestServer();

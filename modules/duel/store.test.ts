@@ -9,6 +9,7 @@ import { rateDuel } from "./glicko2";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { createDuelStore, type DuelRecord, type DuelStore, nextStreak } from "./store";
+import { duelRecord } from "./test-support";
 
 /**
  * The duel store on a fresh database of this run's engine (TEST_DATABASE=postgres for PostgreSQL), with only the
@@ -46,20 +47,7 @@ async function member(name = `결투${++userCount}`) {
 
 let sessions = 0;
 function duel(red: number, blue: number, winnerSide: DuelRecord["winnerSide"], endedAt = T0): DuelRecord {
-  return {
-    sessionId: `session-${++sessions}`,
-    redUserId: red,
-    blueUserId: blue,
-    winnerSide,
-    reason: winnerSide === "draw" ? "time_up_draw" : "no_lives",
-    redLives: winnerSide === "blue" ? 0 : 3,
-    blueLives: winnerSide === "red" ? 0 : 3,
-    redWordsTyped: 10,
-    blueWordsTyped: 8,
-    duration: 42.5,
-    startedAt: endedAt - 42_500,
-    endedAt,
-  };
+  return duelRecord(`session-${++sessions}`, red, blue, winnerSide, endedAt);
 }
 
 describe("recording a duel", () => {

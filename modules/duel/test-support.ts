@@ -3,6 +3,7 @@ import type { Socket } from "socket.io-client";
 import { startTestServer, type TestServer } from "../../apps/server/testing";
 import { FakeClock } from "../kernel/clock";
 import { openTestClient, TestClient } from "../kernel/socket-testing";
+import type { DuelRecord } from "./store";
 
 /** The kernel's test socket client, which for the duel's integration tests also keeps the duel's blocks. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever payload the event carries
@@ -148,4 +149,31 @@ export async function matchAcrossGap<P extends DuelClient>(clock: FakeClock, a: 
   }
   const [foundA] = await Promise.all([a.next("duel:match_found"), b.next("duel:match_found")]);
   return foundA.your_side === "red" ? [a, b] : [b, a];
+}
+
+/**
+ * A duel as the store records it, for tests that need members' duel figures without playing one (store
+ * `recordDuel`): 40 s, the winner on 3 lives, the loser on none; a draw leaves both on 3.
+ */
+export function duelRecord(
+  sessionId: string,
+  red: number,
+  blue: number,
+  winnerSide: DuelRecord["winnerSide"] = "red",
+  endedAt = Date.now(),
+): DuelRecord {
+  return {
+    sessionId,
+    redUserId: red,
+    blueUserId: blue,
+    winnerSide,
+    reason: winnerSide === "draw" ? "time_up_draw" : "no_lives",
+    redLives: winnerSide === "blue" ? 0 : 3,
+    blueLives: winnerSide === "red" ? 0 : 3,
+    redWordsTyped: 12,
+    blueWordsTyped: 7,
+    duration: 40,
+    startedAt: endedAt - 40_000,
+    endedAt,
+  };
 }
