@@ -1,6 +1,7 @@
 import { memoryCounters } from "../kernel/counters";
 import { redisCounters } from "../kernel/counters-redis";
 import type { ModuleContext } from "../kernel/define-module";
+import { assertCleanText } from "../kernel/speech";
 import type { CallerIdentity } from "../kernel/write-limits";
 import { createGuards } from "./auth";
 import { outboxMailer, smtpMailer } from "./reset-mail";
@@ -40,7 +41,8 @@ function build(ctx: ModuleContext) {
     ? smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? "타자마당 <no-reply@localhost>")
     : outboxMailer(ctx.config.dataDir, log);
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${ctx.config.port}`;
-  const deps = { store, events: ctx.events, now, tokens, throttles, origin, mailer, publicUrl, log };
+  const cleanName = (username: string) => assertCleanText(ctx, "username", [username]);
+  const deps = { store, events: ctx.events, now, tokens, throttles, origin, mailer, publicUrl, log, cleanName };
   const service = createAccountsService(deps);
   /** The account of a write, for the HTTP write limits: the access token's user, checked (signature, expiry). */
   const callerOf: CallerIdentity = async (authorization) => {

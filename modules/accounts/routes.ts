@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses } from "../kernel/http";
 import { clientIp } from "../kernel/request-info";
+import { TEXT_REFUSED } from "../kernel/speech";
 import { writeLimits } from "../kernel/write-limits";
 import { accountsApi } from "./api";
 import {
@@ -44,11 +45,12 @@ export function accountsRoutes(ctx: ModuleContext) {
         body: RegisterBody,
         response: apiResponses(
           { 201: UserSchema },
-          { 409: "이미 사용 중인 아이디 또는 이메일입니다", 422: true, 429: true },
+          { 400: TEXT_REFUSED, 409: "이미 사용 중인 아이디 또는 이메일입니다", 422: true, 429: true },
         ),
         detail: {
           summary: "회원가입",
-          description: "아이디 1~12자(한글·영문·숫자), 이메일, 비밀번호 6자 이상. 같은 주소에서 시간당 50회까지.",
+          description:
+            "아이디 1~12자(한글·영문·숫자, 금칙어 불가), 이메일, 비밀번호 6자 이상. 같은 주소에서 시간당 50회까지.",
         },
       },
     )

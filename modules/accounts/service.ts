@@ -69,6 +69,8 @@ export interface AccountsDeps {
   publicUrl?: string;
   /** Where a failed delivery is reported (the answer never says whether an account exists). */
   log?: Logger;
+  /** Refuses a username holding a listed word (kernel speech.ts `assertCleanText`); absent: every name passes. */
+  cleanName?: (username: string) => Promise<void>;
 }
 
 /** Every route that hashes or verifies a password is limited: each call costs ~20 ms of CPU. */
@@ -154,6 +156,7 @@ export function createAccountsService(deps: AccountsDeps) {
     const username = normalizeUsername(input.username);
     const usernameCheck = checkUsername(username);
     if (!usernameCheck.ok) throw unprocessable(usernameCheck.error!);
+    await deps.cleanName?.(username);
     const emailError = checkEmail(input.email);
     if (emailError) throw unprocessable(emailError);
     assertPasswordAcceptable(input.password);
@@ -410,6 +413,7 @@ export function createAccountsService(deps: AccountsDeps) {
     const username = normalizeUsername(newUsername);
     const rule = checkRename(username);
     if (!rule.ok) throw badRequest(rule.error!);
+    await deps.cleanName?.(username);
     const row = await requireByIdTx(tx, userId);
     if (row.username === username) throw badRequest("현재 사용자명과 같습니다.");
     const key = usernameKey(username);

@@ -24,6 +24,8 @@ export const ACTION_LABELS: Record<string, string> = {
   exclude_from_rankings: "랭킹 제외",
   warn_user: "경고",
   lift_restriction: "제재 해제",
+  profanity_add: "금칙어 추가",
+  profanity_remove: "금칙어 빼기",
 };
 
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
@@ -47,6 +49,7 @@ const DETAIL_LABELS: Record<string, string> = {
   message: "경고 문구",
   restriction_id: "제재",
   kind: "종류",
+  word: "단어",
 };
 
 /** `이전 → 새 이름 (사유: …)` for a rename, `label: value` pairs otherwise; text that is not JSON is kept. */

@@ -84,7 +84,7 @@ export function adminRoutes(ctx: ModuleContext) {
           { 200: AdminUserSchema },
           {
             ...ADMIN_REQUIRED,
-            400: "사용자명 규칙에 맞지 않거나(2~12자, 한글·영문·숫자, 숫자로만은 불가) 현재 사용자명과 같습니다",
+            400: "사용자명 규칙에 맞지 않거나(2~12자, 한글·영문·숫자, 숫자로만은 불가, 금칙어 불가) 현재 사용자명과 같습니다",
             404: USER_NOT_FOUND,
             409: "이미 사용 중인 아이디입니다",
             422: true,

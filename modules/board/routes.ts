@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { apiResponses, loginRequired } from "../kernel/http";
-import { assertMaySpeak } from "../kernel/speech";
+import { assertCleanText, assertMaySpeak, TEXT_REFUSED, textsOf } from "../kernel/speech";
 import { viewerKey } from "../kernel/viewers";
 import { writeLimits } from "../kernel/write-limits";
 import { boardApi } from "./api";
@@ -55,10 +55,11 @@ const listDetail = {
 export function boardRoutes(ctx: ModuleContext) {
   const { service } = boardApi(ctx);
   const { guards } = accountsApi(ctx);
-  /** The author of a post or comment: a muted member is refused (kernel speech.ts). */
-  const writer = async (headers: Record<string, string | undefined>) => {
+  /** The author of a post or comment: a muted member, and a text holding a listed word, are refused (kernel speech.ts). */
+  const writer = async (headers: Record<string, string | undefined>, body: object) => {
     const user = await guards.requireUser(headers);
     assertMaySpeak(ctx, user.id, "post");
+    await assertCleanText(ctx, "post", textsOf(body));
     return user;
   };
 
@@ -76,7 +77,7 @@ export function boardRoutes(ctx: ModuleContext) {
     .post(
       "/",
       async ({ body, headers, set }) => {
-        const user = await writer(headers);
+        const user = await writer(headers, body);
         set.status = 201;
         return service.create(user, body);
       },
@@ -84,7 +85,7 @@ export function boardRoutes(ctx: ModuleContext) {
         // 20,000 Korean characters are ~60 KB of JSON.
         writeLimit: { name: "board.post", account: 10, address: 200, body: 128 * 1024 },
         body: PostBody,
-        response: apiResponses({ 201: PostSchema }, { ...loginRequired(), 422: true }),
+        response: apiResponses({ 201: PostSchema }, { ...loginRequired(), 400: TEXT_REFUSED, 422: true }),
         detail: {
           summary: "게시글 작성",
           description: "로그인이 필요합니다. 제목(공백 제외 필수, 255자 이내)과 내용(필수, 20,000자 이내).",
@@ -118,16 +119,20 @@ export function boardRoutes(ctx: ModuleContext) {
         },
       },
     )
-    .put("/:postId", async ({ params, body, headers }) => service.update(await writer(headers), params.postId, body), {
-      writeLimit: { name: "board.post_edit", account: 30, address: 300, body: 128 * 1024 },
-      params: PostParams,
-      body: PostBody,
-      response: apiResponses(
-        { 200: PostSchema },
-        { ...loginRequired("본인이 작성한 게시글이 아닙니다"), ...POST_NOT_FOUND },
-      ),
-      detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
-    })
+    .put(
+      "/:postId",
+      async ({ params, body, headers }) => service.update(await writer(headers, body), params.postId, body),
+      {
+        writeLimit: { name: "board.post_edit", account: 30, address: 300, body: 128 * 1024 },
+        params: PostParams,
+        body: PostBody,
+        response: apiResponses(
+          { 200: PostSchema },
+          { ...loginRequired("본인이 작성한 게시글이 아닙니다"), 400: TEXT_REFUSED, ...POST_NOT_FOUND },
+        ),
+        detail: { summary: "게시글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
+      },
+    )
     .delete(
       "/:postId",
       async ({ params, headers }) => service.remove(await guards.requireUser(headers), params.postId),
@@ -158,7 +163,7 @@ export function boardRoutes(ctx: ModuleContext) {
     .post(
       "/:postId/comments",
       async ({ params, body, headers, set }) => {
-        const user = await writer(headers);
+        const user = await writer(headers, body);
         set.status = 201;
         return service.addComment(user, params.postId, body);
       },
@@ -170,7 +175,7 @@ export function boardRoutes(ctx: ModuleContext) {
           { 201: CommentSchema },
           {
             ...loginRequired(),
-            400: "답글을 달 수 없는 댓글입니다 (없는 댓글, 답글, 삭제된 댓글)",
+            400: `답글을 달 수 없는 댓글(없는 댓글, 답글, 삭제된 댓글)이거나 ${TEXT_REFUSED}`,
             ...POST_NOT_FOUND,
           },
         ),
@@ -183,14 +188,14 @@ export function boardRoutes(ctx: ModuleContext) {
     )
     .put(
       "/comments/:commentId",
-      async ({ params, body, headers }) => service.editComment(await writer(headers), params.commentId, body),
+      async ({ params, body, headers }) => service.editComment(await writer(headers, body), params.commentId, body),
       {
         writeLimit: { name: "board.comment_edit", account: 30, address: 300 },
         params: CommentParams,
         body: CommentEditBody,
         response: apiResponses(
           { 200: CommentSchema },
-          { ...loginRequired("본인이 작성한 댓글이 아닙니다"), ...COMMENT_NOT_FOUND },
+          { ...loginRequired("본인이 작성한 댓글이 아닙니다"), 400: TEXT_REFUSED, ...COMMENT_NOT_FOUND },
         ),
         detail: { summary: "댓글 수정", description: "작성자만 수정할 수 있습니다.", security: bearer },
       },

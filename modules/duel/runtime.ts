@@ -15,7 +15,7 @@ import {
   sharedScheduler,
 } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
-import { assertMaySpeak } from "../kernel/speech";
+import { assertMaySpeak, maskChat } from "../kernel/speech";
 import { duelStore } from "./api";
 import { DuelChallenges } from "./challenges";
 import {
@@ -603,7 +603,7 @@ export class DuelRuntime implements ModuleRuntime {
     const { identity } = socket.data;
     assertMaySpeak(this.ctx, identity.kind === "user" ? identity.userId : null, "chat");
     const playerId = playerIdOf(identity);
-    const command = { type: "watch_chat" as const, message };
+    const command = { type: "watch_chat" as const, message: maskChat(this.ctx, message) };
     const result = await this.input(sessionId, { type: "command", playerId, socketId: socket.id, command });
     if (result.ok) return;
     if (result.code === "game_stopped" || result.code === "not_in_game") {

@@ -2,7 +2,7 @@ import type { ModuleContext, ModuleRuntime } from "../kernel/define-module";
 import { AppError, forbidden, unauthorized, unprocessable } from "../kernel/errors";
 import type { GameDirectory, GameEmitter } from "../kernel/game-host";
 import type { AppServer, AppSocket, SocketEvents } from "../kernel/socket";
-import { assertMaySpeak } from "../kernel/speech";
+import { assertMaySpeak, maskChat } from "../kernel/speech";
 import { guildsApi } from "./api";
 import { DEFAULT_GUILD_GAME_SETTINGS, type GuildGameSettings, GuildGames, type StartRequest } from "./game-runtime";
 import { GUILD_GAME_MSG } from "./guild-game";
@@ -153,7 +153,7 @@ export class GuildRoom implements ModuleRuntime {
     if (text.startsWith("/") && (await this.command(socket, actor, guildId, text))) return;
     assertMaySpeak(this.ctx, actor.id, "chat");
     this.takeChatBudget(socket);
-    const line = await this.service.postMessage(actor, guildId, text);
+    const line = await this.service.postMessage(actor, guildId, maskChat(this.ctx, text));
     this.io.to(guildChannel(guildId)).emit("guild:message", line);
   }
 

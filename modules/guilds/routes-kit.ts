@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { accountsApi } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
 import { loginRequired } from "../kernel/http";
-import { assertMaySpeak } from "../kernel/speech";
+import { assertCleanText, assertMaySpeak, textsOf } from "../kernel/speech";
 import { writeLimits } from "../kernel/write-limits";
 import { GUILD_MSG } from "./rules";
 import type { Actor } from "./service-kit";
@@ -45,12 +45,16 @@ export function actorOf(ctx: ModuleContext) {
   };
 }
 
-/** The caller of a write others read (a post, a comment): a muted member is refused (kernel speech.ts). */
+/**
+ * The caller of a write others read (a post, a comment): a muted member, and a text of the body holding a listed
+ * word, are refused (kernel speech.ts).
+ */
 export function writerOf(ctx: ModuleContext) {
   const actor = actorOf(ctx);
-  return async (headers: Record<string, string | undefined>): Promise<Actor> => {
+  return async (headers: Record<string, string | undefined>, body: object): Promise<Actor> => {
     const caller = await actor(headers);
     assertMaySpeak(ctx, caller.id, "post");
+    await assertCleanText(ctx, "post", textsOf(body));
     return caller;
   };
 }

@@ -175,3 +175,50 @@ export function reportsCommand(ctx: ModuleContext) {
     .addCommand(resolveCommand(ctx))
     .addCommand(liftCommand(ctx));
 }
+
+type WordEntry = Awaited<ReturnType<ReturnType<typeof moderationApi>["words"]["list"]>>["words"][number];
+
+function wordsListCommand(ctx: ModuleContext) {
+  return new Command("list")
+    .description("지금 쓰이는 금칙어와 관리자가 뺀 단어를 봅니다")
+    .action(async (_options: unknown, command: Command) => {
+      const result = await moderationApi(ctx).words.list();
+      if (globalOptions(command).json) return printJson(result);
+      const columns = [
+        { header: "단어", value: (w: WordEntry) => w.word },
+        { header: "출처", value: (w: WordEntry) => (w.source === "file" ? "기본 목록" : "관리자 추가") },
+        { header: "누가", value: (w: WordEntry) => w.by },
+        { header: "언제", value: (w: WordEntry) => (w.at ? seoulTime(w.at) : null) },
+      ];
+      console.log(formatTable<WordEntry>(columns, result.words));
+      console.log(`\n금칙어 ${result.total}개.`);
+      if (result.removed.length === 0) return;
+      console.log("\n관리자가 뺀 기본 목록의 단어:");
+      console.log(formatTable<WordEntry>([columns[0], columns[2], columns[3]], result.removed));
+    });
+}
+
+function wordChangeCommand(ctx: ModuleContext, action: "add" | "remove") {
+  return new Command(action)
+    .description(
+      action === "add"
+        ? "금칙어를 더합니다 (모든 서버에 바로 적용되고 관리자 로그에 남습니다)"
+        : "금칙어를 뺍니다 (모든 서버에 바로 적용되고 관리자 로그에 남습니다)",
+    )
+    .argument("<word>", "단어 (띄어쓰기 없이 한글·영문·숫자)")
+    .action(async (word: string, _options: unknown, command: Command) => {
+      const words = moderationApi(ctx).words;
+      const answer = await (action === "add" ? words.add : words.remove)(cliActor(command), word);
+      if (globalOptions(command).json) return printJson(answer);
+      console.log(`${answer.detail} (${answer.word})`);
+    });
+}
+
+/** `madang profanity list|add|remove`. */
+export function profanityCommand(ctx: ModuleContext) {
+  return new Command("profanity")
+    .description("금칙어 목록: 보기, 더하기, 빼기")
+    .addCommand(wordsListCommand(ctx))
+    .addCommand(wordChangeCommand(ctx, "add"))
+    .addCommand(wordChangeCommand(ctx, "remove"));
+}

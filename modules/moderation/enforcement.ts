@@ -6,6 +6,7 @@ import { type SpeechCheck, setSpeechCheck } from "../kernel/speech";
 import { MODERATION_MSG } from "./rules";
 import type { RestrictionRow } from "./schema";
 import { type ModerationStore, moderationStoreOf } from "./store";
+import { type ProfanityBook, profanityBookOf } from "./word-list";
 import "./wire";
 
 /** Every process reads the mutes in force this often (the CLI's changes without Redis; a lost Redis message). */
@@ -18,6 +19,7 @@ const channelOf = (ctx: ModuleContext) => `${ctx.cluster?.prefix ?? ""}moderatio
  * process that runs the room (synchronously, in the game's input), posts on the process that answers. It is read
  * again after this process's own action, when another process says so (Redis `moderation:changed`), and every
  * `MUTES_POLL_MS`; each read tells the member's live sockets on this process about a new mute or a lifted one.
+ * The same reads bring the administrators' changes to the profanity list (word-list.ts), which spread the same way.
  */
 export class MuteBook {
   private mutes = new Map<number, RestrictionRow>();
@@ -30,9 +32,11 @@ export class MuteBook {
   private stopped = false;
   private readonly origin = crypto.randomUUID();
   private readonly store: ModerationStore;
+  private readonly words: ProfanityBook;
 
   constructor(private readonly ctx: ModuleContext) {
     this.store = moderationStoreOf(ctx.database);
+    this.words = profanityBookOf(ctx);
   }
 
   readonly check: SpeechCheck = (userId, kind) => {
@@ -76,6 +80,9 @@ export class MuteBook {
       do {
         this.again = false;
         await this.readOnce().catch((error) => this.ctx.log.warn("mutes not read", { error: String(error) }));
+        await this.words
+          .read()
+          .catch((error) => this.ctx.log.warn("profanity list not read", { error: String(error) }));
       } while (this.again && !this.stopped);
       this.reading = null;
     })();
@@ -136,6 +143,17 @@ export class MuteBook {
 }
 
 const endOf = (row: RestrictionRow) => row.endsAt?.getTime() ?? Number.POSITIVE_INFINITY;
+
+/**
+ * After this process changed a mute or the profanity list: a server reads it now (its local sockets told before the
+ * answer), then tells the others; the CLI, which holds no mute book, reads its own list and tells the others.
+ */
+export async function moderationChanged(ctx: ModuleContext) {
+  const book = muteBookOf(ctx);
+  if (book) return book.changed();
+  await profanityBookOf(ctx).read();
+  await publishChange(ctx);
+}
 
 /**
  * Tells the other processes that the restrictions changed (Redis), so they read them now. Used by the CLI too,

@@ -1,11 +1,12 @@
 import { accountsApi } from "../accounts";
 import { defineModule } from "../kernel/define-module";
-import { reportsCommand } from "./commands";
+import { profanityCommand, reportsCommand } from "./commands";
 import { muteBookOf, startMuteBook, stopMuteBook } from "./enforcement";
 import { migrations } from "./migrations";
 import { migrations as pgMigrations } from "./migrations-pg";
 import { moderationRoutes } from "./routes";
 import { moderationApi } from "./service";
+import { profanityBookOf } from "./word-list";
 
 /** Reports, the administrators' queue and its actions, and their enforcement (issue 29; README). */
 export const moderationModule = defineModule({
@@ -16,7 +17,11 @@ export const moderationModule = defineModule({
   migrations,
   pgMigrations,
   routes: moderationRoutes,
-  commands: (ctx) => [reportsCommand(ctx)],
+  // The CLI boots no module: its renames are checked against the list through the book registered here.
+  commands: (ctx) => {
+    profanityBookOf(ctx);
+    return [reportsCommand(ctx), profanityCommand(ctx)];
+  },
   async onBoot(ctx) {
     accountsApi(ctx).service.addLoginCheck((userId) => moderationApi(ctx).checkLogin(userId));
     await startMuteBook(ctx);

@@ -8,6 +8,7 @@ import {
   SUSPEND_DURATIONS,
   TARGET_KINDS,
   WARNING_MAX,
+  WORD_MAX,
 } from "./rules";
 
 // Bodies are strict (unknown fields refused with 422); the rules with their Korean texts are the service's, so the
@@ -128,3 +129,20 @@ export type BlockList = typeof BlockListSchema.static;
 
 export const RestrictionListSchema = t.Object({ restrictions: t.Array(RestrictionSchema) });
 export const DetailSchema = t.Object({ detail: t.String() });
+
+// ---- the profanity list (administrators)
+
+export const WordBody = t.Object({ word: t.String({ maxLength: WORD_MAX * 4 }) }, strict);
+export const WordParams = t.Object({ word: t.String({ minLength: 1, maxLength: WORD_MAX * 12 }) });
+const WordEntrySchema = t.Object({
+  word: t.String(),
+  source: t.UnionEnum(["file", "admin"]),
+  by: t.Nullable(t.String()),
+  at: t.Nullable(t.String({ format: "date-time" })),
+});
+export const WordListSchema = t.Object({
+  words: t.Array(WordEntrySchema),
+  removed: t.Array(WordEntrySchema),
+  total: t.Integer(),
+});
+export const WordAnswer = t.Object({ detail: t.String(), word: t.String() });

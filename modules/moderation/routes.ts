@@ -21,6 +21,10 @@ import {
   RestrictionSchema,
   SummarySchema,
   UserParams,
+  WordAnswer,
+  WordBody,
+  WordListSchema,
+  WordParams,
 } from "./model";
 import { moderationApi } from "./service";
 
@@ -197,5 +201,64 @@ function adminRoutes(ctx: ModuleContext) {
     });
 }
 
+/** The profanity list (README "Profanity filter"), administrators only, behind requireAdmin like the queue. */
+function wordListRoutes(ctx: ModuleContext) {
+  const words = moderationApi(ctx).words;
+  const { guards } = accountsApi(ctx);
+  const writeLimit = { name: "moderation.profanity", account: 100, address: 300 };
+  return new Elysia({
+    name: "moderation.profanity.routes",
+    prefix: "/moderation/profanity",
+    detail: { tags: ["moderation"] },
+  })
+    .use(writeLimits(ctx))
+    .derive(async ({ headers }) => {
+      const user = await guards.requireAdmin(headers);
+      return { actor: { id: user.id, username: user.username, source: "web" } satisfies Actor };
+    })
+    .get("/", () => words.list(), {
+      response: apiResponses({ 200: WordListSchema }, ADMIN_REQUIRED),
+      detail: doc(
+        "금칙어 목록",
+        "지금 쓰이는 금칙어(기본 목록과 관리자가 더한 단어)와 관리자가 뺀 기본 목록의 단어. 채팅에서는 ***로 가려지고, " +
+          "글·댓글·아이디·길드 이름에 있으면 거절됩니다.",
+      ),
+    })
+    .post(
+      "/",
+      async ({ actor, body, set }) => {
+        const answer = await words.add(actor, body.word);
+        set.status = 201;
+        return answer;
+      },
+      {
+        writeLimit,
+        body: WordBody,
+        response: apiResponses(
+          { 201: WordAnswer },
+          {
+            ...ADMIN_REQUIRED,
+            400: "단어는 띄어쓰기 없이 한글·영문·숫자 1~20자입니다",
+            409: "이미 목록에 있는 단어입니다",
+            422: true,
+          },
+        ),
+        detail: doc(
+          "금칙어 더하기",
+          "단어 하나를 목록에 더합니다. 모든 서버에 바로 적용되고 관리자 로그에 남습니다. 뺐던 기본 목록의 단어는 다시 쓰입니다.",
+        ),
+      },
+    )
+    .delete("/:word", async ({ actor, params }) => words.remove(actor, params.word), {
+      writeLimit,
+      params: WordParams,
+      response: apiResponses({ 200: WordAnswer }, { ...ADMIN_REQUIRED, 404: "목록에 없는 단어입니다", 422: true }),
+      detail: doc(
+        "금칙어 빼기",
+        "단어 하나를 목록에서 뺍니다(주소에 넣을 때 URL 인코딩). 모든 서버에 바로 적용되고 관리자 로그에 남습니다.",
+      ),
+    });
+}
+
 export const moderationRoutes = (ctx: ModuleContext) =>
-  new Elysia({ name: "moderation.routes" }).use(memberRoutes(ctx)).use(adminRoutes(ctx));
+  new Elysia({ name: "moderation.routes" }).use(memberRoutes(ctx)).use(adminRoutes(ctx)).use(wordListRoutes(ctx));

@@ -77,6 +77,19 @@ export const RESTRICTION_LABELS: Record<RestrictionKind, string> = {
 /** `YYYY-MM-DD HH:mm` in Seoul time (UTC+9, no DST), the product's display format. */
 export const seoulMinute = (at: number) => new Date(at + 9 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
 
+/** An administrator's change to the profanity list: a word added, or a word of the list removed. */
+export const WORD_ACTIONS = ["add", "remove"] as const;
+export type WordAction = (typeof WORD_ACTIONS)[number];
+/** A listed word: Hangul (syllables or jamo), Latin letters or digits, 1 to `WORD_MAX` characters, no spaces. */
+export const WORD_MAX = 20;
+const LIST_WORD = /^[가-힣ㄱ-ㅣA-Za-z0-9]+$/;
+
+/** The administrators' check of a word to add (null: fine), shared by the console's form, the API and the CLI. */
+export function checkListWord(word: string): string | null {
+  const value = word.normalize("NFC").trim();
+  return value && [...value].length <= WORD_MAX && LIST_WORD.test(value) ? null : MODERATION_MSG.badWord;
+}
+
 /** A member blocks at most this many members. */
 export const BLOCKS_MAX = 500;
 
@@ -112,6 +125,15 @@ export const MODERATION_MSG = {
   notBlocked: "차단하지 않은 사용자입니다.",
   blocked: "차단했습니다. 이 사용자의 채팅과 글이 보이지 않습니다.",
   unblocked: "차단을 풀었습니다.",
+  /** A post, comment or guild description holding a listed word. */
+  profanePost: "부적절한 표현이 포함되어 있습니다.",
+  profaneUsername: "사용할 수 없는 단어가 포함된 아이디입니다.",
+  profaneGuildName: "사용할 수 없는 단어가 포함된 길드 이름입니다.",
+  badWord: `단어는 띄어쓰기 없이 한글·영문·숫자 1~${WORD_MAX}자로 입력해주세요.`,
+  wordListed: "이미 목록에 있는 단어입니다.",
+  wordNotListed: "목록에 없는 단어입니다.",
+  wordAdded: "단어를 추가했습니다.",
+  wordRemoved: "단어를 뺐습니다.",
   /** A muted member's chat line (rooms, guilds, duel watchers). */
   mutedChat: (until: number, reason: string) => `${seoulMinute(until)}까지 채팅이 제한되었습니다. (사유: ${reason})`,
   /** A muted member's post or comment. */

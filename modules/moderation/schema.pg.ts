@@ -2,4 +2,4 @@ import { pgKit } from "../../db/schema-kit";
 import { defineModerationTables } from "./tables";
 
 // PostgreSQL's tables, for drizzle-kit (drizzle.pg.config.ts) and the store (see tables.ts).
-export const { reports, restrictions, notices, blocks } = pgKit.once(defineModerationTables);
+export const { reports, restrictions, notices, blocks, words } = pgKit.once(defineModerationTables);

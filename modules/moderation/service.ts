@@ -6,7 +6,7 @@ import { deleteGuildContent } from "../guilds";
 import type { ModuleContext } from "../kernel/define-module";
 import { AppError, badRequest, conflict, notFound } from "../kernel/errors";
 import { setRankingExclusion } from "../rankings";
-import { muteBookOf, publishChange } from "./enforcement";
+import { moderationChanged } from "./enforcement";
 import {
   ACTION_REASON_MAX,
   BLOCKS_MAX,
@@ -24,6 +24,7 @@ import {
 import type { ReportRow, RestrictionRow } from "./schema";
 import { type GroupKey, moderationStoreOf } from "./store";
 import { deletableOf, type Evidence, findTarget, type TargetInput } from "./targets";
+import { wordListService } from "./word-list";
 
 /** The admin log's action of each report action (admin/labels.ts names them in Korean). */
 export const LOG_ACTIONS: Record<ReportAction | "lift", string> = {
@@ -290,11 +291,7 @@ export function moderationService(ctx: ModuleContext) {
   }
 
   /** After a mute's change: this server's sockets are told before the answer, the other processes right after. */
-  async function restrictionsChanged() {
-    const book = muteBookOf(ctx);
-    if (book) await book.changed();
-    else await publishChange(ctx);
-  }
+  const restrictionsChanged = () => moderationChanged(ctx);
 
   /** Ends a restriction in force (a suspension "until lifted", a mute early, a ranking exclusion). */
   async function lift(actor: Actor, restrictionId: number) {
@@ -407,6 +404,7 @@ export function moderationService(ctx: ModuleContext) {
     checkLogin,
     userRestrictions,
     openCounts: () => store.openCounts(),
+    words: wordListService(ctx, restrictionsChanged),
   };
 }
 export type ModerationService = ReturnType<typeof moderationService>;

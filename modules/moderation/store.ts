@@ -3,7 +3,7 @@ import type { SqlDatabase } from "../../db/database";
 import { isUniqueViolation } from "../../db/postgres";
 import { inTransaction, onePerDatabase, type StoreDb, storeDb, tablesFor } from "../../db/store";
 import type { ReportAction, RestrictionKind } from "./rules";
-import type { NoticeRow, ReportRow, RestrictionRow } from "./schema";
+import type { NoticeRow, ReportRow, RestrictionRow, WordRow } from "./schema";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema.pg";
 
@@ -36,7 +36,7 @@ const count = () => sql<number>`cast(count(*) as integer)`.mapWith(Number);
  * log row.
  */
 function createModerationStore(database: SqlDatabase) {
-  const { reports, restrictions, notices, blocks } = tablesFor(database, sqliteSchema, pgSchema);
+  const { reports, restrictions, notices, blocks, words } = tablesFor(database, sqliteSchema, pgSchema);
   const unit = <T>(fn: (db: StoreDb) => Promise<T>) => inTransaction(database, fn);
   const read = () => storeDb(database);
   const active = (at: Date) =>
@@ -224,6 +224,20 @@ function createModerationStore(database: SqlDatabase) {
         .where(and(eq(blocks.userId, userId), eq(blocks.blockedId, blockedId)))
         .returning({ id: blocks.blockedId });
       return rows.length > 0;
+    },
+
+    /** The administrators' changes to the profanity list (one row per word: its latest decision). */
+    wordChanges: (): Promise<WordRow[]> => read().select().from(words).orderBy(asc(words.createdAt), asc(words.word)),
+
+    /** Records the word's latest decision (replacing an earlier one). */
+    async setWord(row: WordRow) {
+      const { word, ...decision } = row;
+      await unit((db) => db.insert(words).values(row).onConflictDoUpdate({ target: words.word, set: decision }));
+    },
+
+    /** Forgets the word's decision (the data file alone decides again). */
+    async forgetWord(word: string) {
+      await unit((db) => db.delete(words).where(eq(words.word, word)));
     },
 
     /** Marks the member's own notice seen; false when there is no such notice of theirs. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { defineCoreTables } from "../../db/core/tables";
 import type { Dialect, SchemaKit } from "../../db/schema-kit";
-import { REPORT_ACTIONS, REPORT_REASONS, RESTRICTION_KINDS, TARGET_KINDS } from "./rules";
+import { REPORT_ACTIONS, REPORT_REASONS, RESTRICTION_KINDS, TARGET_KINDS, WORD_ACTIONS } from "./rules";
 
 /** The moderation module's tables, on either engine (`schema.ts`: SQLite, `schema.pg.ts`: PostgreSQL). */
 export function defineModerationTables<D extends Dialect>(kit: SchemaKit<D>) {
@@ -108,5 +108,18 @@ export function defineModerationTables<D extends Dialect>(kit: SchemaKit<D>) {
     ],
   );
 
-  return { reports, restrictions, notices, blocks };
+  /**
+   * The administrators' changes to the profanity list (README "Profanity filter"): the list in force is the data
+   * file's words, plus the words added here, less the words removed here. One row per word, its latest decision, so
+   * a word removed once stays removed when a later release's data file still lists it.
+   */
+  const words = kit.table("moderation_words", {
+    word: kit.text("word").primaryKey(),
+    action: kit.text("action", { enum: WORD_ACTIONS }).notNull(),
+    byId: kit.integer("by_id").references(() => users.id, { onDelete: "set null" }),
+    byName: kit.text("by_name").notNull(),
+    createdAt: kit.timestamp("created_at").notNull(),
+  });
+
+  return { reports, restrictions, notices, blocks, words };
 }

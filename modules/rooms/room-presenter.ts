@@ -5,7 +5,7 @@ import type { ModuleContext } from "../kernel/define-module";
 import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResult, refusal } from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { LaneBoard, type LaneFigures, largestStep } from "../kernel/race-steps";
-import { speechRefusal } from "../kernel/speech";
+import { maskChat, speechRefusal } from "../kernel/speech";
 import type { ChatCommand, MemberData, RoomGame, RoomMember } from "./members";
 import { type PrivateSettings, presentPrivate } from "./private-room";
 import { PRIVATE_MSG } from "./private-rules";
@@ -536,9 +536,11 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
     // A muted member still plays (the answer above); their chat lines are refused with the reason and the end.
     const muted = speechRefusal(this.ctx, member.player.userId, "chat");
     if (muted) return refusal(muted.detail, muted.code ?? "muted");
+    // Listed words are masked in what is kept and sent (moderation's profanity filter).
+    const line = maskChat(this.ctx, message);
     // Kept on the server so a report of the line keeps it and the lines before it (moderation).
     const { userId, name } = member.player;
-    const lineId = chatHistory(this.ctx).record(`room:${this.room.id}`, { userId, name, message, at: now });
+    const lineId = chatHistory(this.ctx).record(`room:${this.room.id}`, { userId, name, message: line, at: now });
     host.broadcast("chat:message", {
       line_id: lineId,
       room_id: this.room.id,
@@ -547,7 +549,7 @@ export class RoomPresenter implements GamePresenter<RaceMode, RacePlayer, Member
       nickname: member.player.name,
       session_id: member.player.sessionId,
       is_anonymous: member.data.kind === "guest",
-      message,
+      message: line,
       timestamp: iso(now),
       is_system: false,
       is_private: false,

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import type { ModuleContext } from "../../kernel/define-module";
 import { apiResponses } from "../../kernel/http";
+import { TEXT_REFUSED } from "../../kernel/speech";
 import { guildsApi } from "../api";
 import {
   BoardListQuery,
@@ -40,7 +41,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     .post(
       "/:id/board",
       async ({ params, body, headers, set }) => {
-        const post = await service.boardCreate(await writer(headers), params.id, body);
+        const post = await service.boardCreate(await writer(headers, body), params.id, body);
         set.status = 201;
         return post;
       },
@@ -48,7 +49,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.board_post", account: 10, address: 200 },
         params: GuildParams,
         body: BoardPostBody,
-        response: apiResponses({ 201: BoardPostSchema }, inGuild(MEMBERS_ONLY)),
+        response: apiResponses({ 201: BoardPostSchema }, { ...inGuild(MEMBERS_ONLY), 400: TEXT_REFUSED }),
         detail: {
           summary: "길드 게시글 쓰기",
           description: "길드 회원만. 제목과 내용을 모두 입력해야 합니다.",
@@ -67,14 +68,18 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     )
     .put(
       "/:id/board/:postId",
-      async ({ params, body, headers }) => service.boardUpdate(await writer(headers), params.id, params.postId, body),
+      async ({ params, body, headers }) =>
+        service.boardUpdate(await writer(headers, body), params.id, params.postId, body),
       {
         writeLimit: { name: "guilds.board_edit", account: 30, address: 300 },
         params: BoardPostParams,
         body: BoardPostBody,
         response: apiResponses(
           { 200: BoardPostSchema },
-          inGuild(notAuthor(GUILD_MSG.postEditForbidden), "길드 또는 게시글을 찾을 수 없습니다"),
+          {
+            ...inGuild(notAuthor(GUILD_MSG.postEditForbidden), "길드 또는 게시글을 찾을 수 없습니다"),
+            400: TEXT_REFUSED,
+          },
         ),
         detail: {
           summary: "길드 게시글 수정",
@@ -115,7 +120,7 @@ export function guildBoardRoutes(ctx: ModuleContext) {
     .post(
       "/:id/board/:postId/comments",
       async ({ params, body, headers, set }) => {
-        const comment = await service.addComment(await writer(headers), params.id, params.postId, body);
+        const comment = await service.addComment(await writer(headers, body), params.id, params.postId, body);
         set.status = 201;
         return comment;
       },
@@ -123,7 +128,10 @@ export function guildBoardRoutes(ctx: ModuleContext) {
         writeLimit: { name: "guilds.comment", account: 20, address: 300 },
         params: BoardPostParams,
         body: CommentBody,
-        response: apiResponses({ 201: CommentSchema }, inGuild(MEMBERS_ONLY, "길드 또는 게시글을 찾을 수 없습니다")),
+        response: apiResponses(
+          { 201: CommentSchema },
+          { ...inGuild(MEMBERS_ONLY, "길드 또는 게시글을 찾을 수 없습니다"), 400: TEXT_REFUSED },
+        ),
         detail: { summary: "길드 댓글 쓰기", description: "길드 회원만. 빈 댓글은 안 됩니다.", security: bearer },
       },
     )

@@ -1,5 +1,6 @@
 import type { ModuleContext } from "../../kernel/define-module";
 import { apiResponses, loginRequired } from "../../kernel/http";
+import { assertCleanText, TEXT_REFUSED } from "../../kernel/speech";
 import { guildsApi } from "../api";
 import {
   CreateGuildBody,
@@ -38,7 +39,10 @@ export function guildCoreRoutes(ctx: ModuleContext) {
     headers: Record<string, string | undefined>;
     set: { status?: number | string };
   }) => {
-    const guild = await core.create(await actor(headers), body);
+    const caller = await actor(headers);
+    await assertCleanText(ctx, "guild_name", [body.name]);
+    await assertCleanText(ctx, "post", [body.description]);
+    const guild = await core.create(caller, body);
     set.status = 201;
     return guild;
   };
@@ -48,7 +52,12 @@ export function guildCoreRoutes(ctx: ModuleContext) {
     body: CreateGuildBody,
     response: apiResponses(
       { 201: GuildSchema },
-      { ...loginRequired(), 409: "이미 길드에 가입했거나 같은 이름의 길드가 있습니다", 422: true },
+      {
+        ...loginRequired(),
+        400: TEXT_REFUSED,
+        409: "이미 길드에 가입했거나 같은 이름의 길드가 있습니다",
+        422: true,
+      },
     ),
     detail: {
       summary: "길드 만들기",

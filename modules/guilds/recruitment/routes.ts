@@ -2,6 +2,7 @@ import { t } from "elysia";
 import { accountsApi } from "../../accounts";
 import type { ModuleContext } from "../../kernel/define-module";
 import { apiResponses, loginRequired } from "../../kernel/http";
+import { TEXT_REFUSED } from "../../kernel/speech";
 import { viewerKey } from "../../kernel/viewers";
 import { guildsApi } from "../api";
 import {
@@ -38,14 +39,14 @@ export function guildRecruitmentRoutes(ctx: ModuleContext) {
     .post(
       "/recruitment",
       async ({ body, headers, set }) => {
-        const post = await service.createRecruitment(await writer(headers), body);
+        const post = await service.createRecruitment(await writer(headers, body), body);
         set.status = 201;
         return post;
       },
       {
         writeLimit: { name: "guilds.recruitment", account: 5, address: 100 },
         body: RecruitmentBody,
-        response: apiResponses({ 201: RecruitmentSchema }, inGuild(STAFF_ONLY)),
+        response: apiResponses({ 201: RecruitmentSchema }, { ...inGuild(STAFF_ONLY), 400: TEXT_REFUSED }),
         detail: {
           summary: "모집글 쓰기",
           description: "그 길드의 관리자와 부관리자만 씁니다. 모든 필드가 필요합니다(제목 100자, 내용 2,000자 이내).",
