@@ -12,8 +12,8 @@ import { assemble, convertQwertyToHangul, disassemble } from "es-hangul";
  * 2. **English keyboard layout**: a run of Latin letters typed on a 두벌식 keyboard ("tlqkf" → 시발) matches a
  *    word made of whole syllables and at least `MIN_LAYOUT_KEYS` keys; the whole run is masked. Shorter words (ㅅㅂ
  *    is "tq", ㅁㅊ is "mc") would hit ordinary English.
- * 3. **Whole tokens**: a word with Latin letters or digits ("18", "fuck", "시18") matches a token (a run of letters
- *    and digits) that is exactly it, so "18살" and "2018년" stay.
+ * 3. **Whole tokens**: a word with Latin letters or digits ("fuck", "시18") matches a token (a run of letters and
+ *    digits) that is exactly it, so "18살" and "2018년" stay; a number ("18") only when it is the whole line.
  *
  * Every character goes through NFKC first (fullwidth ｔｌｑｋｆ, halfwidth jamo), except Hangul, which NFKC would
  * split into conjoining jamo.
@@ -62,6 +62,7 @@ const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const SPACE = /^\s$/u;
 const LATIN = /^[A-Za-z]$/;
 const LITERAL = /[A-Za-z0-9]/;
+const NUMBER = /^[0-9]+$/;
 
 // Conjoining jamo that NFC left alone (an unfinished syllable), as the compatibility jamo people type.
 const CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
@@ -303,11 +304,18 @@ export class ProfanityFilter {
     return ranges;
   }
 
-  /** Reading 3: tokens that are exactly a listed word with Latin letters or digits. */
+  /**
+   * Reading 3: tokens that are exactly a listed word with Latin letters or digits. A number alone ("18") counts only
+   * when the line holds nothing else ("18", "18!!"): "줄 18", "18 대 3" and "18년 동안" are numbers.
+   */
   private tokenRanges(glyphs: readonly Glyph[]): Range[] {
     if (this.literals.size === 0) return [];
-    return runsOf(glyphs, (char) => LETTER_OR_DIGIT.test(char))
-      .filter((run) => this.literals.has(run.text.toLowerCase()))
+    const tokens = runsOf(glyphs, (char) => LETTER_OR_DIGIT.test(char));
+    const listed = tokens.filter((run) => this.literals.has(run.text.toLowerCase()));
+    const numbers = listed.filter((run) => NUMBER.test(run.text));
+    const numbersCount = numbers.length === tokens.length;
+    return listed
+      .filter((run) => numbersCount || !NUMBER.test(run.text))
       .map((run): Range => [run.start, run.end]);
   }
 }
