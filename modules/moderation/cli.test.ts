@@ -100,3 +100,36 @@ test("list, show and resolve a report; the mute reaches the server; refusals exi
   // The lift was by the OS user (no --as): only the mute is under cli:ops.
   expect(log.body.logs.map((l: { action: string }) => l.action)).toEqual(["mute_user"]);
 });
+
+test("profanity list, add and remove: the server follows, renames are checked, refusals exit with Korean messages", async () => {
+  const writer = await server.createUser("cli글쓴이");
+  const post = (content: string) =>
+    server.api("POST", "/api/board/", { token: writer.token, body: { title: "제목", content } });
+
+  const added = await cli("profanity", "add", "멍텅구리", "--as", "ops");
+  expect(added.code, added.stderr).toBe(0);
+  expect(added.stdout).toContain("단어를 추가했습니다. (멍텅구리)");
+  await eventually(async () => (await post("이 멍텅구리")).status === 400);
+  expect((await post("이 멍텅구리")).body.detail).toBe("부적절한 표현이 포함되어 있습니다.");
+
+  const listed = await json("profanity", "list");
+  expect(listed.words).toContainEqual(expect.objectContaining({ word: "멍텅구리", source: "admin", by: "cli:ops" }));
+  const table = await cli("profanity", "list");
+  expect(table.stdout).toContain("관리자 추가");
+  expect(table.stdout).toMatch(/금칙어 \d+개\./);
+
+  // The CLI's own rename is checked against the list too (it boots no server).
+  const renamed = await cli("users", "rename", String(writer.id), "멍텅구리왕");
+  expect(renamed.code).toBe(2); // bad input (400)
+  expect(renamed.stderr).toContain("사용할 수 없는 단어가 포함된 아이디입니다.");
+
+  const badWord = await cli("profanity", "add", "멍 텅");
+  expect(badWord.code).toBe(2);
+  expect(badWord.stderr).toContain("단어는 띄어쓰기 없이 한글·영문·숫자 1~20자로 입력해주세요.");
+  const unknown = await cli("profanity", "remove", "안녕하세요");
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain("목록에 없는 단어입니다.");
+
+  expect(await json("profanity", "remove", "멍텅구리")).toMatchObject({ word: "멍텅구리" });
+  await eventually(async () => (await post("이 멍텅구리")).status === 201);
+});
