@@ -87,3 +87,34 @@ test.skipIf(!onPostgres)(
   },
   60_000,
 );
+
+test.skipIf(!onPostgres)(
+  "a word an administrator adds on A is masked in chat on B and refuses posts there",
+  async () => {
+    const admin = await clusterUser(a, "금칙어관리자");
+    await cluster.sql`UPDATE users SET is_admin = true WHERE id = ${admin.id}`;
+    const speaker = await clusterUser(b, "금칙어길드장");
+    // Guild chat is masked by the process holding the speaker's socket: B.
+    const guild = await ok(b, 201, "POST", "/api/guilds", speaker.token, { name: "두서버금칙어" });
+    const onB = await socketOn(b, { token: speaker.token });
+    onB.emit("guild:join", { guild_id: guild.id });
+    await onB.next("guild:joined", () => true, 10_000);
+
+    await ok(a, 201, "POST", "/api/moderation/profanity", admin.token, { word: "두서버욕" });
+    // The change rides the mutes' channel (Redis, else B's 2-s poll): B reads it again; asked until then.
+    let refused = false;
+    for (let i = 0; i < 50 && !refused; i++) {
+      const post = await b.api("POST", "/api/board/", {
+        token: speaker.token,
+        body: { title: "글", content: "두서버욕 쓰기" },
+      });
+      refused = post.status === 400 && post.body.detail === "부적절한 표현이 포함되어 있습니다.";
+      if (!refused) await Bun.sleep(100);
+    }
+    expect(refused).toBe(true);
+    onB.emit("guild:message", { guild_id: guild.id, message: "두서버욕 하지 마" });
+    expect((await onB.next("guild:message", () => true, 5_000)).message).toBe("*** 하지 마");
+    await ok(a, 200, "DELETE", `/api/moderation/profanity/${encodeURIComponent("두서버욕")}`, admin.token);
+  },
+  60_000,
+);
