@@ -180,3 +180,41 @@ describe("reports and the administrator's queue", () => {
     }
   }, 120_000);
 });
+
+describe("the profanity filter", () => {
+  test("an administrator adds a word on the console; a player's lines typed through the IME reach the room masked", async () => {
+    const [speaker, listener] = [
+      await e2e.createUser({ username: "입버릇" }),
+      await e2e.createUser({ username: "듣는사람" }),
+    ];
+    const room = await createRoom(e2e.server.ctx, { name: "금칙어 시험 방", theme: "beginner", maxUsers: 10 });
+    const adminPage = await e2e.newPage();
+    await signIn(adminPage, e2e.url, admin);
+    await adminPage.goto(`${e2e.url}/admin/dashboard`);
+    await adminPage.getByRole("link", { name: /금칙어 관리/ }).click();
+    await adminPage.getByRole("heading", { name: /쓰이는 금칙어 \d+개/ }).waitFor();
+    await adminPage.getByLabel("더할 단어").click();
+    await imeType(adminPage, "멍청이");
+    await adminPage.getByRole("button", { name: "더하기", exact: true }).click();
+    await adminPage.getByText("단어를 추가했습니다. (멍청이)").waitFor();
+    await adminPage.getByRole("button", { name: "멍청이 빼기" }).waitFor();
+
+    const speakerPage = await e2e.newPage();
+    const listenerPage = await e2e.newPage();
+    await signIn(speakerPage, e2e.url, speaker);
+    await signIn(listenerPage, e2e.url, listener);
+    for (const page of [speakerPage, listenerPage]) {
+      await page.goto(`${e2e.url}/rooms/${room.id}`);
+      await chatBox(page).waitFor();
+    }
+    await sayInRoom(speakerPage, "아 시발 진짜");
+    await listenerPage.getByText("아 *** 진짜", { exact: true }).waitFor();
+    await sayInRoom(speakerPage, "이 멍청이야");
+    await listenerPage.getByText("이 ***야", { exact: true }).waitFor();
+    await speakerPage.getByText("이 ***야", { exact: true }).waitFor();
+    for (const page of [listenerPage, speakerPage]) {
+      expect(await page.getByText("시발", { exact: false }).count()).toBe(0);
+      expect(await page.getByText("멍청이", { exact: false }).count()).toBe(0);
+    }
+  }, 120_000);
+});

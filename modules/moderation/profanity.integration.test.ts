@@ -171,7 +171,9 @@ describe("the list, edited by administrators", () => {
     expect(added.body).toEqual({ detail: "단어를 추가했습니다.", word: "멍청이" });
     expect((await heard(s, l, room.id, "이 멍청이야")).message).toBe("이 ***야");
     const listed = await api("GET", "/api/moderation/profanity", { token: admin() });
-    expect(listed.body.words).toContainEqual(expect.objectContaining({ word: "멍청이", source: "admin", by: "관리자" }));
+    expect(listed.body.words).toContainEqual(
+      expect.objectContaining({ word: "멍청이", source: "admin", by: "관리자" }),
+    );
     expect(listed.body.words).toContainEqual({ word: "시발", source: "file", by: null, at: null });
 
     expect((await removeWord("멍청이")).status).toBe(200);

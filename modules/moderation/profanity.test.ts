@@ -107,7 +107,13 @@ describe("the profanity matcher", () => {
 
 describe("the list in force", () => {
   const at = new Date(0);
-  const row = (word: string, action: "add" | "remove") => ({ word, action, byId: null, byName: "관리자", createdAt: at });
+  const row = (word: string, action: "add" | "remove") => ({
+    word,
+    action,
+    byId: null,
+    byName: "관리자",
+    createdAt: at,
+  });
 
   test("adds the administrators' words and leaves out the words they removed", () => {
     const list = listInForce([row("바보", "add"), row("시발", "remove")]);

@@ -314,9 +314,7 @@ export class ProfanityFilter {
     const listed = tokens.filter((run) => this.literals.has(run.text.toLowerCase()));
     const numbers = listed.filter((run) => NUMBER.test(run.text));
     const numbersCount = numbers.length === tokens.length;
-    return listed
-      .filter((run) => numbersCount || !NUMBER.test(run.text))
-      .map((run): Range => [run.start, run.end]);
+    return listed.filter((run) => numbersCount || !NUMBER.test(run.text)).map((run): Range => [run.start, run.end]);
   }
 }
 

@@ -74,10 +74,18 @@ const adminReportsRoute = createRoute({
   component: lazyRouteComponent(() => import("../features/admin/reports-page"), "ReportsPage"),
 });
 
+const adminProfanityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin/profanity",
+  beforeLoad: requireAdmin(),
+  component: lazyRouteComponent(() => import("../features/admin/profanity-page"), "ProfanityPage"),
+});
+
 export const adminRoutes = [
   adminDashboardRoute,
   adminUsersRoute,
   adminUserRoute,
   adminLogsRoute,
   adminReportsRoute,
+  adminProfanityRoute,
 ] as const;

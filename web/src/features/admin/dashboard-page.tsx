@@ -78,6 +78,12 @@ export function DashboardPage() {
           </Link>
         </li>
         <li>
+          <Link to="/admin/profanity" className="card admin-link-card">
+            <strong>금칙어 관리</strong>
+            <span className="muted">채팅에서 가리고 글·이름에서 거절하는 단어 목록</span>
+          </Link>
+        </li>
+        <li>
           <Link to="/admin/users" className="card admin-link-card">
             <strong>사용자 관리</strong>
             <span className="muted">사용자 검색, 사용자명 변경, 계정 활성화·비활성화, 권한 관리</span>
