@@ -103,8 +103,12 @@ test("list, show and resolve a report; the mute reaches the server; refusals exi
 
 test("profanity list, add and remove: the server follows, renames are checked, refusals exit with Korean messages", async () => {
   const writer = await server.createUser("cli글쓴이");
+  // Posts and comments count toward their write limits (10 and 20 in 10 minutes): posts before, comments after.
   const post = (content: string) =>
     server.api("POST", "/api/board/", { token: writer.token, body: { title: "제목", content } });
+  const clean = await post("먼저 쓴 글");
+  const comment = (content: string) =>
+    server.api("POST", `/api/board/${clean.body.id}/comments`, { token: writer.token, body: { content } });
 
   const added = await cli("profanity", "add", "멍텅구리", "--as", "ops");
   expect(added.code, added.stderr).toBe(0);
@@ -131,5 +135,5 @@ test("profanity list, add and remove: the server follows, renames are checked, r
   expect(unknown.stderr).toContain("목록에 없는 단어입니다.");
 
   expect(await json("profanity", "remove", "멍텅구리")).toMatchObject({ word: "멍텅구리" });
-  await eventually(async () => (await post("이 멍텅구리")).status === 201);
+  await eventually(async () => (await comment("이 멍텅구리")).status === 201);
 });

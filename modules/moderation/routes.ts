@@ -128,16 +128,21 @@ function memberRoutes(ctx: ModuleContext) {
     );
 }
 
+/** Every administrator route's guard, before its input is checked: the caller as the admin log's actor. */
+function adminActor(ctx: ModuleContext) {
+  const { guards } = accountsApi(ctx);
+  return async ({ headers }: { headers: Record<string, string | undefined> }) => {
+    const user = await guards.requireAdmin(headers);
+    return { actor: { id: user.id, username: user.username, source: "web" } satisfies Actor };
+  };
+}
+
 /** The administrators' queue and actions (every route behind requireAdmin, before its input is checked). */
 function adminRoutes(ctx: ModuleContext) {
-  const { guards } = accountsApi(ctx);
   const service = moderationApi(ctx);
   return new Elysia({ name: "moderation.admin.routes", prefix: "/moderation", detail: { tags: ["moderation"] } })
     .use(writeLimits(ctx))
-    .derive(async ({ headers }) => {
-      const user = await guards.requireAdmin(headers);
-      return { actor: { id: user.id, username: user.username, source: "web" } satisfies Actor };
-    })
+    .derive(adminActor(ctx))
     .get("/reports", ({ query }) => service.listGroups(query.status ?? "open", query.page ?? 1, query.size ?? 20), {
       query: QueueQuery,
       response: apiResponses({ 200: QueueSchema }, { ...ADMIN_REQUIRED, 422: true }),
@@ -204,7 +209,6 @@ function adminRoutes(ctx: ModuleContext) {
 /** The profanity list (README "Profanity filter"), administrators only, behind requireAdmin like the queue. */
 function wordListRoutes(ctx: ModuleContext) {
   const words = moderationApi(ctx).words;
-  const { guards } = accountsApi(ctx);
   const writeLimit = { name: "moderation.profanity", account: 100, address: 300 };
   return new Elysia({
     name: "moderation.profanity.routes",
@@ -212,10 +216,7 @@ function wordListRoutes(ctx: ModuleContext) {
     detail: { tags: ["moderation"] },
   })
     .use(writeLimits(ctx))
-    .derive(async ({ headers }) => {
-      const user = await guards.requireAdmin(headers);
-      return { actor: { id: user.id, username: user.username, source: "web" } satisfies Actor };
-    })
+    .derive(adminActor(ctx))
     .get("/", () => words.list(), {
       response: apiResponses({ 200: WordListSchema }, ADMIN_REQUIRED),
       detail: doc(
