@@ -95,6 +95,7 @@ const DEFAULT_PAGES = [
   "/admin/users@admin",
   "/admin/users/{member}@admin",
   "/admin/logs@admin",
+  "/admin/profanity@admin",
 ];
 
 interface Options {
