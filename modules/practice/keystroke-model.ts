@@ -10,7 +10,9 @@
  * of two successive values gives the keys typed (or erased) between them.
  */
 import { jamoKeys } from "../kernel/typing";
-import { KEY_UNITS, type Layout, SHIFT_JAMO, unitOf } from "./dubeolsik";
+import { type KeyboardLayout, type Layout, unitOf } from "./key-caps";
+import { layoutOf } from "./layouts";
+import { consonantOfFinal, isFinalKey } from "./sebeolsik";
 
 export const TRANSITIONS = ["dokkaebi", "double_final", "shift"] as const;
 export type Transition = (typeof TRANSITIONS)[number];
@@ -21,9 +23,12 @@ export const TRANSITION_NAMES: Record<Transition, string> = {
   shift: "Shift 자모",
 };
 
-/** A unit as players read it: the jamo itself, 스페이스, or the transition's name. */
-export const unitName = (unit: string) =>
-  unit === "space" ? "스페이스" : (TRANSITION_NAMES[unit as Transition] ?? unit);
+/** A unit as players read it: the jamo itself, 받침 ㄱ for a 세벌식 final, 스페이스, or the transition's name. */
+export const unitName = (unit: string) => {
+  if (unit === "space") return "스페이스";
+  if (isFinalKey(unit)) return `받침 ${consonantOfFinal(unit)}`;
+  return TRANSITION_NAMES[unit as Transition] ?? unit;
+};
 
 export const MODEL_RULES = {
   /** A gap longer than this between two keystrokes is a pause, not the key's speed. */
@@ -49,7 +54,6 @@ export interface KeystrokeSummary {
 }
 
 const emptyTally = (): Tally => ({ hits: 0, errors: 0, time_ms: 0, timed: 0 });
-const KNOWN_UNITS = new Set(KEY_UNITS);
 
 const SYLLABLE_FIRST = 0xac00;
 const SYLLABLE_LAST = 0xd7a3;
@@ -94,43 +98,70 @@ export interface ExpectedKey {
   transitions: Transition[];
 }
 
-/** The keys of one character of a text, each with its transitions (`previous`: the character before it). */
-function expectedKeysOf(char: string, previous: string | undefined): ExpectedKey[] {
+/** The keys of one 두벌식 character of a text, each with its transitions (`previous`: the character before it). */
+function dubeolsikExpected(char: string, previous: string | undefined): ExpectedKey[] {
   const keys = Array.from(jamoKeys(char));
   const syllable = syllableOf(char);
   const firstFinal = syllable ? keys.length - syllable.finalKeys.length : keys.length;
   const jumps = syllable !== null && attachesAsFinal(syllableOf(previous), syllable.initial);
+  const shiftKeys = layoutOf("dubeolsik").shiftKeys;
   return keys.map((key, j) => {
     const transitions: Transition[] = [];
     // The vowel that pulls the consonant just typed out of the syllable before (가 + ㄴ = 간, + ㅏ = 가나).
     if (j === 1 && jumps) transitions.push("dokkaebi");
     if (syllable && syllable.finalKeys.length === 2 && j === firstFinal + 1) transitions.push("double_final");
-    if (SHIFT_JAMO.includes(key)) transitions.push("shift");
+    if (shiftKeys.has(key)) transitions.push("shift");
     return { key, transitions };
   });
 }
 
-/** Every character of a text with its expected keys (`expectedKeysOf`). */
-export function expectedKeys(text: string): ExpectedKey[][] {
+/** The keys of one 세벌식 character: no jump; a double final's second key; the keys typed with Shift. */
+function sebeolsikExpected(char: string, layout: KeyboardLayout): ExpectedKey[] {
+  const keys = layout.keysOf(char);
+  return keys.map((key, j) => {
+    const transitions: Transition[] = [];
+    if (isFinalKey(key) && j > 0 && isFinalKey(keys[j - 1]!)) transitions.push("double_final");
+    if (layout.shiftKeys.has(key)) transitions.push("shift");
+    return { key, transitions };
+  });
+}
+
+/** Every character of a text with its expected keys on `layout`. */
+export function expectedKeys(text: string, layout: Layout = "dubeolsik"): ExpectedKey[][] {
   const chars = Array.from(text.normalize("NFC"));
-  return chars.map((char, i) => expectedKeysOf(char, chars[i - 1]));
+  const board = layoutOf(layout);
+  return chars.map((char, i) =>
+    layout === "dubeolsik" ? dubeolsikExpected(char, chars[i - 1]) : sebeolsikExpected(char, board),
+  );
 }
 
 /** The keys of a text, one entry per key, each with the index of the character it belongs to. */
-function keysWithChars(text: string): { key: string; char: number; indexInChar: number }[] {
-  const out: { key: string; char: number; indexInChar: number }[] = [];
+function keysWithChars(text: string, layout: KeyboardLayout): TypedKey[] {
+  const out: TypedKey[] = [];
   Array.from(text.normalize("NFC")).forEach((char, c) => {
-    Array.from(jamoKeys(char)).forEach((key, j) => {
-      out.push({ key, char: c, indexInChar: j });
+    layout.keysOf(char).forEach((key, j) => {
+      out.push({ key, char: c, indexInChar: j, index: out.length });
     });
   });
   return out;
 }
 
+/** A key of the box's text: which character holds it, where in it, and where in the line's keys. */
+interface TypedKey {
+  key: string;
+  char: number;
+  indexInChar: number;
+  index: number;
+}
+
+const keysOfText = (text: string, layout: KeyboardLayout) =>
+  Array.from(text.normalize("NFC")).flatMap((char) => layout.keysOf(char));
+
 /** The keys typed and erased between two values of the box: the common prefix of their keys is kept. */
-export function keyDiff(before: string, after: string) {
-  const a = Array.from(jamoKeys(before.normalize("NFC")));
-  const b = keysWithChars(after);
+export function keyDiff(before: string, after: string, layout: Layout = "dubeolsik") {
+  const board = layoutOf(layout);
+  const a = keysOfText(before, board);
+  const b = keysWithChars(after, board);
   let same = 0;
   while (same < a.length && same < b.length && a[same] === b[same]!.key) same++;
   return { erased: a.length - same, typed: b.slice(same) };
@@ -140,9 +171,10 @@ export function keyDiff(before: string, after: string) {
  * The key the player should press next for `typed` to go on towards `target` ("Backspace" when what is typed has
  * gone wrong; null when the target is complete).
  */
-export function nextKey(typed: string, target: string): string | null {
-  const want = Array.from(jamoKeys(target.normalize("NFC")));
-  const have = Array.from(jamoKeys(typed.normalize("NFC")));
+export function nextKey(typed: string, target: string, layout: Layout = "dubeolsik"): string | null {
+  const board = layoutOf(layout);
+  const want = keysOfText(target, board);
+  const have = keysOfText(typed, board);
   for (let i = 0; i < have.length; i++) if (have[i] !== want[i]) return "Backspace";
   return want[have.length] ?? null;
 }
@@ -157,14 +189,19 @@ export class KeystrokeTally {
   private readonly transitions = new Map<Transition, Tally>();
   private corrections = 0;
   private target: ExpectedKey[][] = [];
+  private targetKeys: ExpectedKey[] = [];
   private previous = "";
   private lastAt: number | null = null;
+  private readonly known: ReadonlySet<string>;
 
-  constructor(readonly layout: Layout = "dubeolsik") {}
+  constructor(readonly layout: Layout = "dubeolsik") {
+    this.known = new Set(layoutOf(layout).units);
+  }
 
   /** A new line to type; the box starts empty. */
   setTarget(text: string) {
-    this.target = expectedKeys(text);
+    this.target = expectedKeys(text, this.layout);
+    this.targetKeys = this.target.flat();
     this.previous = "";
   }
 
@@ -175,7 +212,7 @@ export class KeystrokeTally {
 
   /** The box now holds `value` (at `at` ms, any monotonic clock). */
   input(value: string, at: number) {
-    const { erased, typed } = keyDiff(this.previous, value);
+    const { erased, typed } = keyDiff(this.previous, value, this.layout);
     this.previous = value;
     this.corrections += erased;
     if (typed.length === 0) {
@@ -184,14 +221,16 @@ export class KeystrokeTally {
     }
     const share = this.lastAt === null ? null : (at - this.lastAt) / typed.length;
     this.lastAt = at;
-    for (const key of typed) this.judge(key.key, key.char, key.indexInChar, share);
+    for (const key of typed) this.judge(key, share);
   }
 
-  private judge(key: string, char: number, indexInChar: number, intervalMs: number | null) {
-    const expected = this.expectedAt(char, indexInChar);
+  private judge({ key, char, indexInChar, index }: TypedKey, intervalMs: number | null) {
+    // 세벌식 never moves a key to another syllable: the n-th key typed is the line's n-th key, even where a wrong key
+    // (an initial for a final) began a character of its own.
+    const expected = this.layout === "dubeolsik" ? this.expectedAt(char, indexInChar) : this.targetKeys[index];
     if (!expected) return;
     const unit = unitOf(expected.key);
-    if (!KNOWN_UNITS.has(unit)) return;
+    if (!this.known.has(unit)) return;
     const right = key === expected.key;
     const timed = right && intervalMs !== null && intervalMs > 0 && intervalMs <= MODEL_RULES.maxIntervalMs;
     const count = (tally: Tally) => {
@@ -295,9 +334,9 @@ export function weakest(figures: readonly UnitFigures[], count: number): UnitFig
  * How much a text drills the given units: each expected key whose jamo (or one of whose transitions) is among
  * them counts once. 맞춤 연습 picks words by it.
  */
-export function focusScore(text: string, units: ReadonlySet<string>): number {
+export function focusScore(text: string, units: ReadonlySet<string>, layout: Layout = "dubeolsik"): number {
   let score = 0;
-  for (const char of expectedKeys(text))
+  for (const char of expectedKeys(text, layout))
     for (const key of char) {
       if (units.has(unitOf(key.key))) score++;
       for (const transition of key.transitions) if (units.has(transition)) score++;
