@@ -1,11 +1,11 @@
 import { awardExperience, type RewardedFigures } from "../accounts";
 import type { ModuleContext } from "../kernel/define-module";
-import { isAppError, unprocessable } from "../kernel/errors";
+import { badRequest, isAppError, unprocessable } from "../kernel/errors";
 import { DAY_MS, seoulDate } from "../kernel/seoul-time";
 import type { AppServer } from "../kernel/socket";
 import { computeRewards } from "../rooms";
-import { KEY_UNITS, type Layout } from "./dubeolsik";
-import { figuresOf, type KeystrokeSummary, TRANSITIONS, type UnitFigures, weakest } from "./keystroke-model";
+import { figuresOf, type KeystrokeSummary, type UnitFigures, weakest } from "./keystroke-model";
+import { isLayout, LAYOUT_NAMES, LAYOUTS, type Layout, layoutOf } from "./layouts";
 import { PRACTICE_KINDS, PRACTICE_RULES, type PracticeKind, practiceStreak } from "./rules";
 import { type GoalRow, type PracticeStore, practiceStoreOf, type ResultRow, type UnitRecord } from "./store";
 
@@ -33,7 +33,16 @@ export const PRACTICE_TEXT = {
   badTally: "자모 통계가 올바르지 않습니다: 오타와 시간을 잰 타수는 친 타수보다 많을 수 없습니다.",
   repeatedUnit: "자모 통계에 같은 자모가 두 번 있습니다.",
   layoutMismatch: "자모 통계의 자판이 연습 기록의 자판과 다릅니다.",
+  unknownLayout: `알 수 없는 자판입니다. ${LAYOUTS.map((id) => `${id}(${LAYOUT_NAMES[id]})`).join(", ")} 중 하나를 보내주세요.`,
+  foreignUnit: (unit: string, layout: Layout) => `${LAYOUT_NAMES[layout]} 자판에 없는 자모나 전환입니다: ${unit}`,
 } as const;
+
+/** A layout named on the wire (a query or a body): one of `LAYOUTS`, or 400 with the list. */
+export function layoutParam(value: string | undefined, fallback: Layout): Layout {
+  if (value === undefined || value === "") return fallback;
+  if (!isLayout(value)) throw badRequest(PRACTICE_TEXT.unknownLayout, "unknown_layout");
+  return value;
+}
 
 /** The io of each server (a member's sockets hear the experience a practice paid, as after a game). */
 const servers = new WeakMap<ModuleContext, AppServer>();
@@ -46,6 +55,10 @@ function unitsOf(summary: KeystrokeSummary): UnitRecord[] {
     ...summary.transitions.map(({ kind, ...tally }) => ({ unit: kind, ...tally })),
   ];
   if (new Set(units.map((u) => u.unit)).size !== units.length) throw unprocessable(PRACTICE_TEXT.repeatedUnit);
+  const layout = layoutOf(summary.layout);
+  const known = new Set<string>([...layout.units, ...layout.transitions]);
+  const foreign = units.find((u) => !known.has(u.unit));
+  if (foreign) throw unprocessable(PRACTICE_TEXT.foreignUnit(foreign.unit, summary.layout));
   for (const u of units) {
     const right = u.hits - u.errors;
     if (right < 0 || u.timed > right || u.time_ms > u.timed * 2_000) throw unprocessable(PRACTICE_TEXT.badTally);
@@ -182,7 +195,7 @@ export async function mergeGuestResults(ctx: ModuleContext, userId: number, inpu
 const windowStart = (ctx: ModuleContext, days: number) => seoulDate(ctx.clock.now() - (days - 1) * DAY_MS);
 
 /** The member's statistics of the last 30 days: per jamo key and transition, the weakest, and the day's totals. */
-export async function statisticsOf(ctx: ModuleContext, userId: number, layout: Layout = "dubeolsik") {
+export async function statisticsOf(ctx: ModuleContext, userId: number, layout: Layout) {
   const store = practiceStore(ctx);
   const since = windowStart(ctx, PRACTICE_RULES.statsDays);
   const today = seoulDate(ctx.clock.now());
@@ -196,13 +209,13 @@ export async function statisticsOf(ctx: ModuleContext, userId: number, layout: L
     const t = byUnit.get(unit);
     return figuresOf(unit, t ? { hits: t.hits, errors: t.errors, time_ms: t.timeMs, timed: t.timed } : ZERO);
   };
-  const jamo = KEY_UNITS.map(unitFigures);
+  const jamo = layoutOf(layout).units.map(unitFigures);
   const todayRow = recent[0]?.day === today ? recent[0] : null;
   return {
     layout,
     since,
     jamo,
-    transitions: TRANSITIONS.map(unitFigures),
+    transitions: layoutOf(layout).transitions.map(unitFigures),
     weakest: weakest(jamo, 5).map((f) => f.unit),
     totals: {
       results,
@@ -282,6 +295,17 @@ export async function setGoal(ctx: ModuleContext, userId: number, goal: { wpm: n
 
 export const clearGoal = (ctx: ModuleContext, userId: number) => practiceStore(ctx).clearGoal(userId);
 
+/** The layout the member practises on: the one they chose, 두벌식 until they choose. */
+export async function layoutPreference(ctx: ModuleContext, userId: number): Promise<Layout> {
+  const stored = await practiceStore(ctx).layout(userId);
+  return isLayout(stored) ? stored : "dubeolsik";
+}
+
+export async function setLayoutPreference(ctx: ModuleContext, userId: number, layout: Layout) {
+  await practiceStore(ctx).setLayout(userId, layout, ctx.clock.now());
+  return layout;
+}
+
 /**
  * What the profile shows of a member's practice (modules/profile README): all of its time, its days and 연속 연습,
  * the best speed of each kind, and the weakest jamo of the statistics' 30 days. Practice is never a game: none of
@@ -292,7 +316,7 @@ export type PracticeSummary = Awaited<ReturnType<typeof summaryOf>>;
 export async function summaryOf(ctx: ModuleContext, userId: number) {
   const store = practiceStore(ctx);
   const [stats, lifetime, best] = await Promise.all([
-    statisticsOf(ctx, userId),
+    statisticsOf(ctx, userId, await layoutPreference(ctx, userId)),
     store.lifetime(userId),
     store.bestPerKind(userId),
   ]);

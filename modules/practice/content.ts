@@ -10,6 +10,7 @@ import { sentencesOfThemes } from "../rooms";
 import longTexts from "./data/long-texts.json";
 import wordList from "./data/words.txt" with { type: "text" };
 import { focusScore } from "./keystroke-model";
+import type { Layout } from "./layouts";
 
 export interface LongText {
   id: string;
@@ -63,10 +64,15 @@ function sample<T>(items: readonly T[], count: number, random: Random): T[] {
  * chance in proportion to how much of it it holds (`focusScore`), so the weakest jamo come up again and again
  * while the words stay varied; the rest of the count is filled at random.
  */
-export function pickWords(random: Random, count: number, focus: readonly string[] = []): string[] {
+export function pickWords(
+  random: Random,
+  count: number,
+  focus: readonly string[] = [],
+  layout: Layout = "dubeolsik",
+): string[] {
   if (focus.length === 0) return sample(WORDS, count, random);
   const units = new Set(focus);
-  const weighted = WORDS.map((word) => ({ word, weight: focusScore(word, units) })).filter((w) => w.weight > 0);
+  const weighted = WORDS.map((word) => ({ word, weight: focusScore(word, units, layout) })).filter((w) => w.weight > 0);
   const picked: string[] = [];
   let total = weighted.reduce((n, w) => n + w.weight, 0);
   while (picked.length < count && weighted.length > 0) {

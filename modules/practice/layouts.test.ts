@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { DUBEOLSIK } from "./dubeolsik";
-import { ALL_KEY_UNITS, LAYOUTS, layoutOf } from "./layouts";
 import { expectedKeys, KeystrokeTally, keyDiff, nextKey, unitName } from "./keystroke-model";
+import { ALL_KEY_UNITS, LAYOUTS, layoutOf } from "./layouts";
 import { sebeolsikKeys } from "./sebeolsik";
 import { SEBEOLSIK_390 } from "./sebeolsik-390";
 import { SEBEOLSIK_FINAL } from "./sebeolsik-final";
@@ -12,7 +12,9 @@ describe("every layout", () => {
   test.each(LAYOUTS)("%s reaches every modern syllable (so every jamo) through its own keys", (id) => {
     const layout = layoutOf(id);
     const units = new Set(layout.units);
-    const unreachable = SYLLABLES.filter((s) => layout.keysOf(s).some((key) => !layout.strokeOf(key) || !units.has(key)));
+    const unreachable = SYLLABLES.filter((s) =>
+      layout.keysOf(s).some((key) => !layout.strokeOf(key) || !units.has(key)),
+    );
     expect(unreachable).toEqual([]);
     expect(layout.strokeOf(" ")?.cap.code).toBe("Space");
   });
@@ -79,7 +81,11 @@ describe("the model on 세벌식", () => {
   test("no 도깨비불: 가나 grows by one key at a time with an initial ㄴ", () => {
     expect(keyDiff("가", "가ㄴ", "sebeolsik-390").typed.map((k) => k.key)).toEqual(["ㄴ"]);
     expect(keyDiff("가ㄴ", "가나", "sebeolsik-390").typed.map((k) => k.key)).toEqual(["ㅏ"]);
-    expect(expectedKeys("가나", "sebeolsik-390").flat().flatMap((k) => k.transitions)).toEqual([]);
+    expect(
+      expectedKeys("가나", "sebeolsik-390")
+        .flat()
+        .flatMap((k) => k.transitions),
+    ).toEqual([]);
     expect(nextKey("가", "간", "sebeolsik-final")).toBe("ᆫ");
     expect(nextKey("가", "가나", "sebeolsik-final")).toBe("ㄴ");
   });

@@ -2,7 +2,7 @@
  * The layouts a player practises on (README "Layouts"): 두벌식, 세벌식 390, 세벌식 최종. Shared with the web.
  */
 import { DUBEOLSIK } from "./dubeolsik";
-import { type KeyboardLayout, type Layout, LAYOUTS } from "./key-caps";
+import { type KeyboardLayout, LAYOUTS, type Layout } from "./key-caps";
 import { SEBEOLSIK_390 } from "./sebeolsik-390";
 import { SEBEOLSIK_FINAL } from "./sebeolsik-final";
 

@@ -1,7 +1,7 @@
 import { type TLiteral, Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { KEY_UNITS, LAYOUTS } from "./dubeolsik";
 import { TRANSITIONS } from "./keystroke-model";
+import { ALL_KEY_UNITS, LAYOUTS } from "./layouts";
 import { CLIENT_ID_PATTERN, GOAL_RANGE, PRACTICE_KINDS, PRACTICE_RULES } from "./rules";
 
 /** One of `values` (literals, not `t.UnionEnum`: Elysia fills an absent UnionEnum query field with its first value). */
@@ -19,9 +19,13 @@ const tally = {
 export const SummarySchema = t.Object(
   {
     layout: literals(LAYOUTS),
-    jamo: t.Array(t.Object({ jamo: literals(KEY_UNITS, { description: "자모 (또는 space)" }), ...tally }), {
-      maxItems: KEY_UNITS.length,
-    }),
+    jamo: t.Array(
+      t.Object({
+        jamo: literals(ALL_KEY_UNITS, { description: "자모 (세벌식의 받침은 ᆨ처럼 종성 자모), 또는 space" }),
+        ...tally,
+      }),
+      { maxItems: ALL_KEY_UNITS.length },
+    ),
     transitions: t.Array(t.Object({ kind: literals(TRANSITIONS), ...tally }), { maxItems: TRANSITIONS.length }),
     corrections: t.Integer({ ...COUNT, description: "지운 타수 (Backspace)" }),
   },
@@ -41,7 +45,9 @@ export const ResultBody = t.Object({
     maxLength: 100,
     description: "연습한 글의 id (예: keys:home, long:kim-sowol-azaleas)",
   }),
-  layout: literals(LAYOUTS, { description: "자판 (지금은 두벌식)" }),
+  layout: literals(LAYOUTS, {
+    description: "자판: dubeolsik 두벌식, sebeolsik-390 세벌식 390, sebeolsik-final 세벌식 최종",
+  }),
   wpm: t.Integer({ minimum: 0, maximum: PRACTICE_RULES.maxSpeed, description: "타/분" }),
   accuracy: t.Number({ minimum: 0, maximum: 100, description: "정확도 %" }),
   keystrokes: t.Integer({ minimum: 1, maximum: 1_000_000, description: "친 타수 (타수 규칙)" }),
@@ -112,7 +118,20 @@ export const ProgressSchema = t.Object({
   ]),
 });
 
+const LAYOUT_FIELD = t.String({
+  maxLength: 40,
+  description: "자판: dubeolsik, sebeolsik-390, sebeolsik-final (모르는 값은 400)",
+});
+const layoutQuery = (fallback: string) =>
+  t.Optional(t.String({ ...LAYOUT_FIELD, description: `${LAYOUT_FIELD.description}; 없으면 ${fallback}` }));
+
+export const StatsQuery = t.Object({ layout: layoutQuery("회원이 고른 자판") });
+
+export const LayoutBody = t.Object({ layout: LAYOUT_FIELD });
+export const LayoutSchema = t.Object({ layout: t.String({ description: "연습 자판" }) });
+
 export const ProgressQuery = t.Object({
+  layout: layoutQuery("회원이 고른 자판"),
   days: t.Optional(t.Integer({ minimum: 1, maximum: PRACTICE_RULES.maxProgressDays, default: 30 })),
   unit: t.Optional(t.String({ maxLength: 20, description: "날짜별로 볼 자모나 전환 (dokkaebi, double_final, shift)" })),
 });
@@ -128,6 +147,7 @@ export const MergedSchema = t.Object({
 });
 
 export const WordsQuery = t.Object({
+  layout: layoutQuery("dubeolsik (focus의 자모를 읽는 자판)"),
   count: t.Optional(t.Integer({ minimum: 1, maximum: PRACTICE_RULES.maxWords, default: 30 })),
   focus: t.Optional(
     t.String({

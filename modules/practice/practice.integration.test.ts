@@ -357,3 +357,107 @@ describe("what to practise", () => {
     expect((await server.api("GET", "/api/practice/sentences?count=500")).status).toBe(422);
   });
 });
+
+describe("layouts", () => {
+  /** A 세벌식 summary of `text` typed right, one key every 200 ms. */
+  function sebeolsikSummary(text: string, layout: "sebeolsik-390" | "sebeolsik-final") {
+    const tally = new KeystrokeTally(layout);
+    tally.setTarget(text);
+    let value = "";
+    Array.from(text).forEach((char, i) => {
+      value += char;
+      tally.input(value, (i + 1) * 600);
+    });
+    return tally.summary();
+  }
+  const layoutOfMember = (user: TestUser | null, method: "GET" | "PUT", body?: unknown) =>
+    server.api(method, "/api/practice/layout", { token: user?.token, body });
+
+  test("a 세벌식 result keeps its layout, and each layout has statistics of its own", async () => {
+    const user = await server.createUser("세벌식1");
+    const summary = sebeolsikSummary("한글 닭", "sebeolsik-390");
+    expect(summary.jamo.map((j) => j.jamo)).toContain("ᆫ");
+    const stored = await record(user, result({ layout: "sebeolsik-390", summary }));
+    expect(stored.status).toBe(200);
+    await record(user, result());
+
+    const three = await server.api("GET", "/api/practice/stats?layout=sebeolsik-390", { token: user.token });
+    expect(three.body.layout).toBe("sebeolsik-390");
+    // ᆫ (the final of 한) and the initial ㅎ are keys of their own; no 도깨비불 in 세벌식.
+    const figure = (body: { jamo: { unit: string; hits: number }[] }, unit: string) =>
+      body.jamo.find((f) => f.unit === unit)?.hits;
+    expect(figure(three.body, "ᆫ")).toBe(1);
+    expect(figure(three.body, "ㄴ")).toBe(0);
+    expect(figure(three.body, "ㅃ")).toBeUndefined();
+    expect(three.body.transitions.map((t: { unit: string }) => t.unit)).toEqual(["double_final", "shift"]);
+    expect(three.body.transitions[0]).toMatchObject({ unit: "double_final", hits: 1 });
+
+    // The 두벌식 statistics hold only the 두벌식 result (가나 빵), and the 최종's nothing.
+    const two = (await stats(user)).jamo;
+    expect(two.find((f: { unit: string }) => f.unit === "ㅃ").hits).toBe(1);
+    expect(two.find((f: { unit: string }) => f.unit === "ㅎ").hits).toBe(0);
+    const final = await server.api("GET", "/api/practice/stats?layout=sebeolsik-final", { token: user.token });
+    expect(final.body.jamo.every((f: { hits: number }) => f.hits === 0)).toBe(true);
+  });
+
+  test("the member's layout is remembered and is the statistics' default", async () => {
+    const user = await server.createUser("세벌식2");
+    expect((await layoutOfMember(user, "GET")).body).toEqual({ layout: "dubeolsik" });
+    expect((await layoutOfMember(user, "PUT", { layout: "sebeolsik-final" })).body).toEqual({
+      layout: "sebeolsik-final",
+    });
+    expect((await layoutOfMember(user, "GET")).body).toEqual({ layout: "sebeolsik-final" });
+    expect((await stats(user)).layout).toBe("sebeolsik-final");
+    const other = await server.createUser("세벌식3");
+    expect((await layoutOfMember(other, "GET")).body).toEqual({ layout: "dubeolsik" });
+  });
+
+  test("refusals: an unknown layout (400, in Korean), a unit of another layout, a guest", async () => {
+    const user = await server.createUser("세벌식4");
+    for (const answer of [
+      await layoutOfMember(user, "PUT", { layout: "qwerty" }),
+      await server.api("GET", "/api/practice/stats?layout=qwerty", { token: user.token }),
+      await server.api("GET", "/api/practice/words?layout=dvorak&focus=ㄱ"),
+    ]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.detail).toContain("알 수 없는 자판입니다");
+    }
+    expect((await layoutOfMember(user, "GET")).body).toEqual({ layout: "dubeolsik" });
+    // A 세벌식 final in a 두벌식 summary, 도깨비불 in a 세벌식 one.
+    const foreign = await record(
+      user,
+      result({ summary: { ...summaryOf("가"), jamo: [{ jamo: "ᆨ", hits: 1, errors: 0, time_ms: 0, timed: 0 }] } }),
+    );
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.detail).toBe("두벌식 자판에 없는 자모나 전환입니다: ᆨ");
+    const dokkaebi = await record(
+      user,
+      result({
+        layout: "sebeolsik-390",
+        summary: {
+          layout: "sebeolsik-390",
+          jamo: [],
+          transitions: [{ kind: "dokkaebi", hits: 1, errors: 0, time_ms: 0, timed: 0 }],
+          corrections: 0,
+        },
+      }),
+    );
+    expect(dokkaebi.status).toBe(422);
+    expect((await layoutOfMember(null, "GET")).status).toBe(401);
+    expect((await layoutOfMember(null, "PUT", { layout: "sebeolsik-390" })).status).toBe(401);
+  });
+
+  test("맞춤 연습's words read the focus on the layout asked", async () => {
+    const words = await server.api("GET", "/api/practice/words?layout=sebeolsik-390&focus=ᆻ&count=5");
+    expect(words.status).toBe(422);
+    const finals = await server.api(
+      `GET`,
+      `/api/practice/words?layout=sebeolsik-390&focus=${encodeURIComponent("ᆼ")}&count=5`,
+    );
+    expect(finals.status).toBe(200);
+    expect(
+      finals.body.words.every((w: string) => Array.from(w).some((c) => (c.codePointAt(0)! - 0xac00) % 28 === 21)),
+    ).toBe(true);
+    expect((await server.api("GET", "/api/practice/words?focus=ᆼ")).status).toBe(422);
+  });
+});

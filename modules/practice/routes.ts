@@ -7,20 +7,24 @@ import { writeLimits } from "../kernel/write-limits";
 import {
   clearGoal,
   goalOf,
+  layoutParam,
+  layoutPreference,
   mergeGuestResults,
   progressOf,
   recordResult,
   setGoal,
+  setLayoutPreference,
   statisticsOf,
   summaryOf,
 } from "./api";
 import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND } from "./content";
-import { KEY_UNITS } from "./dubeolsik";
-import { TRANSITIONS } from "./keystroke-model";
+import { type Layout, layoutOf } from "./layouts";
 import {
   CatalogueSchema,
   GoalBody,
   GoalSchema,
+  LayoutBody,
+  LayoutSchema,
   LongTextParams,
   LongTextSchema,
   MergeBody,
@@ -33,6 +37,7 @@ import {
   SentencesQuery,
   SentencesSchema,
   StatisticsSchema,
+  StatsQuery,
   WordsQuery,
   WordsSchema,
 } from "./model";
@@ -40,15 +45,16 @@ import {
 const bearer = [{ bearerAuth: [] }];
 /** A target is set now and then: a form, not a stream. */
 const GOAL_WRITES = { name: "practice.goal", account: 30, address: 120 };
-const FOCUS_UNITS = new Set<string>([...KEY_UNITS, ...TRANSITIONS]);
 
-/** `focus=ㅃ,ㅖ,dokkaebi`: the units 맞춤 연습 concentrates on; an unknown one is refused. */
-function focusOf(text: string | undefined): string[] {
+/** `focus=ㅃ,ㅖ,dokkaebi`: the units 맞춤 연습 concentrates on, of `layout`; an unknown one is refused. */
+function focusOf(text: string | undefined, layout: Layout): string[] {
+  const board = layoutOf(layout);
+  const known = new Set<string>([...board.units, ...board.transitions]);
   const units = (text ?? "")
     .split(",")
     .map((u) => u.trim())
     .filter((u) => u.length > 0);
-  const unknown = units.find((u) => !FOCUS_UNITS.has(u));
+  const unknown = units.find((u) => !known.has(u));
   if (unknown !== undefined) throw unprocessable(`알 수 없는 자모나 전환입니다: ${unknown}`);
   return [...new Set(units)];
 }
@@ -99,16 +105,56 @@ export function practiceRoutes(ctx: ModuleContext) {
         },
       },
     )
-    .get("/stats", async ({ headers }) => statisticsOf(ctx, (await guards.requireUser(headers)).id), {
-      response: apiResponses({ 200: StatisticsSchema }, loginRequired()),
-      detail: {
-        summary: "내 자모 통계",
-        description:
-          "최근 30일(서울 날짜)의 두벌식 자모와 space마다 타수, 오타율, 속도(타/분), 어려운 전환(도깨비불: 받침 뒤 모음, " +
-          "겹받침, Shift 자모)의 같은 수치, 가장 약한 자모, 오늘 연습한 시간과 경험치, 연속 연습 일수를 돌려줍니다.",
-        security: bearer,
+    .get(
+      "/stats",
+      async ({ headers, query }) => {
+        const userId = (await guards.requireUser(headers)).id;
+        return statisticsOf(ctx, userId, layoutParam(query.layout, await layoutPreference(ctx, userId)));
       },
-    })
+      {
+        query: StatsQuery,
+        response: apiResponses({ 200: StatisticsSchema }, { ...loginRequired(), 400: true, 422: true }),
+        detail: {
+          summary: "내 자모 통계",
+          description:
+            "최근 30일(서울 날짜)의 한 자판(layout, 없으면 회원이 고른 자판)의 자모와 space마다 타수, 오타율, 속도(타/분), " +
+            "어려운 전환(두벌식의 도깨비불: 받침 뒤 모음, 겹받침, Shift 자모)의 같은 수치, 가장 약한 자모, 오늘 연습한 " +
+            "시간과 경험치, 연속 연습 일수를 돌려줍니다. 자판마다 통계가 따로 쌓입니다.",
+          security: bearer,
+        },
+      },
+    )
+    .get(
+      "/layout",
+      async ({ headers }) => ({ layout: await layoutPreference(ctx, (await guards.requireUser(headers)).id) }),
+      {
+        response: apiResponses({ 200: LayoutSchema }, loginRequired()),
+        detail: {
+          summary: "내 연습 자판",
+          description: "회원이 고른 연습 자판(dubeolsik, sebeolsik-390, sebeolsik-final). 고르지 않았으면 dubeolsik.",
+          security: bearer,
+        },
+      },
+    )
+    .put(
+      "/layout",
+      async ({ body, headers }) => {
+        const userId = (await guards.requireUser(headers)).id;
+        return { layout: await setLayoutPreference(ctx, userId, layoutParam(body.layout, "dubeolsik")) };
+      },
+      {
+        writeLimit: GOAL_WRITES,
+        body: LayoutBody,
+        response: apiResponses({ 200: LayoutSchema }, { ...loginRequired(), 400: true, 422: true }),
+        detail: {
+          summary: "연습 자판 고르기",
+          description:
+            "연습할 자판을 고릅니다: dubeolsik 두벌식, sebeolsik-390 세벌식 390, sebeolsik-final 세벌식 최종. 다음에 " +
+            "연습 화면을 열 때도 이 자판으로 시작합니다. 모르는 값은 400입니다.",
+          security: bearer,
+        },
+      },
+    )
     .get("/summary", async ({ headers }) => summaryOf(ctx, (await guards.requireUser(headers)).id), {
       response: apiResponses({ 200: PracticeSummarySchema }, loginRequired()),
       detail: {
@@ -121,14 +167,14 @@ export function practiceRoutes(ctx: ModuleContext) {
     })
     .get(
       "/progress",
-      async ({ headers, query }) =>
-        progressOf(ctx, (await guards.requireUser(headers)).id, {
-          days: query.days ?? 30,
-          unit: focusOf(query.unit)[0],
-        }),
+      async ({ headers, query }) => {
+        const userId = (await guards.requireUser(headers)).id;
+        const layout = layoutParam(query.layout, await layoutPreference(ctx, userId));
+        return progressOf(ctx, userId, { days: query.days ?? 30, unit: focusOf(query.unit, layout)[0], layout });
+      },
       {
         query: ProgressQuery,
-        response: apiResponses({ 200: ProgressSchema }, { ...loginRequired(), 422: true }),
+        response: apiResponses({ 200: ProgressSchema }, { ...loginRequired(), 400: true, 422: true }),
         detail: {
           summary: "연습 진행",
           description:
@@ -189,12 +235,13 @@ export function practiceRoutes(ctx: ModuleContext) {
     .get(
       "/words",
       ({ query }) => {
-        const focus = focusOf(query.focus);
-        return { words: pickWords(ctx.random, query.count ?? 30, focus), focus };
+        const layout = layoutParam(query.layout, "dubeolsik");
+        const focus = focusOf(query.focus, layout);
+        return { words: pickWords(ctx.random, query.count ?? 30, focus, layout), focus };
       },
       {
         query: WordsQuery,
-        response: apiResponses({ 200: WordsSchema }, { 422: true }),
+        response: apiResponses({ 200: WordsSchema }, { 400: true, 422: true }),
         detail: {
           summary: "낱말 연습 낱말",
           description:

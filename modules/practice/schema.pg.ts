@@ -2,4 +2,4 @@ import { pgKit } from "../../db/schema-kit";
 import { definePracticeTables } from "./tables";
 
 // PostgreSQL's tables, for drizzle-kit (drizzle.pg.config.ts) and the store (see tables.ts).
-export const { results, jamoDays, days, goals } = pgKit.once(definePracticeTables);
+export const { results, jamoDays, days, goals, settings } = pgKit.once(definePracticeTables);

@@ -11,8 +11,8 @@ import {
   type Drill,
   type KeyboardLayout,
   type KeyCap,
-  type Layout,
   LAYOUT_NAMES,
+  type Layout,
   strokesOf,
   unitsOf,
 } from "./key-caps";

@@ -55,7 +55,7 @@ export const practiceStoreOf = onePerDatabase(createPracticeStore);
  * lock, so two results of one member settle the day's paid minutes one after the other.
  */
 export function createPracticeStore(database: SqlDatabase) {
-  const { results, jamoDays, days, goals } = tablesFor(database, sqliteSchema, pgSchema);
+  const { results, jamoDays, days, goals, settings } = tablesFor(database, sqliteSchema, pgSchema);
   const read = () => storeDb(database);
 
   async function addUnits(tx: StoreDb, r: ResultRecord) {
@@ -231,6 +231,22 @@ export function createPracticeStore(database: SqlDatabase) {
     clearGoal: (userId: number) =>
       inTransaction(database, async (tx) => {
         await tx.delete(goals).where(eq(goals.userId, userId));
+      }),
+
+    /** The layout the member chose, if they ever chose one. */
+    async layout(userId: number): Promise<string | null> {
+      const [row] = await read().select({ layout: settings.layout }).from(settings).where(eq(settings.userId, userId));
+      return row?.layout ?? null;
+    },
+
+    /** Remembers the member's layout. */
+    setLayout: (userId: number, layout: string, at: number) =>
+      inTransaction(database, async (tx) => {
+        const values = { layout, updatedAt: new Date(at) };
+        await tx
+          .insert(settings)
+          .values({ userId, ...values })
+          .onConflictDoUpdate({ target: settings.userId, set: values });
       }),
 
     /** All the member's practice: its time (ms) and the days it was on. */

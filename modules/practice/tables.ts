@@ -100,5 +100,15 @@ export function definePracticeTables<D extends Dialect>(kit: SchemaKit<D>) {
     updatedAt: kit.timestamp("updated_at").notNull(),
   });
 
-  return { results, jamoDays, days, goals };
+  /** A member's practice settings (one row per member): the layout they practise on, remembered between visits. */
+  const settings = kit.table("practice_settings", {
+    userId: kit
+      .integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    layout: kit.text("layout").notNull(),
+    updatedAt: kit.timestamp("updated_at").notNull(),
+  });
+
+  return { results, jamoDays, days, goals, settings };
 }

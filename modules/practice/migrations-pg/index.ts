@@ -2,6 +2,7 @@
 import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_loving_toad_men.sql" with { type: "text" };
 import m1 from "./0001_faulty_nick_fury.sql" with { type: "text" };
+import m2 from "./0002_colossal_night_nurse.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -9,5 +10,6 @@ export const migrations: MigrationBundle = {
   sql: {
     "0000_loving_toad_men": m0,
     "0001_faulty_nick_fury": m1,
+    "0002_colossal_night_nurse": m2,
   },
 };

@@ -2,6 +2,7 @@
 import type { MigrationBundle } from "../../../modules/kernel/define-module";
 import m0 from "./0000_aromatic_pride.sql" with { type: "text" };
 import m1 from "./0001_wandering_puma.sql" with { type: "text" };
+import m2 from "./0002_square_kabuki.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrations: MigrationBundle = {
@@ -9,5 +10,6 @@ export const migrations: MigrationBundle = {
   sql: {
     "0000_aromatic_pride": m0,
     "0001_wandering_puma": m1,
+    "0002_square_kabuki": m2,
   },
 };
