@@ -6,16 +6,15 @@
 
 import type { ResultInput } from "../../../../modules/practice/api";
 import type { LongText } from "../../../../modules/practice/content";
-import { KEY_UNITS } from "../../../../modules/practice/dubeolsik";
 import {
   addTallies,
   figuresOf,
   focusScore,
   type Tally,
-  TRANSITIONS,
   type UnitFigures,
   weakest,
 } from "../../../../modules/practice/keystroke-model";
+import { type Layout, layoutOf } from "../../../../modules/practice/layouts";
 import { api } from "../../lib/api";
 import { pickFromSample } from "./practice-lines";
 import { guestDays, type Progress } from "./practice-progress";
@@ -51,14 +50,14 @@ export const practiceApi = {
     api.post<Recorded>("/api/practice/results", result, { redirectOnAuthFailure: false }),
   merge: (results: ResultInput[]) =>
     api.post<{ stored: number; duplicates: number; rejected: number }>("/api/practice/merge", { results }),
-  stats: () => api.get<Statistics>("/api/practice/stats"),
-  /** `count` words (offline: drawn from the service worker's sample, the focus first). */
-  async words(count: number, focus: readonly string[] = []): Promise<string[]> {
+  stats: (layout: Layout) => api.get<Statistics>("/api/practice/stats", { query: { layout } }),
+  /** `count` words, the focus (units of `layout`) first (offline: drawn from the word list the worker kept). */
+  async words(count: number, focus: readonly string[] = [], layout: Layout = "dubeolsik"): Promise<string[]> {
     const { words } = await api.get<{ words: string[] }>("/api/practice/words", {
-      query: focus.length > 0 ? { count, focus: focus.join(",") } : { count },
+      query: focus.length > 0 ? { count, focus: focus.join(","), layout } : { count },
     });
     const units = new Set(focus);
-    return pickFromSample(words, count, (word) => focusScore(word, units));
+    return pickFromSample(words, count, (word) => focusScore(word, units, layout));
   },
   /** `count` sentences (offline: drawn from the service worker's sample). */
   async sentences(count: number): Promise<string[]> {
@@ -67,10 +66,13 @@ export const practiceApi = {
     });
     return pickFromSample(sentences, count).map((s) => s.text);
   },
-  progress: (days: number, unit?: string) =>
-    api.get<Progress>("/api/practice/progress", { query: unit ? { days, unit } : { days } }),
+  progress: (days: number, layout: Layout, unit?: string) =>
+    api.get<Progress>("/api/practice/progress", { query: unit ? { days, unit, layout } : { days, layout } }),
   goal: () => api.get<{ goal: Goal | null }>("/api/practice/goal"),
   setGoal: (goal: Goal) => api.put<{ goal: Goal | null }>("/api/practice/goal", goal),
+  clearGoal: () => api.delete<{ goal: null }>("/api/practice/goal"),
+  layout: () => api.get<{ layout: Layout }>("/api/practice/layout"),
+  setLayout: (layout: Layout) => api.put<{ layout: Layout }>("/api/practice/layout", { layout }),
   texts: () => api.get<{ long: LongTextAbout[] }>("/api/practice/texts"),
   text: (id: string) =>
     api.get<{ id: string; title: string; paragraphs: string[] }>(`/api/practice/texts/${encodeURIComponent(id)}`),
@@ -117,19 +119,20 @@ export const clearGuestResults = () => localStorage.removeItem(GUEST_RESULTS);
 
 const ZERO: Tally = { hits: 0, errors: 0, time_ms: 0, timed: 0 };
 
-/** A guest's statistics, from the summaries kept in the browser (the server's arithmetic, on all of them). */
-export function guestStatistics(): Statistics {
+/** A guest's statistics on `layout`, from the summaries kept in the browser (the server's arithmetic). */
+export function guestStatistics(layout: Layout): Statistics {
   const results = guestResults();
+  const board = layoutOf(layout);
   const units = new Map<string, Tally>();
   const add = (unit: string, tally: Tally) => units.set(unit, addTallies(units.get(unit) ?? ZERO, tally));
-  for (const result of results) {
+  for (const result of results.filter((r) => r.summary.layout === layout)) {
     for (const { jamo, ...tally } of result.summary.jamo) add(jamo, tally);
     for (const { kind, ...tally } of result.summary.transitions) add(kind, tally);
   }
-  const jamo = KEY_UNITS.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO));
+  const jamo = board.units.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO));
   return {
     jamo,
-    transitions: TRANSITIONS.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO)),
+    transitions: board.transitions.map((unit) => figuresOf(unit, units.get(unit) ?? ZERO)),
     weakest: weakest(jamo, 5).map((f) => f.unit),
     totals: {
       results: results.length,

@@ -6,6 +6,7 @@
  */
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { unitName } from "../../../../modules/practice/keystroke-model";
+import type { Layout } from "../../../../modules/practice/layouts";
 import {
   DEFAULT_GOAL,
   GOAL_RANGE,
@@ -67,7 +68,12 @@ function useGoal(userId: number | null) {
     else next = (await practiceApi.setGoal(next)).goal ?? next;
     setGoal(next);
   };
-  return { goal, save };
+  const clear = async () => {
+    if (userId === null) keepGuestGoal(null);
+    else await practiceApi.clearGoal();
+    setGoal(null);
+  };
+  return { goal, save, clear };
 }
 
 /** True once the element has been on screen (then stays true). */
@@ -87,32 +93,35 @@ function useSeen<T extends Element>() {
 }
 
 /** A member's progress from the server, a guest's from the browser; again whenever `version` changes. */
-function useProgress(userId: number | null, unit: string, version: unknown) {
+function useProgress(userId: number | null, layout: Layout, unit: string, version: unknown) {
   const [progress, setProgress] = useState<Progress | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the signal that a result was added
   useEffect(() => {
     let live = true;
-    if (userId === null) setProgress(guestProgress(guestResults(), Date.now(), PROGRESS_DAYS, unit || undefined));
+    if (userId === null)
+      setProgress(guestProgress(guestResults(), Date.now(), PROGRESS_DAYS, unit || undefined, layout));
     else
-      practiceApi.progress(PROGRESS_DAYS, unit || undefined).then(
+      practiceApi.progress(PROGRESS_DAYS, layout, unit || undefined).then(
         (answer) => live && setProgress(answer),
         () => live && setProgress(null),
       );
     return () => {
       live = false;
     };
-  }, [userId, unit, version]);
+  }, [userId, layout, unit, version]);
   return progress;
 }
 
 export function ProgressPanel({
   userId,
+  layout,
   streak,
   weakest,
   typed,
   version,
 }: {
   userId: number | null;
+  layout: Layout;
   streak: number;
   /** The weakest units, weakest first: offered first, the first one shown. */
   weakest: readonly string[];
@@ -121,12 +130,15 @@ export function ProgressPanel({
   /** Changes when a result was added (the statistics were read again). */
   version: unknown;
 }) {
-  const { goal, save } = useGoal(userId);
+  const { goal, save, clear } = useGoal(userId);
   const [kind, setKind] = useState<KindChoice>("all");
   const [unit, setUnit] = useState("");
+  // A unit is one layout's key: another layout starts from its own weakest.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the layout is the signal
+  useEffect(() => setUnit(""), [layout]);
   const units = [...weakest, ...typed.filter((u) => !weakest.includes(u))];
   const shownUnit = unit || units[0] || "";
-  const progress = useProgress(userId, shownUnit, version);
+  const progress = useProgress(userId, layout, shownUnit, version);
   const { ref, seen } = useSeen<HTMLElement>();
   const target = goal ?? DEFAULT_GOAL;
   const kinds = progress ? kindsIn(progress.days, PRACTICE_KINDS) : [];
@@ -145,7 +157,7 @@ export function ProgressPanel({
       <p className="practice-streak" data-testid="practice-streak">
         연속 연습 <strong>{streak}일</strong>
       </p>
-      <GoalForm goal={goal} save={save} />
+      <GoalForm goal={goal} save={save} clear={clear} />
       <div className="practice-progress-head">
         <h3>날마다 속도와 정확도 (최근 {PROGRESS_DAYS}일)</h3>
         <label className="practice-label" htmlFor="practice-progress-kind">
@@ -254,20 +266,56 @@ function unitSummary(unit: string, days: UnitDay[]): string {
   );
 }
 
-function GoalForm({ goal, save }: { goal: Goal | null; save: (goal: Goal) => Promise<void> }) {
+/**
+ * The target's form: save it, or clear it (back to the default target). Clearing asks nothing: it says so and
+ * offers to undo, which saves the cleared target again.
+ */
+function GoalForm({
+  goal,
+  save,
+  clear,
+}: {
+  goal: Goal | null;
+  save: (goal: Goal) => Promise<void>;
+  clear: () => Promise<void>;
+}) {
   const [wpm, setWpm] = useState("");
   const [accuracy, setAccuracy] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [cleared, setCleared] = useState<Goal | null>(null);
   useEffect(() => {
     const shown = goal ?? DEFAULT_GOAL;
     setWpm(String(shown.wpm));
     setAccuracy(String(shown.accuracy));
   }, [goal]);
 
+  async function attempt(action: () => Promise<void>, failure: string) {
+    try {
+      await action();
+      setError(null);
+    } catch (problem) {
+      setError(isApiError(problem) ? problem.detail : failure);
+    }
+  }
+
+  const clearGoal = (old: Goal) =>
+    attempt(async () => {
+      await clear();
+      setSaved(false);
+      setCleared(old);
+    }, "목표를 지우지 못했습니다.");
+
+  const undoClear = (old: Goal) =>
+    attempt(async () => {
+      await save(old);
+      setCleared(null);
+    }, "목표를 되돌리지 못했습니다.");
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
+    setCleared(null);
     const next = { wpm: Number(wpm), accuracy: Number(accuracy) };
     const { wpm: w, accuracy: a } = GOAL_RANGE;
     if (!Number.isInteger(next.wpm) || next.wpm < w.min || next.wpm > w.max) {
@@ -308,6 +356,19 @@ function GoalForm({ goal, save }: { goal: Goal | null; save: (goal: Goal) => Pro
       <button type="submit" className="btn btn-primary btn-small">
         목표 저장
       </button>
+      {goal && (
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => clearGoal(goal)}>
+          목표 지우기
+        </button>
+      )}
+      {cleared && (
+        <p className="practice-muted practice-goal-saved" role="status" data-testid="practice-goal-cleared">
+          목표를 지웠습니다. 기본 목표({DEFAULT_GOAL.wpm}타/분, {DEFAULT_GOAL.accuracy}%)로 봅니다.{" "}
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => undoClear(cleared)}>
+            되돌리기
+          </button>
+        </p>
+      )}
       {saved && (
         <p className="practice-muted practice-goal-saved" role="status">
           목표를 저장했습니다.

@@ -10,7 +10,7 @@ import {
   normalizeAnswer,
   typingSpeed,
 } from "../../../../modules/kernel/typing";
-import { DRILLS, type Drill } from "../../../../modules/practice/dubeolsik";
+import type { Drill } from "../../../../modules/practice/key-caps";
 
 /** A line longer than this is cut at a space: it has to fit the box on a phone. */
 export const MAX_LINE = 48;
@@ -24,8 +24,6 @@ export function drillLines(drill: Drill, random: () => number = Math.random): st
     Array.from({ length: DRILL_GROUPS }, () => drill.jamo[Math.floor(random() * drill.jamo.length)]).join(" "),
   );
 }
-
-export const drillById = (id: string) => DRILLS.find((d) => d.id === id) ?? DRILLS[0]!;
 
 /** Words in lines of five. */
 export function wordLines(words: readonly string[]): string[] {

@@ -6,8 +6,8 @@
  */
 import { useAtomValue } from "jotai";
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
-import { DRILLS } from "../../../../modules/practice/dubeolsik";
 import { KeystrokeTally, nextKey, type UnitFigures, unitName } from "../../../../modules/practice/keystroke-model";
+import { LAYOUT_NAMES, LAYOUTS, type Layout, layoutOf } from "../../../../modules/practice/layouts";
 import { KIND_NAMES, type PracticeKind } from "../../../../modules/practice/rules";
 import { isApiError } from "../../lib/api";
 import { accuracyTone, percent } from "../../lib/figures";
@@ -30,8 +30,8 @@ import {
   type Statistics,
 } from "./practice-api";
 import { ProgressPanel } from "./practice-goals";
+import { usePracticeLayout } from "./practice-layout";
 import {
-  drillById,
   drillLines,
   type LineScore,
   position,
@@ -47,6 +47,9 @@ const SENTENCE_COUNT = 8;
 /** 맞춤 연습 drills this many of the weakest jamo; before there is enough to judge, the usual hard spots. */
 const FOCUS_COUNT = 3;
 const DEFAULT_FOCUS = ["shift", "dokkaebi", "double_final"];
+/** The hard spots a layout has (세벌식 has no 도깨비불). */
+const defaultFocus = (layout: Layout) =>
+  DEFAULT_FOCUS.filter((unit) => (layoutOf(layout).transitions as readonly string[]).includes(unit));
 const KEYBOARD_SHOWN = "practice_keyboard_shown";
 
 interface Plan {
@@ -125,7 +128,8 @@ export function PracticePage() {
   const [plan, setPlan] = useState<Plan | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const { stats, refresh } = useStatistics(user?.id ?? null, setNotice);
+  const [layout, chooseLayout] = usePracticeLayout(user?.id ?? null);
+  const { stats, refresh } = useStatistics(user?.id ?? null, layout, setNotice);
   const unsent = useUnsentResults(owner, refresh);
 
   async function start(make: () => Promise<Plan>) {
@@ -166,17 +170,18 @@ export function PracticePage() {
         </p>
       )}
       {plan ? (
-        <Runner key={`${plan.textId}-${plan.lines[0]}`} plan={plan} onDone={finished} />
+        <Runner key={`${plan.textId}-${plan.lines[0]}`} plan={plan} layout={layout} onDone={finished} />
       ) : (
         <>
           {outcome && <OutcomeCard outcome={outcome} />}
-          <Chooser start={start} weakest={stats?.weakest ?? []} />
+          <Chooser start={start} weakest={stats?.weakest ?? []} layout={layout} chooseLayout={chooseLayout} />
         </>
       )}
-      {stats && <StatisticsPanel stats={stats} signedIn={user !== null} />}
+      {stats && <StatisticsPanel stats={stats} signedIn={user !== null} layout={layout} />}
       {!plan && (
         <ProgressPanel
           userId={user?.id ?? null}
+          layout={layout}
           streak={stats?.totals.streak ?? 0}
           weakest={stats?.weakest ?? []}
           typed={[...(stats?.jamo ?? []), ...(stats?.transitions ?? [])].filter((f) => f.hits > 0).map((f) => f.unit)}
@@ -188,15 +193,15 @@ export function PracticePage() {
 }
 
 /** Members' statistics from the server (a guest's from this browser), and the guest's results moved at sign-in. */
-function useStatistics(userId: number | null, setNotice: (text: string | null) => void) {
+function useStatistics(userId: number | null, layout: Layout, setNotice: (text: string | null) => void) {
   const [stats, setStats] = useState<Statistics | null>(null);
   const refresh = useCallback(() => {
     if (userId === null) {
-      setStats(guestStatistics());
+      setStats(guestStatistics(layout));
       return;
     }
-    practiceApi.stats().then(setStats, () => setStats(null));
-  }, [userId]);
+    practiceApi.stats(layout).then(setStats, () => setStats(null));
+  }, [userId, layout]);
   useEffect(() => {
     let live = true;
     const kept = guestResults();
@@ -219,7 +224,17 @@ function useStatistics(userId: number | null, setNotice: (text: string | null) =
   return { stats, refresh };
 }
 
-function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => void; weakest: string[] }) {
+function Chooser({
+  start,
+  weakest,
+  layout,
+  chooseLayout,
+}: {
+  start: (make: () => Promise<Plan>) => void;
+  weakest: string[];
+  layout: Layout;
+  chooseLayout: (layout: Layout) => void;
+}) {
   const [texts, setTexts] = useState<LongTextAbout[]>([]);
   const [textId, setTextId] = useState("");
   useEffect(() => {
@@ -231,19 +246,36 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
       () => setTexts([]),
     );
   }, []);
-  const focus = weakest.length > 0 ? weakest.slice(0, FOCUS_COUNT) : DEFAULT_FOCUS;
+  const focus = weakest.length > 0 ? weakest.slice(0, FOCUS_COUNT) : defaultFocus(layout);
   const chosen = texts.find((t) => t.id === textId);
   return (
     <section className="practice-card" aria-labelledby="practice-choose-title">
       <h2 id="practice-choose-title" className="practice-card-title">
         연습 고르기
       </h2>
+      <div className="practice-layout-choice">
+        <label className="practice-label" htmlFor="practice-layout">
+          자판
+        </label>
+        <select
+          id="practice-layout"
+          className="input practice-select"
+          value={layout}
+          onChange={(e) => chooseLayout(e.target.value as Layout)}
+        >
+          {LAYOUTS.map((id) => (
+            <option key={id} value={id}>
+              {LAYOUT_NAMES[id]}
+            </option>
+          ))}
+        </select>
+      </div>
       <div className="practice-kinds">
         <div className="practice-kind">
           <h3>{KIND_NAMES.keys}</h3>
           <p className="practice-muted">글쇠 줄마다 자모 하나씩: 손가락 자리를 익힙니다.</p>
           <div className="practice-buttons">
-            {DRILLS.map((drill) => (
+            {layoutOf(layout).drills.map((drill) => (
               <button
                 key={drill.id}
                 type="button"
@@ -253,7 +285,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
                     kind: "keys",
                     textId: `keys:${drill.id}`,
                     title: `${KIND_NAMES.keys}: ${drill.name}`,
-                    lines: drillLines(drillById(drill.id)),
+                    lines: drillLines(drill),
                     pausable: false,
                   }))
                 }
@@ -343,7 +375,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
           <p className="practice-muted" data-testid="practice-focus">
             {weakest.length > 0
               ? `약한 자모 ${focus.map(unitName).join(", ")}가 많이 든 낱말을 칩니다.`
-              : "아직 약한 자모를 가릴 기록이 없어 Shift 자모, 도깨비불, 겹받침이 든 낱말을 칩니다."}
+              : `아직 약한 자모를 가릴 기록이 없어 ${focus.map(unitName).join(", ")}이 든 낱말을 칩니다.`}
           </p>
           <button
             type="button"
@@ -353,7 +385,7 @@ function Chooser({ start, weakest }: { start: (make: () => Promise<Plan>) => voi
                 kind: "adaptive",
                 textId: "adaptive",
                 title: KIND_NAMES.adaptive,
-                lines: wordLines(await practiceApi.words(20, focus)),
+                lines: wordLines(await practiceApi.words(20, focus, layout)),
                 pausable: false,
               }))
             }
@@ -379,12 +411,14 @@ function useKeyboardShown(): [boolean, () => void] {
 /** The typing of one practice: line by line, timed while keys are pressed and not paused. */
 function Runner({
   plan,
+  layout,
   onDone,
 }: {
   plan: Plan;
+  layout: Layout;
   onDone: (result: ResultInput | null, figures: SessionFigures, seconds: number) => void;
 }) {
-  const tally = useRef(new KeystrokeTally());
+  const tally = useRef(new KeystrokeTally(layout));
   const [index, setIndex] = useState(0);
   const [typed, setTyped] = useState("");
   const [done, setDone] = useState<LineScore[]>([]);
@@ -422,7 +456,7 @@ function Runner({
             client_id: crypto.randomUUID(),
             kind: plan.kind,
             text_id: plan.textId,
-            layout: "dubeolsik",
+            layout,
             wpm: figures.wpm,
             accuracy: figures.accuracy,
             keystrokes: figures.keystrokes,
@@ -468,7 +502,7 @@ function Runner({
   const live = sessionFigures(done, { target, typed }, Math.max(1, activeMs()));
   const where = position(plan.lines, index, typed);
   const upcoming = plan.lines.slice(index + 1, index + 3);
-  const next = nextKey(typed, target);
+  const next = nextKey(typed, target, layout);
 
   return (
     <section className="practice-card practice-runner" aria-labelledby="practice-run-title">
@@ -545,9 +579,9 @@ function Runner({
         autoFocus
       />
       <p className="practice-guide" data-testid="practice-next">
-        {nextKeyText(next)}
+        {nextKeyText(next, layoutOf(layout))}
       </p>
-      {keyboardShown && <KeyboardGuide next={next} />}
+      {keyboardShown && <KeyboardGuide next={next} layout={layoutOf(layout)} />}
     </section>
   );
 }
@@ -601,12 +635,13 @@ function savedText(saved: Saved): string {
 
 const rate = (f: UnitFigures) => (f.hits === 0 ? "–" : `${(f.error_rate * 100).toFixed(1)}%`);
 
-function StatisticsPanel({ stats, signedIn }: { stats: Statistics; signedIn: boolean }) {
+function StatisticsPanel({ stats, signedIn, layout }: { stats: Statistics; signedIn: boolean; layout: Layout }) {
   const typedUnits = stats.jamo.filter((f) => f.hits > 0);
   return (
     <section className="practice-card" aria-labelledby="practice-stats-title" data-testid="practice-stats">
       <h2 id="practice-stats-title" className="practice-card-title">
-        내 자모 통계{signedIn ? " (최근 30일)" : " (이 브라우저)"}
+        내 자모 통계: {LAYOUT_NAMES[layout]}
+        {signedIn ? " (최근 30일)" : " (이 브라우저)"}
       </h2>
       {signedIn && (
         <p className="practice-muted">
@@ -620,7 +655,7 @@ function StatisticsPanel({ stats, signedIn }: { stats: Statistics; signedIn: boo
           <p className="practice-muted" data-testid="practice-weakest">
             약한 자모: {stats.weakest.length > 0 ? stats.weakest.map(unitName).join(", ") : "아직 없음"}
           </p>
-          <HeatKeyboard figures={stats.jamo} />
+          <HeatKeyboard figures={stats.jamo} layout={layoutOf(layout)} />
           <div className="practice-tables">
             <FiguresTable caption="자모별 기록" heading="자모" rows={typedUnits} />
             <FiguresTable caption="어려운 전환" heading="전환" rows={stats.transitions} />

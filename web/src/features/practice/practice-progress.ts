@@ -3,8 +3,10 @@
  * `GET /api/practice/progress`, a guest's is made here from the results kept in the browser, in the same shape and
  * by the same arithmetic (Seoul days, means per day and kind, a unit's tallies per day). Pure.
  */
+
 import { DAY_MS, seoulDate } from "../../../../modules/kernel/seoul-time";
 import { addTallies, figuresOf, type Tally, type UnitFigures } from "../../../../modules/practice/keystroke-model";
+import type { Layout } from "../../../../modules/practice/layouts";
 import { type PracticeKind, practiceStreak } from "../../../../modules/practice/rules";
 import type { ResultInput } from "./practice-api";
 
@@ -68,7 +70,13 @@ export const kindsIn = (days: readonly KindDay[], order: readonly PracticeKind[]
 const dayOf = (result: ResultInput) => (result.finished_at ? seoulDate(Date.parse(result.finished_at)) : null);
 
 /** A guest's progress over the `span` Seoul days ending at `now`, from the results in the browser. */
-export function guestProgress(results: readonly ResultInput[], now: number, span: number, unit?: string): Progress {
+export function guestProgress(
+  results: readonly ResultInput[],
+  now: number,
+  span: number,
+  unit?: string,
+  layout: Layout = "dubeolsik",
+): Progress {
   const from = seoulDate(now - (span - 1) * DAY_MS);
   const to = seoulDate(now);
   const inWindow = results.flatMap((result) => {
@@ -94,7 +102,9 @@ export function guestProgress(results: readonly ResultInput[], now: number, span
       accuracy: round2(mean(list, (r) => r.accuracy)),
       minutes: Math.round(list.reduce((ms, r) => ms + r.duration_ms, 0) / 600) / 100,
     }));
-  return { from, to, days, unit: unit ? { unit, days: unitDays(inWindow, unit) } : null };
+  // The kinds' days hold every layout; a unit is one layout's key (a 세벌식 ᆫ is no 두벌식 ㄴ).
+  const ofLayout = inWindow.filter(({ result }) => result.layout === layout);
+  return { from, to, days, unit: unit ? { unit, days: unitDays(ofLayout, unit) } : null };
 }
 
 /** One unit's tallies (a jamo or a transition) per day, as figures. */
