@@ -128,4 +128,66 @@ describe("/practice", () => {
     const stats = await e2e.server.api("GET", "/api/practice/stats", { token: login.body.access_token });
     expect(stats.body.totals).toMatchObject({ results: 1, today_experience: 0 });
   });
+
+  test("a member practises on 세벌식 390: its keyboard, initials and finals on their own keys, statistics of its own", async () => {
+    const user = await e2e.createUser();
+    const page = await e2e.newPage();
+    await signIn(page, e2e.url, user);
+    await page.goto(`${e2e.url}/practice`);
+    await page.getByLabel("자판").selectOption({ label: "세벌식 390" });
+    await page.getByRole("button", { name: "숫자 자리" }).waitFor();
+    await startLongText(page, "진달래꽃 — 김소월");
+    expect(await page.getByTestId("practice-keyboard").getAttribute("data-layout")).toBe("sebeolsik-390");
+    // The initial ㄴ is H on 390 (S is the final ㄴ).
+    expect(await nextKeyOf(page)).toBe("KeyH");
+    expect(await page.getByTestId("practice-next").textContent()).toBe("다음 키: ㄴ (H), 오른손 검지 손가락");
+    await page.getByLabel("연습 입력").focus();
+    await imeType(page, "나 보기가 ", { pauseMs: PACE_MS });
+    await imeCompose(page, "ㅇ");
+    await imeCompose(page, "여");
+    // 역's final ㄱ: X, not the initial ㄱ's K.
+    expect(await nextKeyOf(page)).toBe("KeyX");
+    expect(await page.getByTestId("practice-next").textContent()).toBe("다음 키: 받침 ㄱ (X), 왼손 약지 손가락");
+    await imeCompose(page, "역");
+    await imeCommit(page, "역");
+    await imeType(page, "겨워", { pauseMs: PACE_MS });
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "그만하기" }).click();
+    expect(await page.getByTestId("practice-result").textContent()).toContain("기록을 저장했습니다.");
+
+    const stats = page.getByTestId("practice-stats");
+    expect(await stats.getByRole("heading").textContent()).toContain("세벌식 390");
+    await stats.getByRole("row", { name: /^받침 ㄱ / }).waitFor();
+    expect(await page.getByTestId("practice-heat").getAttribute("data-layout")).toBe("sebeolsik-390");
+
+    // Remembered on the server: the page opens on it again; the 두벌식 statistics stay empty.
+    await page.reload();
+    await page.getByRole("button", { name: "숫자 자리" }).waitFor();
+    expect(await page.getByLabel("자판").inputValue()).toBe("sebeolsik-390");
+    const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
+    const two = await e2e.server.api("GET", "/api/practice/stats?layout=dubeolsik", { token });
+    expect(two.body.jamo.every((j: { hits: number }) => j.hits === 0)).toBeTrue();
+    const three = await e2e.server.api("GET", "/api/practice/stats", { token });
+    expect(three.body.layout).toBe("sebeolsik-390");
+    expect(three.body.jamo.find((j: { unit: string }) => j.unit === "ᆨ").hits).toBe(1);
+  });
+
+  test("a guest clears a goal and undoes it; the layout stays in the browser", async () => {
+    const page = await e2e.newPage();
+    await page.goto(`${e2e.url}/practice`);
+    await page.getByLabel("자판").selectOption({ label: "세벌식 최종" });
+    expect(await page.evaluate(() => localStorage.getItem("practice_layout"))).toBe("sebeolsik-final");
+    await page.getByLabel("목표 속도 (타/분)").fill("320");
+    await page.getByRole("button", { name: "목표 저장" }).click();
+    await page.getByText("목표를 저장했습니다.").waitFor();
+    await page.getByRole("button", { name: "목표 지우기" }).click();
+    await page.getByTestId("practice-goal-cleared").waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("practice_goal"))).toBeNull();
+    expect(await page.getByLabel("목표 속도 (타/분)").inputValue()).toBe("200");
+    await page.getByRole("button", { name: "되돌리기" }).click();
+    await page.getByRole("button", { name: "목표 지우기" }).waitFor();
+    expect(await page.getByLabel("목표 속도 (타/분)").inputValue()).toBe("320");
+    await page.reload();
+    expect(await page.getByLabel("자판").inputValue()).toBe("sebeolsik-final");
+  });
 });
