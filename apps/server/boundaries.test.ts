@@ -34,8 +34,13 @@ export const SHARED_WITH_WEB = [
   "modules/kernel/typing.ts",
   "modules/moderation/rules.ts",
   "modules/practice/dubeolsik.ts",
+  "modules/practice/key-caps.ts",
   "modules/practice/keystroke-model.ts",
+  "modules/practice/layouts.ts",
   "modules/practice/rules.ts",
+  "modules/practice/sebeolsik-390.ts",
+  "modules/practice/sebeolsik-final.ts",
+  "modules/practice/sebeolsik.ts",
   "modules/rooms/private-rules.ts",
 ];
 
