@@ -72,6 +72,13 @@ describe("offline", () => {
     await signIn(page, e2e.url, user);
     await page.goto(`${e2e.url}/practice`);
     await workerReady(page);
+    // /practice opened online puts the whole word list into the worker's cache, in the 100 words' place.
+    await page.waitForFunction(
+      () =>
+        caches.match("/api/practice/words?count=100").then((kept) => kept?.headers.get("x-practice-word-list") === "1"),
+      undefined,
+      { polling: 200 },
+    );
     let stored = 0;
     page.context().on("response", (response) => {
       const request = response.request();
@@ -85,7 +92,18 @@ describe("offline", () => {
     // The session could not be checked: the tab is nobody's yet, but the result will be the member's.
     await page.getByText("사용자 정보를 불러오는데 실패했습니다.").waitFor();
 
-    // The word sample and the sentences are there offline, as many as a practice asks for.
+    // Offline the worker answers any word query with every word: 맞춤 연습 draws the weak jamo's words from all.
+    const offlineWords = await page.evaluate(() =>
+      fetch("/api/practice/words?count=20&focus=ㅃ")
+        .then((answer) => answer.json())
+        .then((body: { words: string[] }) => body.words.length),
+    );
+    expect(offlineWords).toBeGreaterThan(5_000);
+    await page.getByRole("button", { name: "맞춤 연습 시작" }).click();
+    expect(await page.getByTestId("practice-position").textContent()).toContain("1/4줄");
+    await page.getByRole("button", { name: "그만하기" }).click();
+
+    // The words and the sentences are there offline, as many as a practice asks for.
     await page.getByRole("button", { name: "낱말 연습 시작" }).click();
     expect(await page.getByTestId("practice-position").textContent()).toContain("1/6줄");
     await page.getByRole("button", { name: "그만하기" }).click();

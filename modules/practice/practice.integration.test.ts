@@ -461,3 +461,10 @@ describe("layouts", () => {
     expect((await server.api("GET", "/api/practice/words?focus=ᆼ")).status).toBe(422);
   });
 });
+
+test("the whole word list, for 맞춤 연습 offline", async () => {
+  const list = await server.api("GET", "/api/practice/word-list");
+  expect(list.status).toBe(200);
+  expect(list.body.words).toEqual([...WORDS]);
+  expect(list.body.words.length).toBeGreaterThan(5_000);
+});

@@ -17,7 +17,7 @@ import {
   statisticsOf,
   summaryOf,
 } from "./api";
-import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND } from "./content";
+import { longText, longTextCatalogue, pickSentences, pickWords, TEXT_NOT_FOUND, WORDS } from "./content";
 import { type Layout, layoutOf } from "./layouts";
 import {
   CatalogueSchema,
@@ -250,6 +250,15 @@ export function practiceRoutes(ctx: ModuleContext) {
         },
       },
     )
+    .get("/word-list", () => ({ words: [...WORDS], focus: [] }), {
+      response: apiResponses({ 200: WordsSchema }, {}),
+      detail: {
+        summary: "낱말 목록 전체",
+        description:
+          "낱말 연습의 낱말 목록 전체(5,000개 이상). 웹 앱은 타자 연습을 연결된 채로 열 때 이것을 서비스 워커에 " +
+          "맡겨, 연결이 없을 때도 맞춤 연습이 모든 낱말에서 약한 자모가 든 낱말을 고르게 합니다.",
+      },
+    })
     .get("/sentences", async ({ query }) => ({ sentences: await pickSentences(ctx, query.count ?? 10) }), {
       query: SentencesQuery,
       response: apiResponses({ 200: SentencesSchema }, { 422: true }),

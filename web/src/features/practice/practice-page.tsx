@@ -19,6 +19,7 @@ import { ErrorNotice } from "../../ui/error-notice";
 import { TypedSentence } from "../../ui/typing-panel";
 import { currentUserAtom, sessionStatusAtom } from "../session/atoms";
 import { HeatKeyboard, KeyboardGuide, nextKeyText } from "./keyboard";
+import { useWholeWordListOffline } from "./offline-words";
 import {
   clearGuestResults,
   guestResults,
@@ -131,6 +132,7 @@ export function PracticePage() {
   const [layout, chooseLayout] = usePracticeLayout(user?.id ?? null);
   const { stats, refresh } = useStatistics(user?.id ?? null, layout, setNotice);
   const unsent = useUnsentResults(owner, refresh);
+  useWholeWordListOffline(useAtomValue(onlineAtom));
 
   async function start(make: () => Promise<Plan>) {
     setNotice(null);
