@@ -1,6 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { DRILLS } from "../../../../modules/practice/dubeolsik";
-import { drillLines, MAX_LINE, pickFromSample, position, sessionFigures, textLines, wordLines } from "./practice-lines";
+import {
+  addLine,
+  drillLines,
+  lineOffsets,
+  MAX_LINE,
+  NO_LINES,
+  pickFromSample,
+  position,
+  sessionFigures,
+  textLines,
+  totalsOf,
+  wordLines,
+} from "./practice-lines";
 
 describe("practice lines", () => {
   test("a drill is lines of the row's jamo, apart", () => {
@@ -17,18 +29,27 @@ describe("practice lines", () => {
     for (const line of prose) expect(Array.from(line).length).toBeLessThanOrEqual(MAX_LINE);
   });
 
+  test("the lines done are added once, in any grouping", () => {
+    const lines = [
+      { target: "가나", typed: "가너" },
+      { target: "다라마", typed: "다라마" },
+    ];
+    expect(addLine(addLine(NO_LINES, lines[0]!), lines[1]!)).toEqual(totalsOf(lines));
+    expect(totalsOf(lines)).toMatchObject({ errors: 1, compared: 5 });
+  });
+
   test("figures: a syllable still composing is no error; speed never above the keys typed", () => {
-    const live = sessionFigures([{ target: "가나", typed: "가나" }], { target: "다리", typed: "달" }, 60_000);
+    const live = sessionFigures(totalsOf([{ target: "가나", typed: "가나" }]), { target: "다리", typed: "달" }, 60_000);
     expect(live.errors).toBe(0);
     expect(live.accuracy).toBe(100);
-    const wrong = sessionFigures([{ target: "가나", typed: "가너" }], null, 60_000);
+    const wrong = sessionFigures(totalsOf([{ target: "가나", typed: "가너" }]), null, 60_000);
     expect(wrong.errors).toBe(1);
     expect(wrong.accuracy).toBe(50);
     expect(wrong.wpm).toBeLessThanOrEqual(wrong.keystrokes);
   });
 
   test("the position counts characters of all lines", () => {
-    expect(position(["가나", "다라마"], 1, "다")).toEqual({ done: 3, total: 5 });
+    expect(position(lineOffsets(["가나", "다라마"]), 1, "다")).toEqual({ done: 3, total: 5 });
   });
 
   test("offline, the page draws what it asked for from the kept sample, the best scoring first", () => {

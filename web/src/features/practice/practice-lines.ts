@@ -69,27 +69,38 @@ export interface SessionFigures {
   keystrokes: number;
 }
 
+/** What the lines done add up to: kept as a sum, so a keystroke deep in a 긴 글 never goes through them again. */
+export interface LineTotals {
+  errors: number;
+  /** Characters of the targets compared. */
+  compared: number;
+  targetStrokes: number;
+  typedStrokes: number;
+}
+
+export const NO_LINES: LineTotals = { errors: 0, compared: 0, targetStrokes: 0, typedStrokes: 0 };
+
+/** `totals` with one more line done. */
+export function addLine(totals: LineTotals, line: LineScore): LineTotals {
+  const typed = normalizeAnswer(line.typed);
+  const target = normalizeAnswer(line.target);
+  return {
+    errors: totals.errors + editDistance(typed, target),
+    compared: totals.compared + Array.from(target).length,
+    targetStrokes: totals.targetStrokes + keystrokes(target),
+    typedStrokes: totals.typedStrokes + keystrokes(typed),
+  };
+}
+
+export const totalsOf = (lines: readonly LineScore[]) => lines.reduce(addLine, NO_LINES);
+
 /**
- * The figures of the lines done and the line in progress, over `activeMs` of typing: accuracy on all characters
- * compared so far (the one still being composed is not an error yet), speed = the text's keystrokes typed × accuracy
- * ÷ minutes, never above the keystrokes actually typed (the server refuses that).
+ * The figures of the lines done (their totals) and the line in progress, over `activeMs` of typing: accuracy on all
+ * characters compared so far (the one still being composed is not an error yet), speed = the text's keystrokes
+ * typed × accuracy ÷ minutes, never above the keystrokes actually typed (the server refuses that).
  */
-export function sessionFigures(
-  done: readonly LineScore[],
-  current: LineScore | null,
-  activeMs: number,
-): SessionFigures {
-  let errors = 0;
-  let compared = 0;
-  let targetStrokes = 0;
-  let typedStrokes = 0;
-  for (const line of done) {
-    const typed = normalizeAnswer(line.typed);
-    errors += editDistance(typed, normalizeAnswer(line.target));
-    compared += Array.from(normalizeAnswer(line.target)).length;
-    targetStrokes += keystrokes(normalizeAnswer(line.target));
-    typedStrokes += keystrokes(typed);
-  }
+export function sessionFigures(done: LineTotals, current: LineScore | null, activeMs: number): SessionFigures {
+  let { errors, compared, targetStrokes, typedStrokes } = done;
   if (current?.typed) {
     const live = liveFigures(current.typed, current.target, 1);
     errors += live.error_count;
@@ -109,11 +120,17 @@ export function sessionFigures(
   };
 }
 
+/** Characters of each line and of the lines before each (made once per practice: `position` reads them). */
+export function lineOffsets(lines: readonly string[]) {
+  const before = [0];
+  for (const line of lines) before.push(before[before.length - 1]! + Array.from(line).length);
+  return before;
+}
+
 /** Characters of the whole practice and how many are behind the player: the position shown while typing. */
-export function position(lines: readonly string[], index: number, typed: string) {
-  const total = lines.reduce((n, line) => n + Array.from(line).length, 0);
-  const before = lines.slice(0, index).reduce((n, line) => n + Array.from(line).length, 0);
-  return { done: Math.min(total, before + Array.from(typed.normalize("NFC")).length), total };
+export function position(offsets: readonly number[], index: number, typed: string) {
+  const total = offsets[offsets.length - 1]!;
+  return { done: Math.min(total, offsets[index]! + Array.from(typed.normalize("NFC")).length), total };
 }
 
 /**

@@ -5,7 +5,7 @@
  * account once they are signed in (the first visit of this page as a member).
  */
 import { useAtomValue } from "jotai";
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { KeystrokeTally, nextKey, type UnitFigures, unitName } from "../../../../modules/practice/keystroke-model";
 import { LAYOUT_NAMES, LAYOUTS, type Layout, layoutOf } from "../../../../modules/practice/layouts";
 import { KIND_NAMES, type PracticeKind } from "../../../../modules/practice/rules";
@@ -33,8 +33,11 @@ import {
 import { ProgressPanel } from "./practice-goals";
 import { usePracticeLayout } from "./practice-layout";
 import {
+  addLine,
   drillLines,
-  type LineScore,
+  type LineTotals,
+  lineOffsets,
+  NO_LINES,
   position,
   type SessionFigures,
   sessionFigures,
@@ -423,7 +426,9 @@ function Runner({
   const tally = useRef(new KeystrokeTally(layout));
   const [index, setIndex] = useState(0);
   const [typed, setTyped] = useState("");
-  const [done, setDone] = useState<LineScore[]>([]);
+  // The lines done as their sum: a keystroke on line 300 costs what one on line 1 does.
+  const [done, setDone] = useState<LineTotals>(NO_LINES);
+  const offsets = useMemo(() => lineOffsets(plan.lines), [plan.lines]);
   const [paused, setPaused] = useState(false);
   const clock = useRef({ activeMs: 0, since: null as number | null });
   const [keyboardShown, toggleKeyboard] = useKeyboardShown();
@@ -448,7 +453,7 @@ function Runner({
     setTyped(value);
   }
 
-  function finish(lines: LineScore[]) {
+  function finish(lines: LineTotals) {
     const ms = activeMs();
     clock.current = { activeMs: ms, since: null };
     const figures = sessionFigures(lines, null, ms);
@@ -473,7 +478,7 @@ function Runner({
 
   function nextLine() {
     if (!typed) return;
-    const lines = [...done, { target, typed }];
+    const lines = addLine(done, { target, typed });
     setDone(lines);
     setTyped("");
     if (index + 1 >= plan.lines.length) {
@@ -502,7 +507,7 @@ function Runner({
   }
 
   const live = sessionFigures(done, { target, typed }, Math.max(1, activeMs()));
-  const where = position(plan.lines, index, typed);
+  const where = position(offsets, index, typed);
   const upcoming = plan.lines.slice(index + 1, index + 3);
   const next = nextKey(typed, target, layout);
 
