@@ -5,7 +5,8 @@
  * correct prefix's share, live 타/분, the place), the watchers apart, and the results. A member may watch instead of
  * playing (관전하기, the page's `?watch=1`) and come back (참가하기); the role shown is the game state's.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { ProgressSender } from "../../lib/progress-sender";
 import { useSecondsLeft } from "../../lib/use-now";
 import { AnswerBox } from "../../ui/answer-box";
 import { ErrorNotice } from "../../ui/error-notice";
@@ -127,7 +128,13 @@ export function GuildGamePanel({
   const [typed, setTyped] = useState("");
   // When the problem appeared here (local clock): the live speed and the submission's elapsed_time count from it.
   const [startedLocal, setStartedLocal] = useState<number | null>(null);
-  const lastSent = useRef("");
+  // The steps go at the page's pace (at most 10 a second), as in the rooms: the server reads steps that arrive
+  // closer together as held up on the way, and more of them than that pace allows as a burst (kernel race-steps).
+  const sender = useMemo(
+    () => new ProgressSender((text) => emitGame("guild_game:progress", { typed_text: text })),
+    [emitGame],
+  );
+  useEffect(() => () => sender.reset(), [sender]);
   const status = game?.status ?? "waiting";
   const secondsLeft = useSecondsLeft(status === "in_progress" ? game?.ends_at : null);
   const me = game?.participants.find((p) => p.user_id === myUserId) ?? null;
@@ -139,21 +146,21 @@ export function GuildGamePanel({
     setStartedLocal((started) => (status === "in_progress" ? (started ?? Date.now()) : null));
     if (status === "countdown") {
       setTyped("");
-      lastSent.current = "";
+      sender.reset();
     }
-  }, [status]);
+  }, [status, sender]);
 
   function type(value: string) {
     setTyped(value);
     // The server computes progress from the text so far and sends it to everyone, coalesced.
-    if (status === "in_progress" && me && !me.completed && value !== lastSent.current) {
-      lastSent.current = value;
-      emitGame("guild_game:progress", { typed_text: value });
-    }
+    if (status === "in_progress" && me && !me.completed) sender.update(value);
   }
 
   function submit() {
     if (!typed) return;
+    // The server's last step must be the answer (an answer other than its last step is refused).
+    sender.update(typed);
+    sender.flush();
     const elapsed = startedLocal === null ? undefined : (Date.now() - startedLocal) / 1000;
     emitGame("guild_game:submission", { typed_text: typed, elapsed_time: elapsed });
   }
