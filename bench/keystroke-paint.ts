@@ -335,7 +335,8 @@ async function report(name: string, page: Page) {
   );
   const inFrame = samples.map((s) => s.handled + s.frame);
   const over = inFrame.filter((ms) => ms >= 16).length;
-  const slow = slowEvents.reduce<Record<string, number>>((n, e) => ({ ...n, [e.name]: (n[e.name] ?? 0) + 1 }), {});
+  const slow: Record<string, number> = {};
+  for (const event of slowEvents) slow[event.name] = (slow[event.name] ?? 0) + 1;
   console.log(`${name}: ${samples.length} input events (p50 / p95 / p99, ms)`);
   console.log(`  handled           ${summary(samples.map((s) => s.handled))}`);
   console.log(`  frame             ${summary(samples.map((s) => s.frame))}`);
