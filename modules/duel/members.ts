@@ -1,4 +1,4 @@
-import { type GameHost, type GameMember, playerIdOf, playerKeyOf } from "../kernel/game-host";
+import { type GameHost, type GameMember, playerIdOf, playerKeyOf, type WatcherOptions } from "../kernel/game-host";
 import type { AppSocket, SocketIdentity } from "../kernel/socket";
 import type { DuelMode, DuelPlayer } from "./duel-mode";
 
@@ -21,8 +21,14 @@ export function playersIn(host: DuelGame): number {
   return players;
 }
 
-/** The socket.io room of a duel's watchers: their chat goes there, never to the duel's players. */
-export const watchersChannel = (sessionId: string) => `duel:${sessionId}:watchers`;
+/**
+ * A duel's watchers (kernel game-host README "Watchers"): the duel's events reach them after its two players, at
+ * most five frames a second; of the time left only the latest goes (every word, hit and life counts, in order).
+ */
+export const DUEL_WATCHERS: WatcherOptions<DuelPlayer> = {
+  is: (player) => player.watcher === true,
+  merges: { "duel:time_update": true },
+};
 
 /** The player as others see it: the public key (the spec's `sid`) is the kernel's (a guest's is a hash). */
 export function playerOf(identity: SocketIdentity): DuelPlayer {

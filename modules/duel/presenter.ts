@@ -1,11 +1,5 @@
 import type { ChatHistory } from "../kernel/chat-history";
-import {
-  GAME_HOST_MESSAGES,
-  type GameEmitter,
-  type GamePresenter,
-  type InputResult,
-  refusal,
-} from "../kernel/game-host";
+import { GAME_HOST_MESSAGES, type GamePresenter, type InputResult, refusal } from "../kernel/game-host";
 import type { EventPayload } from "../kernel/socket";
 import {
   blockView,
@@ -21,7 +15,7 @@ import {
   sideOf,
   type WordBlock,
 } from "./duel-mode";
-import { type DuelCommand, type DuelGame, type DuelMember, isWatcher, watchersChannel } from "./members";
+import { type DuelCommand, type DuelGame, type DuelMember, isWatcher } from "./members";
 import { DUEL_MESSAGES } from "./messages";
 import { isStored, storeDuel } from "./records";
 import { WATCH_CHAT_MAX_LENGTH } from "./rules";
@@ -64,13 +58,9 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
   /** Each watcher's recent chat times (the chat's own limit); gone with the member. */
   private readonly chatTimes = new WeakMap<DuelMember, number[]>();
 
-  /**
-   * `emitter`: the duel's (its host's) emitter, for the watchers' channel; `history`: where the watchers' lines are
-   * kept for reports (moderation).
-   */
+  /** `history`: where the watchers' lines are kept for reports (moderation). */
   constructor(
     private readonly store: DuelStore,
-    private readonly emitter: GameEmitter,
     private readonly history: ChatHistory,
   ) {}
 
@@ -122,7 +112,8 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
   /**
    * What a socket entering the duel sees: `duel:match_found` (its side and opponent) — the first time, and again
    * after a reconnect, with the state so far once the game has started, or the result once it is over. A watcher's
-   * socket gets the whole field as it is (`duel:watch_state`) and joins the watchers' channel (their chat).
+   * socket gets the whole field as it is (`duel:watch_state`), in order with its watchers' frames (the host's
+   * watchers' channel, DUEL_WATCHERS).
    */
   welcome(host: DuelGame, member: DuelMember, socketId: string) {
     if (isWatcher(member)) {
@@ -150,7 +141,6 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
 
   private welcomeWatcher(host: DuelGame, socketId: string) {
     const state = host.state;
-    this.emitter.join(socketId, watchersChannel(state.sessionId));
     host.sendToSocket(socketId, "duel:watch_state", {
       session_id: state.sessionId,
       state: duelView(state, host.clock.now()),
@@ -176,7 +166,7 @@ export class DuelPresenter implements GamePresenter<DuelMode, DuelPlayer, undefi
     this.chatTimes.set(member, [...recent, now]);
     const { player } = member;
     const line = { userId: player.userId, name: player.name, message, at: now };
-    this.emitter.toChannel(watchersChannel(host.state.sessionId), "duel:watch_chat", {
+    host.toWatchers("duel:watch_chat", {
       line_id: this.history.record(`duel:${host.state.sessionId}`, line),
       session_id: host.state.sessionId,
       sid: player.key,

@@ -30,16 +30,15 @@ import { GLICKO2_NEW_PLAYER } from "./glicko2";
 import type { ClosedAnnouncement, DuelLobby, MatchAnnouncement, OnlineEntry } from "./lobby";
 import { DEFAULT_MATCH_RULES, type MatchRules, type PlayerStatus } from "./matchmaker";
 import {
+  DUEL_WATCHERS,
   type DuelGame,
   duelOfSocket,
   followList,
-  isWatcher,
   MENU,
   playerOf,
   playersIn,
   setDuelOfSocket,
   setWatchOfSocket,
-  watchersChannel,
   watchOfSocket,
 } from "./members";
 import { DUEL_MESSAGES } from "./messages";
@@ -152,7 +151,7 @@ export class DuelRuntime implements ModuleRuntime {
     this.emitter = placement.emitter;
     this.store = duelStore(ctx);
     this.lobby = placement.lobby;
-    this.presenter = new DuelPresenter(this.store, this.emitter, chatHistory(ctx));
+    this.presenter = new DuelPresenter(this.store, chatHistory(ctx));
     this.challenges = new DuelChallenges({
       ctx,
       lobby: this.lobby,
@@ -444,6 +443,7 @@ export class DuelRuntime implements ModuleRuntime {
       sourceId: sessionId,
       sourceName: DUEL_SOURCE_NAME,
       channel: `duel:${sessionId}`,
+      watchers: DUEL_WATCHERS,
       graceMs: settings.graceMs,
       scheduler: sharedScheduler(ctx),
       emitter: this.emitter,
@@ -461,7 +461,7 @@ export class DuelRuntime implements ModuleRuntime {
       return;
     }
     const result = { ...stored, reason_text: REASON_TEXT[stored.reason] };
-    this.emitter.toChannel(host.channel, "duel:game_over", { session_id: sessionId, result });
+    host.broadcast("duel:game_over", { session_id: sessionId, result });
     this.ended(host);
   }
 
@@ -591,7 +591,6 @@ export class DuelRuntime implements ModuleRuntime {
     const sessionId = watchOfSocket(socket);
     if (!sessionId) return;
     setWatchOfSocket(socket, undefined, this.menu.has(socket.id));
-    socket.leave(watchersChannel(sessionId));
     const playerId = playerIdOf(socket.data.identity);
     await this.input(sessionId, { type: "leave", playerId, socketId: socket.id });
   }
@@ -636,15 +635,15 @@ export class DuelRuntime implements ModuleRuntime {
     const sessionId = host.sourceId as string;
     if (this.hosts.get(sessionId) !== host) return;
     this.hosts.delete(sessionId);
+    // Stopped first: the watchers' last frame (the duel's end) goes out before their sockets leave.
+    host.stop();
     const sockets: ClosedAnnouncement["sockets"] = [];
     for (const member of [...host.members()]) {
       for (const socketId of member.sockets) {
-        this.emitter.leave(socketId, host.channel);
-        if (isWatcher(member)) this.emitter.leave(socketId, watchersChannel(sessionId));
+        host.leaveChannel(socketId);
         sockets.push({ socketId, playerId: member.player.id });
       }
     }
-    host.stop();
     if (sockets.length > 0) {
       Promise.resolve(this.lobby.announceClosed({ sessionId, sockets })).catch(
         this.logged("announcing a closed duel failed"),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { TestServer } from "../../apps/server/testing";
 import type { FakeClock } from "../kernel/clock";
-import { sharedScheduler } from "../kernel/game-host";
+import { sharedScheduler, WATCHER_FRAME_MS } from "../kernel/game-host";
 import { duelRuntime } from "./index";
 import {
   closeAndWait,
@@ -352,9 +352,14 @@ describe("watching a duel", () => {
     expect(started.state.word_blocks).toHaveLength(8);
     const shot = red.word("static");
     await red.send("duel_word_typed", { typed_word: shot.word });
+    // The watchers get it after the players, in their next frame (kernel game-host README "Watchers").
+    expect(red.all("duel:bullet_fired")).toHaveLength(1);
+    expect(watcher.all("duel:bullet_fired")).toHaveLength(0);
+    clock.advance(WATCHER_FRAME_MS);
     expect((await watcher.next("duel:bullet_fired")).bullet).toEqual({ side: "red", target_block_id: shot.id });
     expect(await watcher.next("duel:word_position_update")).toMatchObject({ block_id: shot.id });
-    clock.advance(1_000);
+    clock.advance(1_000 - WATCHER_FRAME_MS);
+    clock.advance(WATCHER_FRAME_MS);
     expect((await watcher.next("duel:time_update")).remaining_time).toBe(59);
 
     // A watcher never plays: words and ready are refused in Korean, and nothing moves.
@@ -369,6 +374,7 @@ describe("watching a duel", () => {
 
     // Watchers' chat reaches watchers, never the players; a player cannot send one.
     expect(await watcher.send("duel_watch_chat", { message: "  빨강 힘내요  " })).toEqual({ success: true });
+    clock.advance(WATCHER_FRAME_MS);
     const line = await other.next("duel:watch_chat");
     expect(line).toMatchObject({ session_id: red.sessionId, message: "빨강 힘내요", sid: list.my_sid });
     expect(line.nickname).toMatch(/^guest_\d{4}$/);
@@ -386,6 +392,7 @@ describe("watching a duel", () => {
     // The end reaches the watchers; the duel closes when its players leave, watchers or not.
     clock.advance(11_000);
     await blue.send("duel_leave_game");
+    clock.advance(WATCHER_FRAME_MS);
     expect((await watcher.next("duel:game_over")).result).toMatchObject({ winner_side: "red", rated: true });
     expect(watcher.all("duel:opponent_left")).toEqual([]);
     await red.send("duel_leave_game");

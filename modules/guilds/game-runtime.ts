@@ -12,6 +12,7 @@ import {
   type OwnedGame,
   refusalErrors,
   sharedScheduler,
+  type WatcherOptions,
 } from "../kernel/game-host";
 import type { AppSocket } from "../kernel/socket";
 import { claimGame } from "../rooms";
@@ -54,10 +55,18 @@ const { orThrow } = refusalErrors({
   notInGame: () => forbidden(NOT_IN_ROOM, "not_in_room"),
 });
 
+/** A guild game's watchers get its events after its players; of its state frames only the latest. */
+const GUILD_WATCHERS: WatcherOptions<GuildPlayer> = {
+  is: (player) => player.spectator === true,
+  merges: { "guild_game:state": true },
+};
+
 /**
  * The guild games of one server, on one process or several: one `GameHost` per guild whose room someone entered,
  * on the process the game directory places it (opened there by this class's opener, on the process's shared
- * scheduler, on the guild room's channel `guilds:<id>`), so one live game per guild. The guild room (room.ts)
+ * scheduler), so one live game per guild. Its players are in the game's own channel `guild_game:<id>` (joined
+ * through the host) and its watchers in `guild_game:<id>:watchers` (kernel game-host README "Watchers"), beside the
+ * guild room's `guilds:<id>` that every socket of the room joins for the room's own events (chat, arrivals). The guild room (room.ts)
  * decides who is in the room; this class feeds the game the same joins, leaves, drops and moves, through the
  * directory.
  */
@@ -68,7 +77,6 @@ export class GuildGames {
     private readonly ctx: ModuleContext,
     private readonly directory: GameDirectory,
     private readonly emitter: GameEmitter,
-    private readonly channelOf: (guildId: number) => string,
     private readonly settings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
     directory.register(guildGame.id, {
@@ -106,7 +114,7 @@ export class GuildGames {
       lifecycle: { stopped: () => presenter.stop() },
       sourceId: guild.id,
       sourceName: guild.name,
-      channel: this.channelOf(guild.id),
+      watchers: GUILD_WATCHERS,
       lastRound: round,
       graceMs: this.settings.reconnectGraceMs,
       scheduler,

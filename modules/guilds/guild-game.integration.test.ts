@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { GameFinishedEvent } from "../games";
-import { sharedScheduler } from "../kernel/game-host";
+import { sharedScheduler, WATCHER_FRAME_MS } from "../kernel/game-host";
 import { progressAt } from "../kernel/race-steps";
 import { keystrokes, scoreTyping } from "../kernel/typing";
 import { computeRewards } from "../rooms";
@@ -56,11 +56,16 @@ async function flush(...who: GuildClient[]) {
   for (const c of who) await c.sync();
 }
 
-/** The admin starts a game with PROBLEM; everyone given sees the countdown, then (after it) the start. */
+/**
+ * The admin starts a game with PROBLEM; everyone given sees the countdown, then (after it) the start. Watchers among
+ * them get each after the players, in their next frame (kernel game-host README "Watchers").
+ */
 async function startGame(admin: GuildClient, players: GuildClient[], extra: Record<string, unknown> = {}) {
   admin.emit("guild_game:start_request", { guild_id: f.guild.id, problem: PROBLEM, ...extra });
+  await admin.sync();
+  g.clock.advance(WATCHER_FRAME_MS);
   for (const c of players) expect((await c.next("guild_game:countdown")).seconds).toBe(5);
-  g.clock.advance(5_000);
+  g.clock.advance(5_000 - WATCHER_FRAME_MS);
   for (const c of players) {
     const started = await c.next("guild_game:start");
     expect(started.state).toMatchObject({ status: "in_progress", problem: PROBLEM });
@@ -270,8 +275,12 @@ describe("live speed (lanes) and watching", () => {
     await member.sync();
     await typeOut(admin, PROBLEM, 1);
     admin.emit("guild_game:submission", { guild_id: f.guild.id, typed_text: PROBLEM });
+    await admin.next("guild_game:end");
+    g.clock.advance(WATCHER_FRAME_MS);
     expect((await watcher.next("guild_game:end")).reason).toBe("all_finished");
     await sharedScheduler(g.server.ctx).drain();
+    await admin.next("guild_game:results");
+    g.clock.advance(WATCHER_FRAME_MS);
     const results = await watcher.next("guild_game:results");
     expect(results.participants).toBe(2);
     expect(names(results.results)).not.toContain(f.moderator.username);

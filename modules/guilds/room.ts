@@ -48,7 +48,7 @@ export class GuildRoom implements ModuleRuntime {
     emitter: GameEmitter,
     gameSettings: GuildGameSettings = DEFAULT_GUILD_GAME_SETTINGS,
   ) {
-    this.games = new GuildGames(ctx, directory, emitter, guildChannel, gameSettings);
+    this.games = new GuildGames(ctx, directory, emitter, gameSettings);
     this.unsubscribe = [
       ctx.events.on("guilds.changed", ({ guildId }) => void this.pushState(guildId)),
       ctx.events.on("guilds.member_removed", (event) => this.removed(event)),

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { TestServer } from "../../apps/server/testing";
+import { WATCHER_FRAME_MS } from "../kernel/game-host";
 import { progressAt } from "../kernel/race-steps";
 import { createRoom } from ".";
 import { LANES_FRAME_MS } from "./room-presenter";
@@ -178,8 +179,68 @@ describe("spectators", () => {
     // Nobody sent a step: every player holds the round, and the two players' answers end it (the spectator does not).
     a.emit("game:submission", { room_id: room.id, sentence_id: sentence.id, typed_text: sentence.text });
     b.emit("game:submission", { room_id: room.id, sentence_id: sentence.id, typed_text: sentence.text });
+    await a.next("game:results");
+    clock.advance(WATCHER_FRAME_MS); // the spectators' next frame (kernel game-host README "Watchers")
     const results = await watcher.next("game:results");
     expect(results.participants).toBe(2);
+  });
+
+  test("a spectator gets every chat line, result and the round's end in the players' order, and the lanes, within a frame", async () => {
+    const room = await newRoom();
+    const a = await guest("order-a");
+    const b = await guest("order-b");
+    await join(a, room.id);
+    await join(b, room.id);
+    const watcher = await guest("order-watch");
+    await join(watcher, room.id, true);
+    const sentence = await runToSentence([a, b, watcher]);
+    const from = { a: a.log.length, watcher: watcher.log.length };
+    const oneOffs = (client: Client, start: number) =>
+      client.log
+        .slice(start)
+        .filter((r) => ONE_OFF.includes(r.event))
+        .map((r) => `${r.event} ${r.payload.message ?? r.payload.username ?? r.payload.participants ?? ""}`);
+    const ONE_OFF = ["chat:message", "game:submission_complete", "game:results"];
+    /** Time passes by at most one watchers' frame; then the spectator has seen every one-off a player has. */
+    const caughtUp = async () => {
+      clock.advance(WATCHER_FRAME_MS);
+      await a.sync();
+      await watcher.sync();
+      expect(oneOffs(watcher, from.watcher)).toEqual(oneOffs(a, from.a));
+    };
+
+    // Both type a character every 400 ms (a person's pace); the first four steps come with a line from each.
+    const chars = Array.from(sentence.text);
+    for (let i = 1; i <= chars.length; i++) {
+      clock.advance(400 - WATCHER_FRAME_MS);
+      await type(a, room.id, sentence.text, [i]);
+      await type(b, room.id, sentence.text, [i]);
+      if (i <= 4) {
+        b.emit("chat_message", { room_id: room.id, message: `응원 ${i}` });
+        watcher.emit("chat_message", { room_id: room.id, message: `관전 ${i}` });
+        a.emit("chat_message", { room_id: room.id, message: `힘내요 ${i}` });
+        await Promise.all([a.sync(), b.sync(), watcher.sync()]);
+      }
+      await caughtUp();
+    }
+    const lanesAt = (client: Client) => {
+      const lanes = new Map<string, unknown>();
+      for (const update of updates(client)) for (const lane of update.participants) lanes.set(String(lane.key), lane);
+      return lanes;
+    };
+    expect(lanesAt(watcher)).toEqual(lanesAt(a));
+    expect([...lanesAt(watcher).values()]).toContainEqual(expect.objectContaining({ progress: expect.any(Number) }));
+
+    a.emit("game:submission", { room_id: room.id, sentence_id: sentence.id, typed_text: sentence.text });
+    await a.next("game:submission_complete");
+    await caughtUp();
+    b.emit("game:submission", { room_id: room.id, sentence_id: sentence.id, typed_text: sentence.text });
+    await a.next("game:results");
+    await caughtUp();
+    expect(oneOffs(watcher, from.watcher)).toContainEqual(expect.stringMatching(/^game:results/));
+    expect(oneOffs(watcher, from.watcher).filter((line) => line.startsWith("chat:message 관전"))).toHaveLength(4);
+    // The whole round's lanes, merged frame by frame, are the players' lanes.
+    expect(lanesAt(watcher)).toEqual(lanesAt(a));
   });
 
   test("a spectator alone starts no game; a spectator may then play (the room's limit applies again)", async () => {

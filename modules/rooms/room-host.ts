@@ -27,7 +27,7 @@ import {
 import type { PrivateSettings, RoomAction } from "./private-room";
 import { PRIVATE_MSG } from "./private-rules";
 import { poolThemeOf } from "./private-store";
-import { type PresenterEnv, RoomPresenter } from "./room-presenter";
+import { type PresenterEnv, ROOM_WATCHERS, RoomPresenter } from "./room-presenter";
 import { presentRoom, type RoomView } from "./room-view";
 import type { RoomRow } from "./schema";
 import { RACE_MESSAGES, type RacePlayer, type RoomMove } from "./sentence-race";
@@ -101,6 +101,7 @@ export class RoomHost {
       sourceId: room.id,
       sourceName: room.name,
       channel: roomChannel(room.id),
+      watchers: ROOM_WATCHERS,
       lastRound,
       graceMs: settings.reconnectGraceMs,
       scheduler,

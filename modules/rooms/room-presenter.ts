@@ -2,7 +2,14 @@ import type { GameRewardDelta } from "../accounts";
 import { newReplayKey } from "../games";
 import { chatHistory } from "../kernel/chat-history";
 import type { ModuleContext } from "../kernel/define-module";
-import { CoalescedFrame, type GamePresenter, type GameScheduler, type InputResult, refusal } from "../kernel/game-host";
+import {
+  CoalescedFrame,
+  type GamePresenter,
+  type GameScheduler,
+  type InputResult,
+  refusal,
+  type WatcherOptions,
+} from "../kernel/game-host";
 import type { GameRef } from "../kernel/game-mode";
 import { LaneBoard, type LaneFigures, largestStep } from "../kernel/race-steps";
 import { maskChat, speechRefusal } from "../kernel/speech";
@@ -58,6 +65,22 @@ interface OpenRound {
   /** Results written so far that count (not implausible). */
   counted: number;
 }
+
+/**
+ * A room's spectators are its watchers (kernel game-host README "Watchers"): they get the room's events after its
+ * racers, at most five frames a second, the lanes of one frame merged (each frame carries only the lanes that
+ * changed, so a newer frame's lanes replace the older's, racer by racer).
+ */
+export const ROOM_WATCHERS: WatcherOptions<RacePlayer> = {
+  is: (player) => player.spectator === true,
+  merges: {
+    "game:progress_update": (older, newer) => {
+      const lanes = new Map(older.participants.map((lane) => [lane.key, lane]));
+      for (const lane of newer.participants) lanes.set(lane.key, lane);
+      return { ...newer, participants: [...lanes.values()] };
+    },
+  },
+};
 
 /**
  * The sentence race's presenter for one room: the race's effects become the room's socket events (spec part 1 §7)

@@ -27,6 +27,7 @@ import {
   UNSUPPORTED,
 } from "./errors";
 import type { GameScheduler, ScheduledGame, ScheduledJob } from "./scheduler";
+import { type WatcherOptions, WatcherRelay, watchersChannelOf } from "./watchers";
 import { DEFAULT_RETRY, type RetryPolicy, WriteQueue, type WriteRequest } from "./write-queue";
 
 /** This many faults within the window halt a game instead of resetting it once more. */
@@ -157,8 +158,13 @@ export interface GameHostOptions<M extends AnyGameMode, P extends GamePlayer = G
   /** The source hosting the game (room id, guild id, duel id) and its name at the time. */
   sourceId: number | string;
   sourceName: string;
-  /** The socket.io room of everyone in the game; `<mode>:<sourceId>` when not given. */
+  /** The socket.io room of the game's players; `<mode>:<sourceId>` when not given. */
   channel?: string;
+  /**
+   * Members who only watch (README "Watchers"): their sockets are in `<channel>:watchers`, and every broadcast
+   * reaches them after the players, coalesced. Without it every member is a player.
+   */
+  watchers?: WatcherOptions<P>;
   /** The last round number already used by this source (after a restart or a takeover); 0 when not given. */
   lastRound?: number;
   /** How long a dropped last socket keeps the player's place; 0 removes at once. */
@@ -193,12 +199,15 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 {
   readonly mode: M;
   readonly channel: string;
+  /** The socket.io room of the game's watchers (`<channel>:watchers`). */
+  readonly watchersChannel: string;
   readonly sourceId: number | string;
   readonly sourceName: string;
   private current: StateOf<M>;
   private readonly seats = new Map<string, Seat<P, D>>();
   private readonly tickJob: ScheduledJob;
   private readonly writes: WriteQueue;
+  private readonly watchers: WatcherRelay | null;
   private roundNumber: number;
   private roundStart: number | null = null;
   /** The mode's `roundEndedAt` last told, and whether its `isClosed` held after the last transition. */
@@ -217,6 +226,18 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.sourceId = options.sourceId;
     this.sourceName = options.sourceName;
     this.channel = options.channel ?? `${options.mode.id}:${options.sourceId}`;
+    this.watchersChannel = watchersChannelOf(this.channel);
+    this.watchers = options.watchers
+      ? new WatcherRelay({
+          scheduler: options.scheduler,
+          emitter: options.emitter,
+          channel: this.watchersChannel,
+          merges: options.watchers.merges ?? {},
+          round: () => this.roundNumber,
+          log: options.log,
+          logFields: () => this.logFields(),
+        })
+      : null;
     this.roundNumber = options.lastRound ?? 0;
     this.tickJob = options.scheduler.job(() => this.runTick());
     this.writes = new WriteQueue(
@@ -300,16 +321,37 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 
   // --- output (presenters) ------------------------------------------------------------------------------------
 
+  /** To the players at once, then to the watchers in their next frame. */
   broadcast<E extends ServerEventName>(event: E, payload: ServerPayload<E>) {
     this.options.emitter.toChannel(this.channel, event, payload);
+    this.watchers?.broadcast(event, payload);
+  }
+
+  /** To the watchers only, in their next frame (their own chat). */
+  toWatchers<E extends ServerEventName>(event: E, payload: ServerPayload<E>) {
+    this.watchers?.broadcast(event, payload);
   }
 
   send<E extends ServerEventName>(member: GameMember<P, D>, event: E, payload: ServerPayload<E>) {
-    if (member.sockets.length > 0) this.options.emitter.toSockets(member.sockets, event, payload);
+    if (member.sockets.length === 0) return;
+    if (this.isWatcher(member.player)) this.watchers?.toSockets(member.sockets, event, payload);
+    else this.options.emitter.toSockets(member.sockets, event, payload);
   }
 
+  /** A watcher's socket gets it in order with its watchers' frames. */
   sendToSocket<E extends ServerEventName>(socketId: string, event: E, payload: ServerPayload<E>) {
-    this.options.emitter.toSockets([socketId], event, payload);
+    if (this.watchers?.has(socketId)) this.watchers.toSockets([socketId], event, payload);
+    else this.options.emitter.toSockets([socketId], event, payload);
+  }
+
+  isWatcher(player: P) {
+    return this.options.watchers?.is(player) === true;
+  }
+
+  /** A socket of the game leaves its channel (the players' or the watchers'), for a runtime letting go of a game. */
+  leaveChannel(socketId: string) {
+    if (this.watchers?.has(socketId)) this.watchers.leave(socketId);
+    else this.options.emitter.leave(socketId, this.channel);
   }
 
   sendToUser<E extends ServerEventName>(userId: number, event: E, payload: ServerPayload<E>) {
@@ -370,7 +412,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
   private inputWhileStopped(input: GameInput<M, P, D, C>): InputResult {
     // Sockets still leave (and places are freed) without the mode; nothing else is played any more.
     if (input.type === "leave" || input.type === "drop") {
-      this.options.emitter.leave(input.socketId, this.channel);
+      this.leaveChannel(input.socketId);
       const seat = this.seats.get(input.playerId);
       if (seat) this.forget(seat, input.socketId);
       return ACCEPTED;
@@ -416,11 +458,15 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
 
   private attach(seat: Seat<P, D>, socketId: string) {
     if (!seat.sockets.includes(socketId)) seat.sockets.push(socketId);
-    this.options.emitter.join(socketId, this.channel);
+    if (this.watchers && this.isWatcher(seat.player)) {
+      if (!this.watchers.has(socketId)) this.watchers.join(socketId);
+    } else {
+      this.options.emitter.join(socketId, this.channel);
+    }
   }
 
   private detach(playerId: string, socketId: string, immediate: boolean) {
-    this.options.emitter.leave(socketId, this.channel);
+    this.leaveChannel(socketId);
     const seat = this.seats.get(playerId);
     const at = seat?.sockets.indexOf(socketId) ?? -1;
     if (!seat || at < 0) return;
@@ -694,6 +740,7 @@ export class GameHost<M extends AnyGameMode, P extends GamePlayer = GamePlayer, 
     this.stopped = true;
     this.options.scheduler.cancel(this.tickJob);
     for (const seat of this.seats.values()) this.cancelGrace(seat);
+    this.watchers?.stop();
     if (this.writes.pending === 0) this.options.scheduler.unregister(this);
     this.tell("stopped", (lifecycle) => lifecycle.stopped?.(this));
   }

@@ -42,4 +42,10 @@ export {
 } from "./ownership";
 export { memberPlayerId, memberPlayerKey, playerIdOf, playerKeyOf } from "./players";
 export { GameScheduler, type ScheduledGame, ScheduledJob, sharedScheduler } from "./scheduler";
+export {
+  WATCHER_FRAME_MS,
+  type WatcherMerges,
+  type WatcherOptions,
+  watchersChannelOf,
+} from "./watchers";
 export { DEFAULT_RETRY, type RetryPolicy, type WriteRequest } from "./write-queue";

@@ -6,6 +6,7 @@ import { GAME_HOST_MESSAGES, StaleOwnerError } from "./errors";
 import { GameHost, type GameLifecycle, type GameOwnerLease, type GamePresenter } from "./game-host";
 import type { GameOpener } from "./ownership";
 import { GameScheduler } from "./scheduler";
+import type { WatcherOptions } from "./watchers";
 
 /**
  * Test doubles for the game host: a clock that can also stall (time passes while no timer fires, like a blocked
@@ -407,6 +408,8 @@ interface GameOptions {
   capacity?: number;
   lifecycle?: ToyLifecycle;
   closeAfterRound?: boolean;
+  /** Members who only watch (README "Watchers"). */
+  watchers?: WatcherOptions<GamePlayer>;
 }
 
 /**
@@ -439,6 +442,7 @@ export function toyWorld(shared: { clock?: TestClock; emitter?: RecordingEmitter
       log,
       retry: { attempts: 3, firstDelayMs: 100, maxDelayMs: 1_000 },
       owner: options.owner,
+      watchers: options.watchers,
     });
   };
   return { clock, log, scheduler, emitter, store, trace, game };
