@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { openDuelClient } from "../duel/test-support";
 import { chatHistory } from "../kernel/chat-history";
+import { WATCHER_FRAME_MS } from "../kernel/game-host";
 import { moderationTestServer, type TestClient } from "./test-support";
 
 /**
@@ -71,6 +72,7 @@ describe("chat", () => {
       await watcher.next("duel:watch_state");
     }
     expect(await watchers[0].send("duel_watch_chat", { message: "개새끼 잘한다" })).toEqual({ success: true });
+    clock.advance(WATCHER_FRAME_MS); // the watchers' next frame (kernel game-host README "Watchers")
     expect((await watchers[1].next("duel:watch_chat")).message).toBe("*** 잘한다");
     for (const c of [red, blue, ...watchers]) c.close();
   });
