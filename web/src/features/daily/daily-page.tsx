@@ -7,6 +7,7 @@
 import { Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { useEffect, useRef, useState } from "react";
+import { seoulDate } from "../../../../modules/kernel/seoul-time";
 import { accuracyTone, percent } from "../../lib/figures";
 import { useDocumentTitle } from "../../lib/title";
 import { useSecondsLeft } from "../../lib/use-now";
@@ -31,16 +32,16 @@ const dayText = (day: string) => {
 export function DailyPage() {
   useDocumentTitle("오늘의 문장");
   const daily = useDaily();
-  const day = daily.state?.day ?? daily.overview?.day ?? null;
+  // The server's day once it answers; until then this browser's idea of the Seoul day, so the line is there from
+  // the first paint instead of pushing the page down when the answer comes.
+  const day = daily.state?.day ?? daily.overview?.day ?? seoulDate(Date.now());
   return (
     <div className="daily-page">
       <header className="daily-header">
         <h1 className="daily-title">오늘의 문장</h1>
-        {day && (
-          <p className="daily-day" data-testid="daily-day">
-            {dayText(day)} (서울 기준)
-          </p>
-        )}
+        <p className="daily-day" data-testid="daily-day">
+          {dayText(day)} (서울 기준)
+        </p>
         <p className="daily-intro">
           모두가 같은 문장에 도전합니다. 몇 번이든 다시 할 수 있고, 하루 첫 {PAID_ATTEMPTS}번은 보상을 받습니다. 자정에
           순위표 1–3위 회원에게 금·은·동 메달을 드립니다.
@@ -103,17 +104,19 @@ function Attempt({ daily }: { daily: ReturnType<typeof useDaily> }) {
   }
 
   const canStart = status === "ready" || status === "finished";
+  // While the socket connects the card already has its ready shape (the picker, a disabled button saying so): on a
+  // phone the board below it would otherwise move down when the game answers.
+  const connecting = status === null;
   return (
     <section className="daily-card daily-attempt" aria-labelledby="daily-attempt-title">
       <h2 id="daily-attempt-title" className="daily-card-title">
         도전
       </h2>
       <ErrorNotice text={notice} />
-      {status === null && <p className="daily-muted">연결하는 중…</p>}
-      {canStart && <GhostPicker options={ghost.options} chosen={ghost.next} onPick={ghost.pick} />}
-      {canStart && (
-        <button type="button" className="btn btn-primary daily-start" onClick={daily.start}>
-          {status === "finished" ? "다시 도전" : "시작"}
+      {(canStart || connecting) && <GhostPicker options={ghost.options} chosen={ghost.next} onPick={ghost.pick} />}
+      {(canStart || connecting) && (
+        <button type="button" className="btn btn-primary daily-start" onClick={daily.start} disabled={connecting}>
+          {connecting ? "연결하는 중…" : status === "finished" ? "다시 도전" : "시작"}
         </button>
       )}
       {status === "countdown" && (
@@ -210,16 +213,26 @@ function Board({ overview, failed }: { overview: DailyOverview | null; failed: b
           순위표를 불러오지 못했습니다.
         </p>
       )}
+      {!failed && !overview && <Loading />}
       {overview && overview.board.length === 0 && (
         <p className="daily-muted">아직 기록이 없습니다. 첫 기록을 세워보세요!</p>
       )}
       {overview && overview.board.length > 0 && <Entries entries={overview.board} label="오늘의 순위 상위 10명" />}
       {overview?.my_best && <MyBest best={overview.my_best} />}
+      {overview && <Yesterday winners={overview.yesterday.winners} />}
+    </section>
+  );
+}
+
+/** Drawn with the board's answer, not before: a list growing above it would move it on a phone. */
+function Yesterday({ winners }: { winners: DailyOverview["yesterday"]["winners"] }) {
+  return (
+    <>
       <h2 className="daily-card-title daily-yesterday-title">어제의 1–3위</h2>
-      {overview && overview.yesterday.winners.length === 0 && <p className="daily-muted">어제는 기록이 없습니다.</p>}
-      {overview && overview.yesterday.winners.length > 0 && (
+      {winners.length === 0 && <p className="daily-muted">어제는 기록이 없습니다.</p>}
+      {winners.length > 0 && (
         <ol className="daily-list" aria-label="어제의 1–3위">
-          {overview.yesterday.winners.map((w) => (
+          {winners.map((w) => (
             <li key={w.player_key} className="daily-row">
               <MedalBadge position={MEDAL_POSITION[w.medal]} />
               <span className="daily-name">{w.nickname}</span>
@@ -228,7 +241,16 @@ function Board({ overview, failed }: { overview: DailyOverview | null; failed: b
           ))}
         </ol>
       )}
-    </section>
+    </>
+  );
+}
+
+/** Holds the place of the day's list while the board loads, one line high like an empty list's text or one row. */
+function Loading() {
+  return (
+    <p className="daily-muted" aria-busy="true">
+      불러오는 중…
+    </p>
   );
 }
 
