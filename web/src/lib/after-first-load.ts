@@ -12,7 +12,7 @@ const IDLE_TIMEOUT_MS = 5_000;
 
 export function afterFirstLoad(task: () => void) {
   const whenIdle = () => {
-    if ("requestIdleCallback" in window) requestIdleCallback(() => task(), { timeout: IDLE_TIMEOUT_MS });
+    if ("requestIdleCallback" in window) window.requestIdleCallback(() => task(), { timeout: IDLE_TIMEOUT_MS });
     else setTimeout(task, 0);
   };
   const settle = () => setTimeout(whenIdle, SETTLE_AFTER_LOAD_MS);
