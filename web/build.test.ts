@@ -1,13 +1,13 @@
 /** The web build's own helpers (scripts/): what a first visit downloads, the Korean font (UI subset and slices). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fontverter from "fontverter";
 import { Blob, Face, Font } from "harfbuzzjs";
 import { SEED_ROOMS } from "../modules/rooms/service";
 import { precacheList } from "../scripts/build-sw";
-import { firstPaintCss } from "../scripts/build-web";
+import { buildWeb, firstPaintCss, HOME_FIRST_LOAD_BUDGET } from "../scripts/build-web";
 import { firstLoadJs } from "../scripts/first-load";
 import {
   emitWebFonts,
@@ -279,5 +279,51 @@ describe("the first-paint CSS inlined into index.html", () => {
     }
     expect(css).not.toContain("@import");
     expect(css).not.toContain("url(");
+  });
+});
+
+describe("the built app: what a first visit downloads (issues 15 and 24)", () => {
+  let built: string;
+
+  beforeAll(async () => {
+    built = mkdtempSync(join(tmpdir(), "tajamadang-web-"));
+    folders.push(built);
+    await buildWeb(built);
+  }, 120_000);
+
+  test("the home page's first-load JavaScript stays within its budget (gzip)", () => {
+    expect(firstLoadJs(built, "home-page").gzipBytes).toBeLessThanOrEqual(HOME_FIRST_LOAD_BUDGET);
+  });
+
+  // Each script is a request, and a phone's six connections make each a round trip: /rooms/1 loaded 20 scripts
+  // (12 shared chunks of 0.1–2.6 kB) before small shared chunks were folded (MIN_CHUNK_BYTES) and the report dialog
+  // loaded when opened, 11 after.
+  const MOST_SCRIPTS = {
+    "home-page": 3,
+    "room-page": 11,
+    "replay-page": 7,
+    "ranking-page": 3,
+    "daily-page": 5,
+    "practice-page": 6,
+    "guild-list-page": 4,
+    "board-list-page": 7,
+  };
+
+  test("each page loads the shell and a few chunks", () => {
+    const counts = Object.fromEntries(
+      Object.keys(MOST_SCRIPTS).map((page) => [page, firstLoadJs(built, page).files.length]),
+    );
+    for (const [page, most] of Object.entries(MOST_SCRIPTS)) {
+      expect({ page, scripts: counts[page] }).toEqual({ page, scripts: Math.min(counts[page], most) });
+    }
+  });
+
+  test("a page loads at most three shared chunks under 1 kB (/rooms/1 loaded 11)", () => {
+    for (const page of Object.keys(MOST_SCRIPTS)) {
+      const tiny = firstLoadJs(built, page)
+        .files.filter((name) => !name.startsWith(`${page}-`))
+        .filter((name) => statSync(join(built, "assets", name)).size < 1_000);
+      expect({ page, tiny: Math.min(tiny.length, 3) }).toEqual({ page, tiny: tiny.length });
+    }
   });
 });
