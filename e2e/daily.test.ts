@@ -8,7 +8,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { dailyStoreOf } from "../modules/daily/store";
 import { seoulDate } from "../modules/kernel/seoul-time";
-import { type E2E, imeType, openMenuIfFolded, signIn, startE2E } from "./helpers";
+import {
+  type E2E,
+  holdRequests,
+  holdSocketFrames,
+  imeType,
+  layoutShift,
+  openMenuIfFolded,
+  PHONE,
+  recordLayoutShift,
+  signIn,
+  startE2E,
+  twoFrames,
+} from "./helpers";
 
 const SENTENCE = "가는 말이 고와야 오는 말이 곱다";
 /** Between two syllables: a human pace, well below the implausible speed. */
@@ -99,6 +111,29 @@ describe("/daily", () => {
     expect(await page.getByRole("radio", { name: "내 최고 기록 (아직 없음)" }).isDisabled()).toBe(true);
     await page.getByRole("button", { name: "시작" }).click();
     await crossesTheLine(page, /^1위 .+ 진행률$/);
+  });
+
+  test("on a phone nothing moves while the game connects and the board loads (issue 24: CLS on /daily)", async () => {
+    const page = await e2e.newPage(PHONE);
+    await recordLayoutShift(page);
+    // The game's answers and the board's arrive only once the page has drawn itself without them.
+    const releaseSocket = await holdSocketFrames(page);
+    const releaseBoard = await holdRequests(page, /\/api\/daily$/);
+    await page.goto(`${e2e.url}/daily`);
+    await page.getByRole("button", { name: "연결하는 중…" }).waitFor();
+    await page.getByText("불러오는 중…").waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    await twoFrames(page);
+    releaseSocket();
+    releaseBoard();
+    await page.getByRole("button", { name: "시작" }).waitFor();
+    // The earlier tests' attempts are on the board, with yesterday's section under it.
+    await page.getByTestId("daily-board").waitFor();
+    await page.getByRole("heading", { name: "어제의 1–3위" }).waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    await twoFrames(page);
+    // Before: 0.04–0.11 in Lighthouse's runs (the day's line and the start button appearing with the answer).
+    expect(await layoutShift(page)).toBeLessThan(0.01);
   });
 });
 

@@ -6,7 +6,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page, Response } from "playwright-core";
 import { member, playResult } from "../modules/rankings/test-support";
-import { type E2E, expectTitle, imeType, layoutShift, PHONE, recordLayoutShift, signIn, startE2E } from "./helpers";
+import {
+  type E2E,
+  expectTitle,
+  holdRequests,
+  imeType,
+  layoutShift,
+  PHONE,
+  recordLayoutShift,
+  signIn,
+  startE2E,
+  twoFrames,
+} from "./helpers";
 
 let e2e: E2E;
 
@@ -161,19 +172,6 @@ describe("first load", () => {
   });
 });
 
-/** Requests matching `url` wait until the returned function is called (a slow network for that call). */
-async function holdRequests(page: Page, url: string | RegExp) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 async function shiftWhileRankingLoads(page: Page) {
   await recordLayoutShift(page);
   // The ranking calls answer only once the page has painted its cards' placeholders.
@@ -182,11 +180,11 @@ async function shiftWhileRankingLoads(page: Page) {
   await page.locator('.ranking-list[aria-busy="true"]').first().waitFor();
   await page.evaluate(() => document.fonts.ready);
   // Two frames: the placeholders are on screen before the answers come.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await twoFrames(page);
   release();
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
   await page.evaluate(() => document.fonts.ready);
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await twoFrames(page);
   return layoutShift(page);
 }
 
@@ -222,10 +220,10 @@ describe("first paint stays put and reads well (issue 24)", () => {
     await page.goto(`${e2e.url}/admin/users/${admin.id}`);
     await page.getByText("불러오는 중...").first().waitFor();
     await page.evaluate(() => document.fonts.ready);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     release();
     await expectTitle(page, `${admin.username} - 사용자 상세 | 타자마당`);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     const shift = await layoutShift(page);
     // 0.18 in Lighthouse before the page filled the first screen: the footer, visible under "불러오는 중...", moved.
     expect(shift).toBeLessThan(0.01);
@@ -241,10 +239,10 @@ describe("first paint stays put and reads well (issue 24)", () => {
     await page.goto(`${e2e.url}/admin/dashboard`);
     await page.getByRole("heading", { name: "관리자 대시보드" }).waitFor();
     await page.evaluate(() => document.fonts.ready);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     release();
     await page.locator(".admin-chart svg").first().waitFor();
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     // 0.13 in Lighthouse when the card appeared only with the answer, pushing the links below it down.
     expect(await layoutShift(page)).toBeLessThan(0.01);
   });

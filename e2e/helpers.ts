@@ -254,6 +254,44 @@ export async function recordLayoutShift(page: Page) {
 export const layoutShift = (page: Page) =>
   page.evaluate(() => (window as unknown as { layoutShift: { total: number } }).layoutShift.total);
 
+/** Two animation frames: what the page drew before this is on screen. */
+export const twoFrames = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/** Requests matching `url` wait until the returned function is called (a slow network for that call). */
+export async function holdRequests(page: Page, url: string | RegExp) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
+ * What the server sends over the page's socket.io WebSocket waits until the returned function is called (a slow
+ * network for the real-time connection); what the page sends goes through at once.
+ */
+export async function holdSocketFrames(page: Page) {
+  let held: (() => void)[] | null = [];
+  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
+    const server = socket.connectToServer();
+    socket.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (held) held.push(() => socket.send(message));
+      else socket.send(message);
+    });
+  });
+  return () => {
+    const frames = held ?? [];
+    held = null;
+    for (const send of frames) send();
+  };
+}
+
 /** Shows `text` as the IME's composition in the focused field (`Input.imeSetComposition`). */
 export async function imeCompose(page: Page, text: string) {
   const length = [...text].length;
