@@ -124,12 +124,12 @@ describe("/daily", () => {
     await page.getByText("불러오는 중…").waitFor();
     await page.evaluate(() => document.fonts.ready);
     await twoFrames(page);
+    const board = page.waitForResponse(/\/api\/daily$/);
     releaseSocket();
     releaseBoard();
     await page.getByRole("button", { name: "시작" }).waitFor();
-    // The earlier tests' attempts are on the board, with yesterday's section under it.
-    await page.getByTestId("daily-board").waitFor();
-    await page.getByRole("heading", { name: "어제의 1–3위" }).waitFor();
+    await board;
+    await page.getByText("불러오는 중…").waitFor({ state: "detached" });
     await page.evaluate(() => document.fonts.ready);
     await twoFrames(page);
     // Before: 0.04–0.11 in Lighthouse's runs (the day's line and the start button appearing with the answer).
