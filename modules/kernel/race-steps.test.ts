@@ -77,16 +77,25 @@ describe("judgeSteps", () => {
     expect(judgeSteps(steps, SENTENCE, 3, 1_500)).toMatchObject({ implausible: true, reason: "burst" });
   });
 
-  test("a script sending a little at a time, faster than anyone types, is a burst", () => {
+  test("a script sending a little at a time: more steps than the page's pace fits is a burst", () => {
     // Ten steps in 180 ms, 2 s into the round: spaced at the page's pace they would have started before the round.
     expect(hasBurst(typedSteps("가나다라마바사아자차", 20, 2_000))).toBe(false);
     expect(hasBurst(typedSteps("가나다라마바사아자차아자차가나다라마바사아자차", 20, 1_000))).toBe(true);
-    // At the page's pace, a syllable a step (3 keystrokes every 100 ms) is quick typing but no burst; two syllables
-    // a step (6 every 100 ms) are quicker than anyone types.
+    // One syllable a step, or two (6 keystrokes every 100 ms, quicker than anyone types for long): no step is a
+    // paste, and arrival times cannot tell quick steps from steps held up on the way; the whole answer's rate
+    // judges them (judgeSteps).
     expect(hasBurst(typedSteps("갈날달랄말발살알잘찰", 100, 500))).toBe(false);
     const twoAtATime = typedSteps("갈날달랄말발살알잘찰", 50, 500).filter((_, i) => i % 2 === 1);
     expect(twoAtATime.map((step) => step.t)).toEqual([550, 650, 750, 850, 950]);
-    expect(hasBurst(twoAtATime)).toBe(true);
+    expect(hasBurst(twoAtATime)).toBe(false);
+    expect(judgeSteps(twoAtATime, "갈날달랄말발살알잘찰", 0.95, 1_500)).toMatchObject({ reason: "too_fast" });
+  });
+
+  test("one step adding more than 12 keystrokes is a burst, after any pause", () => {
+    const typed = typedSteps("가나다", 300);
+    // 가나다 is 6 keystrokes: 7 more syllables add 14, 6 more add 12.
+    expect(hasBurst([...typed, { t: 5_000, text: "가나다라마바사아자차" }])).toBe(true);
+    expect(hasBurst([...typed, { t: 5_000, text: "가나다라마바사아자" }])).toBe(false);
   });
 
   test("steps held up by a busy server arrive together and are read as typed at the page's pace", () => {

@@ -16,9 +16,11 @@ export interface RaceStep {
 export const RACE_STEP_RULES = {
   /** Steps kept per player and round; past it, each new step replaces the last. */
   maxSteps: 2_000,
-  /** More than this many keystrokes (타수 rule) sent within `burstWindowMs` is a burst no human types. */
+  /**
+   * More than this many keystrokes (타수 rule) added by one step is a burst no human types: the page sends at most
+   * one step per `clientStepIntervalMs`, so one step holds what was typed in about that long.
+   */
   burstKeystrokes: 12,
-  burstWindowMs: 200,
   /**
    * The page sends at most one step per this many ms (web `ProgressSender`), except the flush right before the
    * answer. Steps that arrive closer together were held up on the way (a busy server, a stalled connection).
@@ -75,9 +77,9 @@ export type StepVerdict =
   | { verified: false; implausible: true; reason: "burst" | "too_fast" | "answer_differs" };
 
 /**
- * Whether the steps show a person typing the answer: no burst (more than 12 keystrokes sent within 200 ms, the
- * text before the first step taken as empty: `hasBurst`), and the answer equal to the last step. No steps: accepted, unverified (an
- * old client or a script; product-rules). `answerSeconds` is the server's completion time, for the whole-answer rate.
+ * Whether the steps show a person typing the answer: no burst (`hasBurst`: one step adding more than 12
+ * keystrokes, the text before the first step taken as empty), and the answer equal to the last step. No steps:
+ * accepted, unverified (an old client or a script; product-rules). `answerSeconds` is the server's completion time, for the whole-answer rate.
  */
 export function judgeSteps(
   steps: readonly RaceStep[],
@@ -97,25 +99,16 @@ export function judgeSteps(
 }
 
 /**
- * Whether keystrokes grew by more than the burst limit within the window (a paste, or a script sending a little at
- * a time), judged on the steps' sending times (`sendingTimes`), or the steps are more than the page could have sent
- * since the round started. Deletions and corrections make the count go down, never count as typing.
+ * Whether the steps show a burst no human types: one step adding more than the burst limit (a paste), or more steps
+ * than the page could have sent since the round started (`sendingTimes`). Deletions and corrections make the count
+ * go down, never count as typing. Several quick steps are judged by the whole answer's rate only: their arrival
+ * times cannot tell typing from steps held up on the way (rooms README "Verified or not").
  */
 export function hasBurst(steps: readonly RaceStep[]): boolean {
-  const times = sendingTimes(steps);
-  if (times === null) return true;
-  const { burstKeystrokes, burstWindowMs } = RACE_STEP_RULES;
-  const counts = steps.map((step) => keystrokes(step.text));
-  for (let j = 0; j < steps.length; j++) {
-    if (counts[j] - minimumSince(times, counts, j, burstWindowMs) > burstKeystrokes) return true;
-  }
-  return false;
+  return sendingTimes(steps) === null || largestStep(steps) > RACE_STEP_RULES.burstKeystrokes;
 }
 
-/**
- * The most keystrokes one step added to the box (the first over the empty box): for the refusal's log line, it tells
- * a paste or a page that froze while its player typed (one big step) from steps that came too close together.
- */
+/** The most keystrokes one step added to the box (the first step over the empty box). */
 export function largestStep(steps: readonly RaceStep[]): number {
   let largest = 0;
   let before = 0;
@@ -129,10 +122,8 @@ export function largestStep(steps: readonly RaceStep[]): number {
 
 /**
  * The latest times at which the page can have sent the steps, given when they arrived and that it sends at most one
- * step per `clientStepIntervalMs` (the last step, the answer's flush, may follow its predecessor at once). Steps
- * queued behind a stall arrive within a few ms of each other; read as sent at the page's pace they are the typing
- * they were, not a burst, so a server hiccup never costs an honest player the round (rooms README "Verified or
- * not"). `null` when that pace cannot fit the steps after the round's start: more steps than any page sends.
+ * step per `clientStepIntervalMs` (the last step, the answer's flush, may follow its predecessor at once). `null`
+ * when that pace cannot fit the steps after the round's start: more steps than any page sends.
  */
 export function sendingTimes(steps: readonly RaceStep[]): number[] | null {
   const times = steps.map((step) => step.t);
@@ -141,17 +132,6 @@ export function sendingTimes(steps: readonly RaceStep[]): number[] | null {
     times[i] = Math.min(times[i], times[i + 1] - gap);
   }
   return times.length > 0 && times[0] < 0 ? null : times;
-}
-
-/**
- * The lowest keystroke count the box held within `windowMs` before step `j`: the steps sent in the window, and the
- * one before them (what the box held when the window opened; the empty box before the first step).
- */
-function minimumSince(times: readonly number[], counts: number[], j: number, windowMs: number): number {
-  let lowest = counts[j];
-  let i = j - 1;
-  for (; i >= 0 && times[j] - times[i] <= windowMs; i--) lowest = Math.min(lowest, counts[i]);
-  return Math.min(lowest, i < 0 ? 0 : counts[i]);
 }
 
 /**
