@@ -1,7 +1,8 @@
-import { getRouteApi, Link } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { ACTION_LABELS, actionLabel, describeDetails } from "../../../../modules/admin/labels";
 import { useDocumentTitle } from "../../lib/title";
 import { adminApi, LOG_PAGE_SIZE } from "./admin-api";
+import { AdminPageHeader } from "./admin-page-header";
 import { formatDateTime, resultRange, truncate } from "./format";
 import { LoadError } from "./load-error";
 import { Pagination } from "./pagination";
@@ -122,13 +123,9 @@ export function LogsPage() {
 
   return (
     <section className="admin-page">
-      <Link to="/admin/dashboard" className="admin-back">
-        ← 대시보드로 돌아가기
-      </Link>
-      <header className="admin-header">
-        <h1 className="page-title">관리자 로그</h1>
+      <AdminPageHeader title="관리자 로그">
         <p className="muted">웹 콘솔과 CLI(madang)에서 한 관리자 작업이 최신순으로 남습니다.</p>
-      </header>
+      </AdminPageHeader>
 
       <section className="card admin-legend" aria-labelledby="legend-title">
         <h2 id="legend-title" className="admin-section-title">

@@ -1,9 +1,9 @@
-import { Link } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { checkListWord, WORD_MAX } from "../../../../modules/moderation/rules";
 import { isApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/title";
 import { ErrorNotice } from "../../ui/error-notice";
+import { AdminPageHeader } from "./admin-page-header";
 import { formatDateTime } from "./format";
 import { LoadError } from "./load-error";
 import { profanityApi, type WordEntry } from "./profanity-api";
@@ -107,16 +107,12 @@ export function ProfanityPage() {
   const shown = list.data?.words.filter((entry) => entry.word.includes(needle)) ?? [];
   return (
     <section className="admin-page">
-      <Link to="/admin/dashboard" className="admin-back">
-        ← 대시보드로 돌아가기
-      </Link>
-      <header className="admin-header">
-        <h1 className="page-title">금칙어 관리</h1>
+      <AdminPageHeader title="금칙어 관리">
         <p className="muted">
           채팅에서는 ***로 가려지고, 글·댓글·아이디·길드 이름에 있으면 거절됩니다. 띄어 쓰거나 자모로 풀거나 영문
           자판으로 친 것도 잡습니다. 바꾼 내용은 모든 서버에 바로 적용되고 관리자 로그에 남습니다.
         </p>
-      </header>
+      </AdminPageHeader>
 
       <form className="admin-toolbar" onSubmit={add} aria-label="금칙어 더하기">
         <label className="field admin-search" htmlFor="profanity-word">

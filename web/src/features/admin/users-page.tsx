@@ -2,6 +2,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { useDocumentTitle } from "../../lib/title";
 import { adminApi, USER_PAGE_SIZE } from "./admin-api";
+import { AdminPageHeader } from "./admin-page-header";
 import { formatDateTime, formatNumber, resultRange } from "./format";
 import { LoadError } from "./load-error";
 import { Pagination } from "./pagination";
@@ -75,12 +76,7 @@ export function UsersPage() {
   const data = list.data;
   return (
     <section className="admin-page">
-      <Link to="/admin/dashboard" className="admin-back">
-        ← 대시보드로 돌아가기
-      </Link>
-      <header className="admin-header">
-        <h1 className="page-title">사용자 관리</h1>
-      </header>
+      <AdminPageHeader title="사용자 관리" />
 
       <form className="admin-toolbar" onSubmit={submit} aria-label="사용자 검색">
         <label className="field admin-search">
