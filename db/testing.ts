@@ -6,7 +6,7 @@ import { modules as allModules } from "../apps/server/modules";
 import { type Config, loadConfig } from "../modules/kernel/config";
 import type { AppModule } from "../modules/kernel/define-module";
 import type { SqlDatabase, SqliteDatabase } from "./database";
-import { createPgTestDatabase } from "./testing-pg";
+import { createPgTestDatabase, migratedPgTemplate } from "./testing-pg";
 
 /**
  * The engine the tests of this run use: `npm test` runs the suite once on SQLite and once with
@@ -35,12 +35,17 @@ export function tempConfig(overrides: Record<string, string> = {}): Config & { c
 
 /**
  * A fresh data folder and a fresh database on the engine of this run (`testEngine`): on PostgreSQL a new, empty
- * database (DATABASE_URL) that `cleanup` drops. Overrides win, so a test may pin its own DATABASE_URL.
+ * database (DATABASE_URL) that `cleanup` drops. Overrides win, so a test may pin its own DATABASE_URL. `migrated`:
+ * on PostgreSQL the database is a copy of one migrated for every module (the context that opens it finds nothing
+ * to migrate); tests of migrations themselves keep an empty one.
  */
 export async function testConfig(
   overrides: Record<string, string> = {},
+  { migrated = false } = {},
 ): Promise<Config & { cleanup(): Promise<void> }> {
-  const pg = testEngine() === "postgres" && !("DATABASE_URL" in overrides) ? await createPgTestDatabase() : null;
+  const usesPg = testEngine() === "postgres" && !("DATABASE_URL" in overrides);
+  const template = usesPg && migrated ? await migratedPgTemplate(migrateEveryModule) : undefined;
+  const pg = usesPg ? await createPgTestDatabase(template) : null;
   const config = tempConfig(pg ? { DATABASE_URL: pg.url, ...overrides } : overrides);
   return {
     ...config,
@@ -51,11 +56,21 @@ export async function testConfig(
   };
 }
 
+/** Opens a context on `url` with every module (which migrates it), then closes it. */
+async function migrateEveryModule(url: string) {
+  const config = tempConfig({ DATABASE_URL: url });
+  try {
+    await closeContext(await createContext(config, allModules));
+  } finally {
+    config.cleanup();
+  }
+}
+
 /** A migrated (and optionally seeded) context on a fresh database of this run's engine, for tests without HTTP. */
 export async function createTestContext(
   options: ContextOptions & { modules?: readonly AppModule[]; seed?: boolean } = {},
 ) {
-  const config = await testConfig();
+  const config = await testConfig({}, { migrated: true });
   const modules = options.modules ?? allModules;
   const ctx = await createContext(config, modules, options);
   if (options.seed) await seedAll(ctx, modules);

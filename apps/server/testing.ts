@@ -51,7 +51,7 @@ export interface TestServerOptions extends ContextOptions {
  * engine (db/testing.ts `testEngine`). `stop()` closes it and removes both. `api` is a small fetch wrapper returning status and parsed JSON.
  */
 export async function startTestServer(options: TestServerOptions = {}) {
-  const config = await testConfig(options.env);
+  const config = await testConfig(options.env, { migrated: true });
   const server = await startServer({ ...options, config, seed: options.seed ?? true });
   const api = httpApi(server.url);
   let stopping: Promise<void> | undefined;
