@@ -8,6 +8,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { type E2E, imeType, signIn, startE2E } from "./helpers";
 
+/** The menu's 대결 신청 받기 setting is drawn and usable (after a reload the heading comes before it). */
+const settingReady = () =>
+  (document.querySelector(".duel-setting input") as HTMLInputElement | null)?.disabled === false;
+
 let e2e: E2E;
 beforeAll(async () => {
   e2e = await startE2E();
@@ -127,11 +131,11 @@ test("a challenge link opens /duel with the challenge prepared; the linked membe
 
   // Challenges turned off on A's menu: B's next challenge is refused with the server's words.
   await a.page.getByRole("checkbox", { name: "대결 신청 받기" }).uncheck();
-  await a.page.waitForFunction(() => !(document.querySelector(".duel-setting input") as HTMLInputElement).disabled);
+  await a.page.waitForFunction(settingReady);
   await b.page.getByRole("button", { name: `${a.user.username}님에게 도전` }).click();
   await b.page.getByText("상대가 대결 신청을 받지 않도록 설정했습니다.").waitFor();
   await a.page.reload();
   await a.page.getByRole("heading", { name: "1:1 타자 대결" }).waitFor();
-  await a.page.waitForFunction(() => !(document.querySelector(".duel-setting input") as HTMLInputElement).disabled);
+  await a.page.waitForFunction(settingReady);
   expect(await a.page.getByRole("checkbox", { name: "대결 신청 받기" }).isChecked()).toBe(false);
 });
