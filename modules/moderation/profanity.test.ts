@@ -125,3 +125,8 @@ describe("the list in force", () => {
     expect(masked.mask("씨발")).toBe("***");
   });
 });
+
+test("Latin runs the 두벌식 reading cannot assemble pass untouched instead of failing", () => {
+  expect(filter.mask("nnpq guild")).toBe("nnpq guild");
+  expect(filter.contains("nnpq")).toBe(false);
+});

@@ -92,6 +92,15 @@ function glyphsOf(text: string): Glyph[] {
 }
 
 /** A run of jamo as assembled syllables (or jamo left alone), each spanning the jamo it was made of. */
+/** Latin keys read as 두벌식 Hangul; null for key runs es-hangul cannot assemble (it throws on "nnpq"). */
+function qwertyAsHangul(keys: string): string | null {
+  try {
+    return convertQwertyToHangul(keys);
+  } catch {
+    return null;
+  }
+}
+
 function assembleRun(run: Glyph[]): Omit<Unit, "gap" | "gapLength">[] {
   const pieces = run.flatMap((glyph) => [...disassemble(glyph.char)].map((char) => ({ ...glyph, char })));
   let assembled: string;
@@ -298,8 +307,8 @@ export class ProfanityFilter {
     const ranges: Range[] = [];
     for (const run of runsOf(glyphs, (char) => LATIN.test(char))) {
       if (run.text.length < MIN_LAYOUT_KEYS) continue;
-      const hangul = convertQwertyToHangul(run.text);
-      if (this.koreanRanges(unitsOf(glyphsOf(hangul)), true).length > 0) ranges.push([run.start, run.end]);
+      const hangul = qwertyAsHangul(run.text);
+      if (hangul !== null && this.koreanRanges(unitsOf(glyphsOf(hangul)), true).length > 0) ranges.push([run.start, run.end]);
     }
     return ranges;
   }
