@@ -308,7 +308,8 @@ export class ProfanityFilter {
     for (const run of runsOf(glyphs, (char) => LATIN.test(char))) {
       if (run.text.length < MIN_LAYOUT_KEYS) continue;
       const hangul = qwertyAsHangul(run.text);
-      if (hangul !== null && this.koreanRanges(unitsOf(glyphsOf(hangul)), true).length > 0) ranges.push([run.start, run.end]);
+      if (hangul !== null && this.koreanRanges(unitsOf(glyphsOf(hangul)), true).length > 0)
+        ranges.push([run.start, run.end]);
     }
     return ranges;
   }
